@@ -1,0 +1,6 @@
+#!/usr/bin/env node
+// MCP server entry. The app has no tools yet: the bin says so instead of pretending (see status.ts).
+import { runUnbuiltMain } from "@local-mcp/core";
+import { APP } from "./status.js";
+
+runUnbuiltMain({ bin: "mochi-mcp", version: APP.version, summary: APP.summary, status: APP.status });

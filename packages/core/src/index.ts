@@ -1,0 +1,63 @@
+// Public surface of @local-mcp/core. Heavy or test-only code lives behind subpaths
+// (`@local-mcp/core/testing`), so importing this never loads them.
+export { ERROR_CODES, ERROR_STATUS, ToolError, ToolErrorBodySchema, isToolError, toToolError } from "./errors.js";
+export type { ErrorCode, ToolErrorBody, ToolErrorOptions } from "./errors.js";
+export {
+  LeveledResponse,
+  RESPONSE_LEVELS,
+  ResponseLevelSchema,
+  ToolResponse,
+  atLevel,
+  isNestedSubset,
+  levelIncludes,
+  processToolResponse,
+  resolveResponseLevel,
+} from "./response-level.js";
+export type { LevelChoice, LevelParts, ResponseLevel } from "./response-level.js";
+export { LOG_LEVELS, createLogger, silentLogger } from "./logger.js";
+export type { LogFields, LogLevel, Logger, LoggerOptions } from "./logger.js";
+export {
+  CommonConfigSchema,
+  ConfigError,
+  envKeyToField,
+  fieldToEnvKey,
+  parseCommonConfig,
+  parseEnvConfig,
+} from "./config.js";
+export type { CommonConfig, Env } from "./config.js";
+export { abortableDelay, withDeadline } from "./guards/deadline.js";
+export type { DeadlineOptions } from "./guards/deadline.js";
+export { ProgressReporter } from "./guards/progress.js";
+export type { ProgressReport, ProgressSender } from "./guards/progress.js";
+export { Readiness } from "./guards/readiness.js";
+export type { ReadinessState } from "./guards/readiness.js";
+export { MemoryGuard, availableMemoryBytes, formatBytes } from "./guards/memory.js";
+export type { MemoryGuardOptions } from "./guards/memory.js";
+export { defineTool } from "./tool-definition.js";
+export type { AnyToolDefinition, ToolAnnotations, ToolContext, ToolDefinition } from "./tool-definition.js";
+export {
+  RESOURCE_VERSION_META,
+  contentHash,
+  defineResource,
+  defineResourceTemplate,
+  renderResourceBody,
+  stableStringify,
+} from "./resource-definition.js";
+export type {
+  ResourceBody,
+  ResourceDefinition,
+  ResourceListing,
+  ResourceTemplateDefinition,
+} from "./resource-definition.js";
+export { createServer, errorResult } from "./server/create-server.js";
+export type { CreatedServer, ServerDefinition, ServerFactory } from "./server/create-server.js";
+export { RESOURCE_NOT_FOUND } from "./server/resources.js";
+export { STDIO_READY_TEXT, runStdio } from "./server/run-stdio.js";
+export type { RunStdioOptions, StdioHandle } from "./server/run-stdio.js";
+export { runHttp } from "./server/run-http.js";
+export type { HttpHandle, RunHttpOptions } from "./server/run-http.js";
+export { checkLoopbackRequest } from "./server/http-guards.js";
+export { runServerMain, serverUsage } from "./server/run-main.js";
+export type { EnvVarDoc, ServerMainOptions } from "./server/run-main.js";
+export { EXIT_NOT_BUILT, runUnbuiltMain } from "./server/run-unbuilt-main.js";
+export type { UnbuiltMainOptions } from "./server/run-unbuilt-main.js";

@@ -1,0 +1,221 @@
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import {
+  CallToolRequestSchema,
+  CompleteRequestSchema,
+  ErrorCode as RpcErrorCode,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
+  ListToolsRequestSchema,
+  McpError,
+  ReadResourceRequestSchema,
+  type CallToolResult,
+  type ServerCapabilities,
+  type Tool,
+} from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod";
+import { ToolError, ToolErrorBodySchema, toToolError } from "../errors.js";
+import { withDeadline } from "../guards/deadline.js";
+import { ProgressReporter } from "../guards/progress.js";
+import { createLogger, type Logger } from "../logger.js";
+import { processToolResponse, ResponseLevelSchema, type ResponseLevel } from "../response-level.js";
+import type { AnyToolDefinition } from "../tool-definition.js";
+import type { ResourceDefinition, ResourceTemplateDefinition } from "../resource-definition.js";
+import { createResourceHandlers } from "./resources.js";
+
+export interface ServerDefinition {
+  name: string;
+  version: string;
+  title?: string;
+  /** Sent to clients at initialize: how to use this server well. */
+  instructions?: string;
+  tools: readonly AnyToolDefinition[];
+  resources?: readonly ResourceDefinition[];
+  resourceTemplates?: readonly ResourceTemplateDefinition[];
+  /** Server default response level (`LOCAL_MCP_RESPONSE_LEVEL`). */
+  responseLevel?: ResponseLevel;
+  /** Deadline for tools that set none; 30 s if unset. */
+  defaultTimeoutMs?: number;
+  /** Heartbeat period for progress notifications; 1 s if unset. */
+  heartbeatMs?: number;
+  logger?: Logger;
+  /** Releases what the server holds (engines, databases); runs once on cleanup. */
+  onClose?: () => Promise<void> | void;
+}
+
+export interface CreatedServer {
+  server: Server;
+  definition: ServerDefinition;
+  cleanup: () => Promise<void>;
+}
+
+/** A factory the runners call: once for stdio, once per session for HTTP. */
+export type ServerFactory = () => CreatedServer | Promise<CreatedServer>;
+
+const RESPONSE_LEVEL_ARG = "response_level";
+const DEFAULT_TIMEOUT_MS = 30_000;
+
+interface PreparedTool {
+  definition: AnyToolDefinition;
+  input: z.ZodObject;
+  listing: Tool;
+}
+
+function jsonSchemaOf(schema: z.ZodType, io: "input" | "output"): Record<string, unknown> {
+  const json = z.toJSONSchema(schema, { io, unrepresentable: "any" }) as Record<string, unknown>;
+  delete json.$schema;
+  return json;
+}
+
+function prepareTool(tool: AnyToolDefinition): PreparedTool {
+  if (RESPONSE_LEVEL_ARG in tool.input.shape) {
+    throw new Error(`Tool ${tool.name} must not declare ${RESPONSE_LEVEL_ARG}; core adds it.`);
+  }
+  const input = tool.input
+    .extend({
+      [RESPONSE_LEVEL_ARG]: ResponseLevelSchema.optional().describe(
+        "How much to return: minimal (default: ids and counts), standard (adds names and titles), full (everything).",
+      ),
+    })
+    .strict();
+  const inputSchema = jsonSchemaOf(input, "input") as Tool["inputSchema"];
+  // The client validates structuredContent, errors included: the schema admits the result or the error body.
+  const outputSchema = {
+    type: "object" as const,
+    anyOf: [jsonSchemaOf(tool.output, "output"), jsonSchemaOf(ToolErrorBodySchema, "output")],
+  };
+  const listing: Tool = {
+    name: tool.name,
+    title: tool.title,
+    description: tool.description,
+    inputSchema,
+    outputSchema,
+    annotations: { title: tool.title, ...tool.annotations },
+  };
+  return { definition: tool, input, listing };
+}
+
+/** Renders a failure as a tool result the model can act on (never a stack trace). */
+export function errorResult(error: ToolError): CallToolResult {
+  const body = error.toBody();
+  return { isError: true, content: [{ type: "text", text: JSON.stringify(body) }], structuredContent: body };
+}
+
+function invalidInput(error: z.ZodError): ToolError {
+  const fields = error.issues.map((issue) => {
+    const path = issue.path.map(String).join(".");
+    const keys = issue.code === "unrecognized_keys" ? issue.keys.join(", ") : "";
+    return { field: path || keys || "(arguments)", message: issue.message };
+  });
+  const summary = fields.map((f) => `${f.field}: ${f.message}`).join("; ");
+  return new ToolError("INVALID_INPUT", `Invalid arguments — ${summary}`, {
+    suggestion: `Fix ${fields.map((f) => `'${f.field}'`).join(", ")} to match the tool's input schema and call again.`,
+    details: { fields },
+  });
+}
+
+/**
+ * Builds an MCP server from a definition: every tool and resource registered in one loop, inputs
+ * and outputs validated with zod (L-mcp-compliance), the readiness and memory guards checked,
+ * work run under a deadline with progress heartbeats (L-response-time), results rendered at the
+ * chosen response level.
+ */
+export function createServer(definition: ServerDefinition): CreatedServer {
+  const logger = definition.logger ?? createLogger({ name: definition.name });
+  const tools = new Map<string, PreparedTool>();
+  for (const tool of definition.tools) {
+    if (tools.has(tool.name)) throw new Error(`Duplicate tool name: ${tool.name}`);
+    tools.set(tool.name, prepareTool(tool));
+  }
+  const hasResources = (definition.resources?.length ?? 0) + (definition.resourceTemplates?.length ?? 0) > 0;
+  const capabilities: ServerCapabilities = {
+    tools: { listChanged: false },
+    logging: {},
+    ...(hasResources ? { resources: { listChanged: false, subscribe: false }, completions: {} } : {}),
+  };
+  const server = new Server(
+    { name: definition.name, version: definition.version, ...(definition.title ? { title: definition.title } : {}) },
+    { capabilities, ...(definition.instructions ? { instructions: definition.instructions } : {}) },
+  );
+
+  server.setRequestHandler(ListToolsRequestSchema, () => ({
+    tools: [...tools.values()].map((t) => t.listing),
+  }));
+
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+    const prepared = tools.get(request.params.name);
+    if (!prepared) {
+      throw new McpError(RpcErrorCode.InvalidParams, `Unknown tool: ${request.params.name}. Call tools/list to see the tools.`);
+    }
+    const tool = prepared.definition;
+    const parsed = prepared.input.safeParse(request.params.arguments ?? {});
+    if (!parsed.success) return errorResult(invalidInput(parsed.error));
+    const { [RESPONSE_LEVEL_ARG]: requested, ...args } = parsed.data as Record<string, unknown> & {
+      response_level?: ResponseLevel;
+    };
+    const progressToken = request.params._meta?.progressToken;
+    const reporter = new ProgressReporter({
+      heartbeatMs: definition.heartbeatMs ?? 1000,
+      send:
+        progressToken === undefined
+          ? undefined
+          : (report) =>
+              extra.sendNotification({
+                method: "notifications/progress",
+                params: { progressToken, ...report },
+              }),
+      onError: (error) => logger.warn("progress notification failed", { error }),
+    });
+    const level = requested ?? tool.responseLevel ?? definition.responseLevel ?? "minimal";
+    try {
+      for (const readiness of tool.requires ?? []) readiness.assertReady();
+      tool.memoryGuard?.assertWithinBound(`${tool.name}`);
+      reporter.start();
+      const response = await withDeadline(
+        (signal) => tool.handler(args, { signal, progress: (r) => reporter.report(r), level, logger }),
+        { timeoutMs: tool.timeoutMs ?? definition.defaultTimeoutMs ?? DEFAULT_TIMEOUT_MS, signal: extra.signal, what: tool.name },
+      );
+      const { body } = processToolResponse(response, {
+        requested,
+        toolDefault: tool.responseLevel,
+        serverDefault: definition.responseLevel,
+      });
+      const checked = tool.output.safeParse(body);
+      if (!checked.success) {
+        logger.error(`tool ${tool.name} produced output that does not match its schema`, {
+          issues: checked.error.issues.slice(0, 5),
+        });
+        return errorResult(new ToolError("INTERNAL", `${tool.name} produced an invalid result; this is a server bug.`));
+      }
+      return { content: [{ type: "text", text: JSON.stringify(body) }], structuredContent: body };
+    } catch (thrown) {
+      const error = toToolError(thrown);
+      if (error.code === "INTERNAL") {
+        logger.error(`tool ${tool.name} failed`, { error: thrown instanceof Error ? (thrown.stack ?? thrown.message) : String(thrown) });
+      }
+      return errorResult(error);
+    } finally {
+      reporter.stop();
+    }
+  });
+
+  if (hasResources) {
+    const handlers = createResourceHandlers(definition.resources ?? [], definition.resourceTemplates ?? []);
+    server.setRequestHandler(ListResourcesRequestSchema, handlers.list);
+    server.setRequestHandler(ListResourceTemplatesRequestSchema, handlers.listTemplates);
+    server.setRequestHandler(ReadResourceRequestSchema, (request) => handlers.read(request.params.uri));
+    server.setRequestHandler(CompleteRequestSchema, (request) => handlers.complete(request.params));
+  }
+
+  let closed: Promise<void> | undefined;
+  const cleanup = () => {
+    closed ??= (async () => {
+      try {
+        await server.close();
+      } finally {
+        await definition.onClose?.();
+      }
+    })();
+    return closed;
+  };
+  return { server, definition, cleanup };
+}

@@ -1,0 +1,95 @@
+import { parseArgs } from "node:util";
+import { createLogger } from "../logger.js";
+import type { ServerFactory } from "./create-server.js";
+import { runHttp } from "./run-http.js";
+import { runStdio } from "./run-stdio.js";
+
+export interface EnvVarDoc {
+  name: string;
+  description: string;
+}
+
+export interface ServerMainOptions {
+  /** The bin's name, e.g. `catdoc-mcp`. */
+  bin: string;
+  version: string;
+  summary: string;
+  /** Builds the server; called after argument parsing so `--help` never loads anything. */
+  factory: () => ServerFactory | Promise<ServerFactory>;
+  /** Variables the server reads, for `--help`. */
+  env?: readonly EnvVarDoc[];
+  argv?: readonly string[];
+}
+
+const COMMON_ENV: readonly EnvVarDoc[] = [
+  { name: "LOCAL_MCP_RESPONSE_LEVEL", description: "default response level: minimal | standard | full (default minimal)" },
+  { name: "LOCAL_MCP_LOG_LEVEL", description: "stderr log level: debug | info | warn | error | silent (default info)" },
+];
+
+export function serverUsage(options: ServerMainOptions): string {
+  const env = [...COMMON_ENV, ...(options.env ?? [])];
+  const width = Math.max(...env.map((e) => e.name.length)) + 2;
+  return [
+    `${options.bin} ${options.version} — ${options.summary}`,
+    "",
+    "Usage:",
+    `  ${options.bin}              serve MCP over stdio (what an MCP client such as Claude Code runs)`,
+    `  ${options.bin} --http PORT  serve MCP over Streamable HTTP at http://127.0.0.1:PORT/mcp (loopback only)`,
+    `  ${options.bin} --help       show this help`,
+    `  ${options.bin} --version    print the version`,
+    "",
+    "Environment:",
+    ...env.map((e) => `  ${e.name.padEnd(width)}${e.description}`),
+    "",
+    "Logs go to stderr; stdout carries only MCP JSON-RPC.",
+    "",
+  ].join("\n");
+}
+
+/** The whole `main` of a `*-mcp` bin: `--help`, `--version`, `--http PORT`, else stdio. */
+export async function runServerMain(options: ServerMainOptions): Promise<void> {
+  const logger = createLogger({ name: options.bin });
+  let values: { help?: boolean; version?: boolean; http?: string };
+  try {
+    ({ values } = parseArgs({
+      args: [...(options.argv ?? process.argv.slice(2))],
+      options: { help: { type: "boolean", short: "h" }, version: { type: "boolean" }, http: { type: "string" } },
+      strict: true,
+      allowPositionals: false,
+    }));
+  } catch (error) {
+    process.stderr.write(`${options.bin}: ${(error as Error).message}\nRun '${options.bin} --help' for usage.\n`);
+    process.exitCode = 2;
+    return;
+  }
+  if (values.help) {
+    process.stdout.write(serverUsage(options));
+    return;
+  }
+  if (values.version) {
+    process.stdout.write(`${options.version}\n`);
+    return;
+  }
+  let factory: ServerFactory;
+  try {
+    factory = await options.factory();
+  } catch (error) {
+    process.stderr.write(`${options.bin}: ${(error as Error).message}\n`);
+    process.exitCode = 1;
+    return;
+  }
+  if (values.http !== undefined) {
+    const port = Number(values.http);
+    if (!Number.isInteger(port) || port < 0 || port > 65535) {
+      process.stderr.write(`${options.bin}: --http needs a port number (0-65535), got '${values.http}'\n`);
+      process.exitCode = 2;
+      return;
+    }
+    const handle = await runHttp(factory, { port, logger, name: options.bin });
+    const stop = () => void handle.close().then(() => process.exit(0));
+    process.once("SIGINT", stop);
+    process.once("SIGTERM", stop);
+    return;
+  }
+  await runStdio(factory, { logger });
+}

@@ -1,0 +1,32 @@
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import { createServer, type CreatedServer, type ServerDefinition } from "../server/create-server.js";
+
+export interface InProcessConnection {
+  client: Client;
+  created: CreatedServer;
+  close: () => Promise<void>;
+}
+
+/**
+ * Connects a real SDK client to a server definition in the same process (linked in-memory
+ * transports): the fast way to test tools and resources through the protocol.
+ */
+export async function connectInProcess(
+  target: ServerDefinition | CreatedServer,
+  clientInfo = { name: "local-mcp-test-client", version: "0.0.0" },
+): Promise<InProcessConnection> {
+  const created = "server" in target ? target : createServer(target);
+  const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
+  const client = new Client(clientInfo, { capabilities: {} });
+  await created.server.connect(serverTransport);
+  await client.connect(clientTransport);
+  return {
+    client,
+    created,
+    close: async () => {
+      await client.close();
+      await created.cleanup();
+    },
+  };
+}

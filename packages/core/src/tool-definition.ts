@@ -1,0 +1,56 @@
+import type { z } from "zod";
+import type { Logger } from "./logger.js";
+import type { ResponseLevel, ToolResponse } from "./response-level.js";
+import type { Readiness } from "./guards/readiness.js";
+import type { MemoryGuard } from "./guards/memory.js";
+import type { ProgressReport } from "./guards/progress.js";
+
+/** Tool annotations are always set explicitly (no client-side guessing). */
+export interface ToolAnnotations {
+  readOnlyHint: boolean;
+  destructiveHint: boolean;
+  idempotentHint: boolean;
+  openWorldHint: boolean;
+}
+
+export interface ToolContext {
+  /** Aborts at the deadline or when the client cancels: pass it into the work itself. */
+  signal: AbortSignal;
+  /** Reports progress to a client that asked for it (no-op otherwise). */
+  progress: (report: ProgressReport) => void;
+  /** The level this call will render at. */
+  level: ResponseLevel;
+  logger: Logger;
+}
+
+/** One tool: one file, one definition object (STYLE.md §2). */
+export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z.ZodObject = z.ZodObject> {
+  name: string;
+  title: string;
+  description: string;
+  /** Input arguments (core adds the optional `response_level`; unknown keys are refused). */
+  input: I;
+  /** The full-level output; fields not present at every level must be optional. */
+  output: O;
+  annotations: ToolAnnotations;
+  /** Deadline for one call (L-response-time); defaults to the server's. */
+  timeoutMs?: number;
+  /** This tool's default response level. */
+  responseLevel?: ResponseLevel;
+  /** Readiness this tool needs (L-adapter-required). */
+  requires?: readonly Readiness[];
+  /** Memory guard checked before each call (L-memory-bound). */
+  memoryGuard?: MemoryGuard;
+  handler: (input: z.infer<I>, ctx: ToolContext) => Promise<ToolResponse>;
+}
+
+/** Identity helper that keeps the handler's input type tied to its schema. */
+export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(
+  definition: ToolDefinition<I, O>,
+): ToolDefinition<I, O> {
+  return definition;
+}
+
+// Tool lists are heterogeneous; the factory only needs the erased shape.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyToolDefinition = ToolDefinition<any, any>;
