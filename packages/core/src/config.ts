@@ -40,7 +40,8 @@ export function parseEnvConfig<S extends z.ZodObject>(
     if (!key.startsWith(prefix) || value === undefined || value === "") continue;
     raw[envKeyToField(key.slice(prefix.length))] = value;
   }
-  const result = schema.safeParse(raw);
+  // Parsed once per process: compiling zod's JIT fast path would cost start-up time for nothing.
+  const result = schema.safeParse(raw, { jitless: true });
   if (result.success) return result.data;
   const issues = result.error.issues.map((issue) => ({
     variable: `${prefix}${fieldToEnvKey(String(issue.path[0] ?? ""))}`,

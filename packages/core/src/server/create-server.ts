@@ -57,7 +57,8 @@ const DEFAULT_TIMEOUT_MS = 30_000;
 interface PreparedTool {
   definition: AnyToolDefinition;
   input: z.ZodObject;
-  listing: Tool;
+  /** The tools/list entry, built on first listing (JSON Schema conversion costs start-up time). */
+  listing: () => Tool;
 }
 
 function jsonSchemaOf(schema: z.ZodType, io: "input" | "output"): Record<string, unknown> {
@@ -77,21 +78,21 @@ function prepareTool(tool: AnyToolDefinition): PreparedTool {
       ),
     })
     .strict();
-  const inputSchema = jsonSchemaOf(input, "input") as Tool["inputSchema"];
-  // The client validates structuredContent, errors included: the schema admits the result or the error body.
-  const outputSchema = {
-    type: "object" as const,
-    anyOf: [jsonSchemaOf(tool.output, "output"), jsonSchemaOf(ToolErrorBodySchema, "output")],
-  };
-  const listing: Tool = {
-    name: tool.name,
-    title: tool.title,
-    description: tool.description,
-    inputSchema,
-    outputSchema,
-    annotations: { title: tool.title, ...tool.annotations },
-  };
-  return { definition: tool, input, listing };
+  let listing: Tool | undefined;
+  const list = (): Tool =>
+    (listing ??= {
+      name: tool.name,
+      title: tool.title,
+      description: tool.description,
+      inputSchema: jsonSchemaOf(input, "input") as Tool["inputSchema"],
+      // The client validates structuredContent, errors included: the schema admits the result or the error body.
+      outputSchema: {
+        type: "object" as const,
+        anyOf: [jsonSchemaOf(tool.output, "output"), jsonSchemaOf(ToolErrorBodySchema, "output")],
+      },
+      annotations: { title: tool.title, ...tool.annotations },
+    });
+  return { definition: tool, input, listing: list };
 }
 
 /** Renders a failure as a tool result the model can act on (never a stack trace). */
@@ -138,7 +139,7 @@ export function createServer(definition: ServerDefinition): CreatedServer {
   );
 
   server.setRequestHandler(ListToolsRequestSchema, () => ({
-    tools: [...tools.values()].map((t) => t.listing),
+    tools: [...tools.values()].map((t) => t.listing()),
   }));
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
