@@ -6,3 +6,26 @@ export type { SpawnStdioOptions, SpawnedStdioServer } from "./spawn-stdio.js";
 export { assertLevelsNested } from "./levels.js";
 export { runInspectorCli } from "./inspector-cli.js";
 export type { InspectorCliOptions } from "./inspector-cli.js";
+export {
+  CHATML_TEMPLATE,
+  TINY_MODEL,
+  seededRandom,
+  tinyBlockShapes,
+  tinyVocabulary,
+  uniformValues,
+  writeTinyLlamaGguf,
+  writeTinyLoraGguf,
+} from "./tiny-gguf.js";
+export type {
+  TinyArchitecture,
+  TinyLlamaOptions,
+  TinyLoraDefect,
+  TinyLoraInfo,
+  TinyLoraOptions,
+  TinyModelInfo,
+  TinyVocabulary,
+  TinyWeight,
+  TinyWeightDelta,
+} from "./tiny-gguf.js";
+export { writeTinyPeftAdapter } from "./tiny-peft.js";
+export type { PeftTargetModule, TinyPeftInfo, TinyPeftOptions } from "./tiny-peft.js";

@@ -1,0 +1,393 @@
+import type {
+  ChatHistoryItem,
+  ChatWrapper,
+  Llama,
+  LlamaContext,
+  LlamaContextSequence,
+  LlamaEmbeddingContext,
+  LlamaGrammar,
+  LlamaModel,
+  Token,
+} from "node-llama-cpp";
+import { ToolError, toToolError } from "../errors.js";
+import { withDeadline } from "../guards/deadline.js";
+import { MemoryGuard } from "../guards/memory.js";
+import { Readiness } from "../guards/readiness.js";
+import { createLogger, type Logger } from "../logger.js";
+import { confidenceFromProbabilities } from "./confidence.js";
+import { LlamaEngineConfigSchema, type LlamaEngineConfig, type ResolvedLlamaEngineConfig } from "./engine-config.js";
+import { toGrammarSchema } from "./grammar-schema.js";
+import { generateValidatedJson } from "./json-generation.js";
+import { loadLlamaRuntime } from "./llama-runtime.js";
+import { preflightModel } from "./preflight.js";
+import { ALPACA_STOPS, alpacaPrompt } from "./prompt-formats.js";
+import { SequencePool } from "./sequence-pool.js";
+import type {
+  CallOptions,
+  GenerateRequest,
+  GenerationResult,
+  InferenceBackend,
+  JsonRequest,
+  JsonResult,
+  PromptInput,
+  StopReason,
+} from "./types.js";
+
+const DEFAULT_MAX_TOKENS = 256;
+
+interface Loaded {
+  llama: Llama;
+  model: LlamaModel;
+  context: LlamaContext;
+  pool: SequencePool<LlamaContextSequence>;
+  chatWrapper: ChatWrapper;
+}
+
+interface PreparedPrompt {
+  tokens: Token[];
+  mode: GenerationResult["mode"];
+  stops: string[];
+}
+
+export interface LlamaEngineOptions {
+  logger?: Logger;
+  /** Injected for tests; defaults to one built from `memoryBoundBytes`. */
+  memoryGuard?: MemoryGuard;
+}
+
+/**
+ * A GGUF model (plus LoRA adapters) served through node-llama-cpp: loaded once, lazily or by
+ * `load()` in the background, after its headers were checked in TypeScript (a bad file is
+ * NOT_READY, never a process abort) and its memory estimated (L-memory-bound). Calls share the
+ * context's sequences through a bounded queue; each runs under a deadline and stops generating
+ * at the next token when it expires (L-response-time).
+ */
+export class LlamaEngine implements InferenceBackend {
+  readonly kind = "llama" as const;
+  readonly readiness: Readiness;
+  readonly config: ResolvedLlamaEngineConfig;
+  private readonly logger: Logger;
+  private readonly memoryGuard: MemoryGuard;
+  private loading: Promise<Loaded> | undefined;
+  private loaded: Loaded | undefined;
+  private embedding: Promise<LlamaEmbeddingContext> | undefined;
+  private embeddingQueue: Promise<unknown> = Promise.resolve();
+  private disposed = false;
+
+  constructor(config: LlamaEngineConfig, options: LlamaEngineOptions = {}) {
+    this.config = LlamaEngineConfigSchema.parse(config);
+    this.logger = options.logger ?? createLogger({ name: "llama" });
+    this.memoryGuard = options.memoryGuard ?? new MemoryGuard({ boundBytes: this.config.memoryBoundBytes });
+    this.readiness = new Readiness("model", { state: "loading", reason: `${this.modelName} has not started loading` });
+  }
+
+  get modelName(): string {
+    const base = this.config.modelPath.split(/[\\/]/).pop() ?? this.config.modelPath;
+    const adapters = this.config.adapters.map((a) => `${a.path.split(/[\\/]/).pop()}@${a.scale}`);
+    return adapters.length > 0 ? `${base}+${adapters.join("+")}` : base;
+  }
+
+  /** Loads the model once; every caller shares the same load. Progress is a fraction in [0,1]. */
+  load(options: { onProgress?: (fraction: number) => void } = {}): Promise<void> {
+    if (this.disposed) return Promise.reject(new ToolError("NOT_READY", "The engine has been disposed."));
+    this.loading ??= this.doLoad(options.onProgress).then(
+      (loaded) => {
+        this.loaded = loaded;
+        this.readiness.markReady();
+        return loaded;
+      },
+      (error: unknown) => {
+        const failure = toToolError(error);
+        this.readiness.markFailed(failure.message);
+        this.logger.error("model load failed", { error: failure.message });
+        throw failure;
+      },
+    );
+    return this.loading.then(() => undefined);
+  }
+
+  private async doLoad(onProgress?: (fraction: number) => void): Promise<Loaded> {
+    const c = this.config;
+    this.readiness.markLoading(`checking ${this.modelName}`, 0);
+    await preflightModel(c, this.memoryGuard);
+    const llama = await loadLlamaRuntime(c.gpu, c.llamaLogLevel, this.logger);
+    this.readiness.markLoading(`loading ${this.modelName}`, 0);
+    const model = await llama.loadModel({
+      modelPath: c.modelPath,
+      onLoadProgress: (fraction) => {
+        this.readiness.markLoading(`loading ${this.modelName}`, fraction);
+        onProgress?.(fraction);
+      },
+    });
+    try {
+      const context = await model.createContext({
+        contextSize: c.contextSize,
+        sequences: c.sequences,
+        ...(c.threads === undefined ? {} : { threads: c.threads }),
+        flashAttention: c.flashAttention,
+        ...(c.kvCacheType === "f32" ? { experimentalKvCacheKeyType: "F32", experimentalKvCacheValueType: "F32" } : {}),
+        ...(c.adapters.length > 0 ? { lora: { adapters: c.adapters.map((a) => ({ filePath: a.path, scale: a.scale })) } } : {}),
+      });
+      const sequences = Array.from({ length: c.sequences }, () => context.getSequence());
+      const { resolveChatWrapper } = await import("node-llama-cpp");
+      return { llama, model, context, pool: new SequencePool(sequences, c.maxQueue), chatWrapper: resolveChatWrapper(model) };
+    } catch (error) {
+      await model.dispose();
+      throw new ToolError("NOT_READY", `Could not create a context for ${this.modelName}: ${(error as Error).message}`, {
+        recoverable: false,
+        suggestion: "Check the adapters match the model, or lower the context size.",
+      });
+    }
+  }
+
+  /** Runs one generation under the call's deadline, waiting for a free sequence if needed. */
+  generate(request: GenerateRequest): Promise<GenerationResult> {
+    return withDeadline(
+      async (signal) => {
+        const loaded = await this.ensureLoaded();
+        const sequence = await loaded.pool.acquire(signal);
+        try {
+          return await this.run(loaded, sequence, request, signal);
+        } finally {
+          loaded.pool.release(sequence);
+        }
+      },
+      { timeoutMs: request.deadlineMs ?? this.config.deadlineMs, signal: request.signal, what: "Generation" },
+    );
+  }
+
+  chat(messages: Extract<PromptInput, { kind: "chat" }>["messages"], options: Omit<GenerateRequest, "prompt"> = {}) {
+    return this.generate({ ...options, prompt: { kind: "chat", messages } });
+  }
+
+  complete(text: string, options: Omit<GenerateRequest, "prompt"> = {}) {
+    return this.generate({ ...options, prompt: { kind: "completion", text } });
+  }
+
+  alpaca(instruction: string, input?: string, options: Omit<GenerateRequest, "prompt"> = {}) {
+    return this.generate({ ...options, prompt: { kind: "alpaca", instruction, ...(input === undefined ? {} : { input }) } });
+  }
+
+  infill(prefix: string, suffix: string, options: Omit<GenerateRequest, "prompt"> = {}) {
+    return this.generate({ ...options, prompt: { kind: "infill", prefix, suffix } });
+  }
+
+  json<T = unknown>(request: JsonRequest): Promise<JsonResult<T>> {
+    return generateValidatedJson<T>((r) => this.generate(r), request, { backoffMs: 0 });
+  }
+
+  /** Whether the model has fill-in-the-middle tokens (after load). */
+  get hasInfillTokens(): boolean {
+    const infill = this.loaded?.model.tokens.infill;
+    return infill?.prefix != null && infill.suffix != null && infill.middle != null;
+  }
+
+  /** Embeddings from the same GGUF model, one text at a time on a dedicated context. */
+  async embed(texts: readonly string[], options: CallOptions = {}): Promise<Float32Array[]> {
+    return withDeadline(
+      async (signal) => {
+        const loaded = await this.ensureLoaded();
+        this.embedding ??= loaded.model.createEmbeddingContext({
+          contextSize: Math.min(this.config.contextSize, 2048),
+          ...(this.config.threads === undefined ? {} : { threads: this.config.threads }),
+        });
+        const context = await this.embedding;
+        const run = this.embeddingQueue.then(async () => {
+          const vectors: Float32Array[] = [];
+          for (const text of texts) {
+            if (signal.aborted) throw signal.reason;
+            const { vector } = await context.getEmbeddingFor(text);
+            vectors.push(normalise(vector));
+          }
+          return vectors;
+        });
+        this.embeddingQueue = run.catch(() => undefined);
+        return run;
+      },
+      { timeoutMs: options.deadlineMs ?? Math.max(this.config.deadlineMs, 30_000), signal: options.signal, what: "Embedding" },
+    );
+  }
+
+  async dispose(): Promise<void> {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.readiness.markFailed("the engine was disposed");
+    const loaded = await this.loading?.catch(() => undefined);
+    if (!loaded) return;
+    loaded.pool.drain(new ToolError("NOT_READY", "The engine is shutting down."));
+    await (await this.embedding?.catch(() => undefined))?.dispose();
+    await loaded.context.dispose();
+    await loaded.model.dispose();
+    await loaded.llama.dispose();
+  }
+
+  private async ensureLoaded(): Promise<Loaded> {
+    if (this.loaded) return this.loaded;
+    await this.load();
+    if (!this.loaded) throw new ToolError("NOT_READY", `${this.modelName} is not loaded.`);
+    return this.loaded;
+  }
+
+  private async preparePrompt(loaded: Loaded, prompt: PromptInput): Promise<PreparedPrompt> {
+    const { model } = loaded;
+    const bos = model.tokens.bos !== null && model.tokens.shouldPrependBosToken ? [model.tokens.bos] : [];
+    switch (prompt.kind) {
+      case "completion":
+        return { tokens: [...bos, ...model.tokenize(prompt.text)], mode: "completion", stops: [] };
+      case "alpaca":
+        return {
+          tokens: [...bos, ...model.tokenize(alpacaPrompt(prompt.instruction, prompt.input))],
+          mode: "alpaca",
+          stops: [...ALPACA_STOPS],
+        };
+      case "infill": {
+        const { prefix, suffix, middle } = model.tokens.infill;
+        if (prefix === null || suffix === null || middle === null) {
+          return { tokens: [...bos, ...model.tokenize(prompt.prefix)], mode: "prefix-completion", stops: [] };
+        }
+        // PSM order: <prefix> code-before <suffix> code-after <middle> → the model writes the middle.
+        const tokens = [...bos, prefix, ...model.tokenize(prompt.prefix), suffix, ...model.tokenize(prompt.suffix), middle];
+        return { tokens, mode: "infill", stops: [] };
+      }
+      case "chat": {
+        const history: ChatHistoryItem[] = prompt.messages.map((m) =>
+          m.role === "system"
+            ? { type: "system", text: m.content }
+            : m.role === "user"
+              ? { type: "user", text: m.content }
+              : { type: "model", response: [m.content] },
+        );
+        history.push({ type: "model", response: [] });
+        const state = loaded.chatWrapper.generateContextState({ chatHistory: history });
+        const stops = state.stopGenerationTriggers.map((t) => t.toString()).filter((s) => s.length > 0);
+        return { tokens: state.contextText.tokenize(model.tokenizer), mode: "chat", stops };
+      }
+    }
+  }
+
+  private async run(loaded: Loaded, sequence: LlamaContextSequence, request: GenerateRequest, signal: AbortSignal): Promise<GenerationResult> {
+    const started = performance.now();
+    const { model, llama } = loaded;
+    const prepared = await this.preparePrompt(loaded, request.prompt);
+    const maxTokens = request.maxTokens ?? DEFAULT_MAX_TOKENS;
+    if (prepared.tokens.length + maxTokens > this.config.contextSize) {
+      throw new ToolError(
+        "INVALID_INPUT",
+        `The prompt (${prepared.tokens.length} tokens) plus max_tokens (${maxTokens}) does not fit the context of ${this.config.contextSize} tokens.`,
+        { suggestion: "Shorten the input or lower max_tokens.", details: { promptTokens: prepared.tokens.length, maxTokens } },
+      );
+    }
+    const grammarState = request.jsonSchema ? await this.grammarStateFor(llama, model, toGrammarSchema(request.jsonSchema, request.grammarBounds)) : undefined;
+    const stops = [...prepared.stops, ...(request.stop ?? [])];
+    // Watch memory while generating; the watcher aborts this controller (L-memory-bound).
+    const controller = new AbortController();
+    const onAbort = () => controller.abort(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+    const stopWatching = this.memoryGuard.watch(controller);
+    const generated: Token[] = [];
+    const probabilities: number[] = [];
+    let stopReason: StopReason = "max_tokens";
+    let text = "";
+    try {
+      await sequence.clearHistory();
+      if (maxTokens > 0) {
+        const tokens = sequence.evaluateWithMetadata(
+          prepared.tokens,
+          { confidence: true },
+          {
+            temperature: request.temperature ?? 0,
+            ...(request.topK === undefined ? {} : { topK: request.topK }),
+            ...(request.topP === undefined ? {} : { topP: request.topP }),
+            ...(request.seed === undefined ? {} : { seed: request.seed }),
+            ...(grammarState ? { grammarEvaluationState: grammarState } : {}),
+            yieldEogToken: true,
+          },
+        );
+        for await (const { token, confidence } of tokens) {
+          if (controller.signal.aborted) break;
+          probabilities.push(confidence);
+          if (model.isEogToken(token)) {
+            stopReason = "eos";
+            break;
+          }
+          generated.push(token);
+          if (stops.length > 0) {
+            const current = model.detokenize(generated);
+            const cut = firstStop(current, stops);
+            if (cut !== undefined) {
+              text = current.slice(0, cut);
+              stopReason = "stop";
+              break;
+            }
+          }
+          if (generated.length >= maxTokens) break;
+        }
+      }
+      if (controller.signal.aborted) throw controller.signal.reason;
+      if (stopReason !== "stop") text = model.detokenize(generated);
+    } finally {
+      stopWatching();
+      signal.removeEventListener("abort", onAbort);
+    }
+    return {
+      text,
+      tokensIn: prepared.tokens.length,
+      tokensOut: generated.length,
+      wallMs: performance.now() - started,
+      confidence: confidenceFromProbabilities(probabilities),
+      stopReason,
+      mode: prepared.mode,
+    };
+  }
+
+  private grammarCache = new Map<string, Promise<LlamaGrammar>>();
+
+  /**
+   * A grammar state for JSON matching `schema`. node-llama-cpp's JSON grammar lets numbers carry
+   * exponents (`60E85185` parses to Infinity), so the grammar text is rebuilt without the exponent
+   * part: every number the model can write is a plain finite decimal. Grammars are cached.
+   */
+  private async grammarStateFor(llama: Llama, model: LlamaModel, schema: Record<string, unknown>) {
+    const key = JSON.stringify(schema);
+    let grammar = this.grammarCache.get(key);
+    if (!grammar) {
+      grammar = llama
+        .createGrammarForJsonSchema(schema as never)
+        .then((json) => llama.createGrammar({ grammar: json.grammar.split(EXPONENT_RULE).join(""), trimWhitespaceSuffix: true }));
+      this.grammarCache.set(key, grammar);
+    }
+    let resolved: LlamaGrammar;
+    try {
+      resolved = await grammar;
+    } catch (error) {
+      this.grammarCache.delete(key);
+      throw new ToolError("INVALID_INPUT", `This JSON schema cannot be turned into a grammar: ${(error as Error).message}`, {
+        suggestion: "Use plain types, enums, arrays and objects in the schema.",
+      });
+    }
+    const { LlamaGrammarEvaluationState } = await import("node-llama-cpp");
+    return new LlamaGrammarEvaluationState({ model, grammar: resolved });
+  }
+}
+
+/** The exponent part of the number rules in node-llama-cpp's JSON grammar (GBNF). */
+const EXPONENT_RULE = ' ([eE] [-+]? ("0" | [1-9] [0-9]{0,15}))?';
+
+/** Index where the first stop string starts, if any. */
+function firstStop(text: string, stops: readonly string[]): number | undefined {
+  let best: number | undefined;
+  for (const stop of stops) {
+    const at = text.indexOf(stop);
+    if (at >= 0 && (best === undefined || at < best)) best = at;
+  }
+  return best;
+}
+
+function normalise(vector: readonly number[]): Float32Array {
+  let norm = 0;
+  for (const x of vector) norm += x * x;
+  norm = Math.sqrt(norm);
+  const out = new Float32Array(vector.length);
+  for (let i = 0; i < vector.length; i++) out[i] = norm > 0 ? (vector[i] ?? 0) / norm : 0;
+  return out;
+}
