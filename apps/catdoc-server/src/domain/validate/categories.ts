@@ -1,0 +1,94 @@
+/**
+ * Checks of one category: duplicate ids, identities, endpoints and composition closure.
+ *
+ * Composition closure is a warning, as in the original tool: for every composable pair of
+ * non-identity arrows f: A → B, g: B → C with no morphism A → C at all. In CatDoc's reading
+ * there is at most one arrow of each meaning between two documents, so "some morphism A → C"
+ * is what "g∘f is defined" can ask of a file. Endomorphisms are skipped: composing with one
+ * always lands on an arrow that already exists (f itself, or g).
+ *
+ * EMPTY_CATEGORY is a category without objects (the original warned when it had neither
+ * objects nor morphisms and then skipped it; morphisms without objects are UNDEFINED_ENDPOINT
+ * errors here). Object and morphism ids are unique across the project, since tools and
+ * resources address them by id alone; DUPLICATE_ID is reported on every repeated definition.
+ */
+import { hasArrow } from "../project-index.js";
+import type { CategoryIndex, Occurrence, ProjectIndex } from "../project-index.js";
+import { identityIdFor } from "../identity.js";
+import type { IssueCollector } from "./issues.js";
+
+export function checkCategory(index: ProjectIndex, entry: CategoryIndex, out: IssueCollector): void {
+  const { category } = entry;
+  const categoryId = category.id;
+
+  const first = index.categories.get(categoryId);
+  if (first !== undefined && first.position !== entry.position) {
+    out.add("DUPLICATE_ID", `Category id '${categoryId}' is defined more than once (categories[${first.position}] and categories[${entry.position}])`, { categoryId });
+  }
+  reportDuplicates("Object", category.objects, index.objectOccurrences, entry, out, (id) => ({ categoryId, objectId: id }));
+  reportDuplicates("Morphism", category.morphisms, index.morphismOccurrences, entry, out, (id) => ({ categoryId, morphismId: id }));
+
+  if (category.objects.length === 0) {
+    out.add("EMPTY_CATEGORY", `Category '${categoryId}' is empty (it has no objects)`, { categoryId });
+  }
+
+  for (const objectId of entry.objects.keys()) {
+    if (!entry.identities.has(objectId)) {
+      out.add(
+        "MISSING_IDENTITY",
+        `Object '${objectId}' lacks an identity morphism (an endomorphism ${objectId} → ${objectId} marked metadata.isIdentity: true, or one with id '${identityIdFor(objectId)}')`,
+        { categoryId, objectId },
+      );
+    }
+  }
+
+  for (const morphism of category.morphisms) {
+    for (const end of ["source", "target"] as const) {
+      const objectId = morphism[end];
+      if (!entry.objects.has(objectId)) {
+        out.add(
+          "UNDEFINED_ENDPOINT",
+          `Morphism '${morphism.id}' has undefined ${end} object '${objectId}' (not an object of category '${categoryId}')`,
+          { categoryId, morphismId: morphism.id, objectId },
+        );
+      }
+    }
+  }
+
+  checkCompositions(entry, out);
+}
+
+function checkCompositions(entry: CategoryIndex, out: IssueCollector): void {
+  const categoryId = entry.category.id;
+  for (const f of entry.category.morphisms) {
+    if (f.source === f.target || !entry.objects.has(f.source) || !entry.objects.has(f.target)) continue;
+    for (const g of entry.outgoing.get(f.target) ?? []) {
+      if (g.source === g.target || !entry.objects.has(g.target)) continue;
+      if (hasArrow(entry, f.source, g.target)) continue;
+      out.add("MISSING_COMPOSITION", `Missing composition: ${g.id}∘${f.id} (${f.source} → ${g.target})`, {
+        categoryId,
+        morphismIds: [f.id, g.id],
+        objectIds: [f.source, f.target, g.target],
+      });
+    }
+  }
+}
+
+/** One DUPLICATE_ID per repeated definition (every definition after the first in the project). */
+function reportDuplicates(
+  label: "Object" | "Morphism",
+  items: readonly { id: string }[],
+  occurrences: ReadonlyMap<string, Occurrence[]>,
+  entry: CategoryIndex,
+  out: IssueCollector,
+  ids: (id: string) => Record<string, string>,
+): void {
+  items.forEach((item, itemIndex) => {
+    const all = occurrences.get(item.id);
+    const head = all?.[0];
+    if (all === undefined || head === undefined || all.length < 2) return;
+    if (head.categoryPosition === entry.position && head.itemIndex === itemIndex) return;
+    const where = [...new Set(all.map((o) => o.categoryId))].join("', '");
+    out.add("DUPLICATE_ID", `${label} id '${item.id}' is defined ${all.length} times (in categories '${where}')`, ids(item.id));
+  });
+}

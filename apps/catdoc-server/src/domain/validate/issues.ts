@@ -1,0 +1,91 @@
+/**
+ * Validation codes (contract), the shape of a validation item, and the report.
+ */
+
+/** What each check means; the table docs and tool descriptions are written from. */
+export const VALIDATION_CHECKS = {
+  DUPLICATE_ID: { severity: "error", description: "Two categories, functors or natural transformations share an id, or an object or morphism id is defined twice in the project." },
+  MISSING_IDENTITY: { severity: "error", description: "An object has no identity morphism (an endomorphism marked metadata.isIdentity: true, else one with id id-<object>)." },
+  UNDEFINED_ENDPOINT: { severity: "error", description: "A morphism's source or target is not an object of its category." },
+  FUNCTOR_UNKNOWN_CATEGORY: { severity: "error", description: "A functor's source or target category does not exist." },
+  FUNCTOR_UNMAPPED_OBJECT: { severity: "error", description: "An object of the source category has no image under the functor." },
+  FUNCTOR_UNKNOWN_OBJECT: { severity: "error", description: "The object mapping sends an object to one that is not in the target category (or maps an id that is not in the source category)." },
+  FUNCTOR_UNMAPPED_MORPHISM: { severity: "error", description: "A morphism of the source category has no image under the functor." },
+  FUNCTOR_UNKNOWN_MORPHISM: { severity: "error", description: "The morphism mapping sends a morphism to one that is not in the target category (or maps an id that is not in the source category)." },
+  FUNCTOR_MORPHISM_MISMATCH: { severity: "error", description: "F(f) does not go F(source f) → F(target f)." },
+  FUNCTOR_IDENTITY_NOT_PRESERVED: { severity: "error", description: "F(id_A) is not the identity of F(A)." },
+  NT_UNKNOWN_FUNCTOR: { severity: "error", description: "A natural transformation's source or target functor does not exist." },
+  NT_FUNCTOR_MISMATCH: { severity: "error", description: "The two functors do not share source and target categories." },
+  NT_MISSING_COMPONENT: { severity: "error", description: "An object A of the functors' source category has no component η_A." },
+  NT_UNKNOWN_COMPONENT: { severity: "error", description: "A component morphism is not in the target category (or a component is given for an id that is not an object of the source category)." },
+  NT_COMPONENT_TYPE: { severity: "error", description: "η_A does not go F(A) → G(A)." },
+  EMPTY_CATEGORY: { severity: "warning", description: "A category has no objects." },
+  MISSING_COMPOSITION: { severity: "warning", description: "A composable non-identity pair f: A → B, g: B → C has no morphism A → C." },
+  NT_SQUARE_OPEN: { severity: "warning", description: "For f: A → B, there is no morphism F(A) → G(B) for η_B∘F(f) and G(f)∘η_A to compose to." },
+} as const;
+
+export type ValidationCode = keyof typeof VALIDATION_CHECKS;
+export type ValidationErrorCode = {
+  [K in ValidationCode]: (typeof VALIDATION_CHECKS)[K]["severity"] extends "error" ? K : never;
+}[ValidationCode];
+export type ValidationWarningCode = Exclude<ValidationCode, ValidationErrorCode>;
+
+export const VALIDATION_CODES = Object.keys(VALIDATION_CHECKS) as ValidationCode[];
+
+/** The ids an item concerns (those that apply). */
+export interface IssueIds {
+  categoryId?: string;
+  functorId?: string;
+  naturalTransformationId?: string;
+  objectId?: string;
+  morphismId?: string;
+  /** Further objects, in diagram order (MISSING_COMPOSITION: [A, B, C]; NT_SQUARE_OPEN: [A, B]). */
+  objectIds?: string[];
+  /** Further morphisms (MISSING_COMPOSITION: [f, g], the path order of g∘f). */
+  morphismIds?: string[];
+}
+
+export interface ValidationIssue extends IssueIds {
+  code: ValidationCode;
+  severity: "error" | "warning";
+  message: string;
+}
+
+export interface ValidationSummary {
+  categoriesChecked: number;
+  functorsChecked: number;
+  naturalTransformationsChecked: number;
+  totalErrors: number;
+  totalWarnings: number;
+}
+
+export interface ValidationReport {
+  isValid: boolean;
+  errors: ValidationIssue[];
+  warnings: ValidationIssue[];
+  summary: ValidationSummary;
+}
+
+/** Collects items while checks run; ids with undefined values are left out. */
+export class IssueCollector {
+  readonly errors: ValidationIssue[] = [];
+  readonly warnings: ValidationIssue[] = [];
+
+  add(code: ValidationCode, message: string, ids: IssueIds): void {
+    const severity = VALIDATION_CHECKS[code].severity;
+    const issue: ValidationIssue = { code, severity, message };
+    for (const [key, value] of Object.entries(ids) as [keyof IssueIds, IssueIds[keyof IssueIds]][]) {
+      if (value !== undefined) Object.assign(issue, { [key]: value });
+    }
+    (severity === "error" ? this.errors : this.warnings).push(issue);
+  }
+
+  report(checked: Omit<ValidationSummary, "totalErrors" | "totalWarnings">): ValidationReport {
+    return {
+      isValid: this.errors.length === 0,
+      errors: this.errors,
+      warnings: this.warnings,
+      summary: { ...checked, totalErrors: this.errors.length, totalWarnings: this.warnings.length },
+    };
+  }
+}
