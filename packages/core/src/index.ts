@@ -61,3 +61,4 @@ export { runServerMain, serverUsage } from "./server/run-main.js";
 export type { EnvVarDoc, ServerMainOptions } from "./server/run-main.js";
 export { EXIT_NOT_BUILT, runUnbuiltMain } from "./server/run-unbuilt-main.js";
 export type { UnbuiltMainOptions } from "./server/run-unbuilt-main.js";
+export { writeFileAtomic } from "./files/atomic-write.js";

@@ -1,0 +1,32 @@
+import { mkdtemp, readdir, readFile, rm, stat, writeFile, chmod } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { writeFileAtomic } from "../src/index.js";
+
+describe("writeFileAtomic", () => {
+  let dir: string;
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), "atomic-"));
+  });
+  afterEach(async () => rm(dir, { recursive: true, force: true }));
+
+  it("writes new files and replaces existing ones, keeping their mode, leaving no temp file", async () => {
+    const file = join(dir, "a.yaml");
+    await writeFileAtomic(file, "one\n");
+    expect(await readFile(file, "utf8")).toBe("one\n");
+    await chmod(file, 0o600);
+    await writeFileAtomic(file, new TextEncoder().encode("two\n"));
+    expect(await readFile(file, "utf8")).toBe("two\n");
+    expect((await stat(file)).mode & 0o777).toBe(0o600);
+    expect(await readdir(dir)).toEqual(["a.yaml"]);
+  });
+
+  it("leaves the old file whole when the write fails", async () => {
+    const file = join(dir, "b.txt");
+    await writeFile(file, "kept");
+    await expect(writeFileAtomic(join(dir, "missing-dir", "c.txt"), "x")).rejects.toThrow();
+    expect(await readFile(file, "utf8")).toBe("kept");
+    expect(await readdir(dir)).toEqual(["b.txt"]);
+  });
+});
