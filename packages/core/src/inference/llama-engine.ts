@@ -18,7 +18,7 @@ import { confidenceFromProbabilities } from "./confidence.js";
 import { LlamaEngineConfigSchema, type LlamaEngineConfig, type ResolvedLlamaEngineConfig } from "./engine-config.js";
 import { toGrammarSchema } from "./grammar-schema.js";
 import { generateValidatedJson } from "./json-generation.js";
-import { loadLlamaRuntime } from "./llama-runtime.js";
+import { acquireLlamaRuntime, type LlamaRuntimeLease } from "./llama-runtime.js";
 import { preflightModel } from "./preflight.js";
 import { ALPACA_STOPS, alpacaPrompt } from "./prompt-formats.js";
 import { SequencePool } from "./sequence-pool.js";
@@ -37,6 +37,7 @@ const DEFAULT_MAX_TOKENS = 256;
 
 interface Loaded {
   llama: Llama;
+  runtime: LlamaRuntimeLease;
   model: LlamaModel;
   context: LlamaContext;
   pool: SequencePool<LlamaContextSequence>;
@@ -110,15 +111,22 @@ export class LlamaEngine implements InferenceBackend {
     const c = this.config;
     this.readiness.markLoading(`checking ${this.modelName}`, 0);
     await preflightModel(c, this.memoryGuard);
-    const llama = await loadLlamaRuntime(c.gpu, c.llamaLogLevel, this.logger);
+    const runtime = await acquireLlamaRuntime(c.gpu, c.llamaLogLevel, this.logger);
+    const llama = runtime.llama;
     this.readiness.markLoading(`loading ${this.modelName}`, 0);
-    const model = await llama.loadModel({
-      modelPath: c.modelPath,
-      onLoadProgress: (fraction) => {
-        this.readiness.markLoading(`loading ${this.modelName}`, fraction);
-        onProgress?.(fraction);
-      },
-    });
+    let model: LlamaModel;
+    try {
+      model = await llama.loadModel({
+        modelPath: c.modelPath,
+        onLoadProgress: (fraction) => {
+          this.readiness.markLoading(`loading ${this.modelName}`, fraction);
+          onProgress?.(fraction);
+        },
+      });
+    } catch (error) {
+      await runtime.release();
+      throw new ToolError("NOT_READY", `llama.cpp could not load ${this.modelName}: ${(error as Error).message}`, { recoverable: false });
+    }
     try {
       const context = await model.createContext({
         contextSize: c.contextSize,
@@ -130,9 +138,10 @@ export class LlamaEngine implements InferenceBackend {
       });
       const sequences = Array.from({ length: c.sequences }, () => context.getSequence());
       const { resolveChatWrapper } = await import("node-llama-cpp");
-      return { llama, model, context, pool: new SequencePool(sequences, c.maxQueue), chatWrapper: resolveChatWrapper(model) };
+      return { llama, runtime, model, context, pool: new SequencePool(sequences, c.maxQueue), chatWrapper: resolveChatWrapper(model) };
     } catch (error) {
       await model.dispose();
+      await runtime.release();
       throw new ToolError("NOT_READY", `Could not create a context for ${this.modelName}: ${(error as Error).message}`, {
         recoverable: false,
         suggestion: "Check the adapters match the model, or lower the context size.",
@@ -218,7 +227,7 @@ export class LlamaEngine implements InferenceBackend {
     await (await this.embedding?.catch(() => undefined))?.dispose();
     await loaded.context.dispose();
     await loaded.model.dispose();
-    await loaded.llama.dispose();
+    await loaded.runtime.release();
   }
 
   private async ensureLoaded(): Promise<Loaded> {

@@ -29,3 +29,7 @@ export type {
 } from "./tiny-gguf.js";
 export { writeTinyPeftAdapter } from "./tiny-peft.js";
 export type { PeftTargetModule, TinyPeftInfo, TinyPeftOptions } from "./tiny-peft.js";
+export { fakeEmbeddingValues, startFakeGemini } from "./fake-gemini.js";
+export type { FakeGemini, FakeGeminiRequest, ScriptedFailure } from "./fake-gemini.js";
+export { FakeOpenAi } from "./fake-openai.js";
+export type { FakeOpenAiRequest } from "./fake-openai.js";

@@ -11,8 +11,8 @@ import {
   l2Normalise,
 } from "../../src/embeddings/index.js";
 import type { GeminiEmbedderOptions } from "../../src/embeddings/index.js";
-import { fakeEmbeddingValues, startFakeGemini } from "./fake-gemini.js";
-import type { FakeGemini } from "./fake-gemini.js";
+import { fakeEmbeddingValues, startFakeGemini } from "../../src/testing/index.js";
+import type { FakeGemini } from "../../src/testing/index.js";
 
 // Not shaped like a Google key, so only our own redaction can keep it out of messages.
 const API_KEY = "test-key-7f3a9c-do-not-leak";

@@ -22,6 +22,13 @@ it("llama.cpp's log goes to the stderr logger, never stdout", async () => {
       { logger: createLogger({ name: "child", level: "debug" }) });
     const r = await engine.complete("hi", { maxTokens: 8 });
     process.stderr.write("generated " + r.tokensOut + "\\n");
+    // a second engine in the same process (e.g. generation + embeddings) must not reroute the log
+    const second = new LlamaEngine({ modelPath: ${JSON.stringify(model)}, threads: 1, contextSize: 256, gpu: "cpu" },
+      { logger: createLogger({ name: "second", level: "debug" }) });
+    await second.embed(["one text", "another text"]);
+    await second.complete("hi", { maxTokens: 4 });
+    await engine.complete("again", { maxTokens: 4 });
+    await second.dispose();
     await engine.dispose();
   `;
   // a file, not `-e`: node-llama-cpp forks a binding test with this process's execArgv

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { silentLogger } from "../../src/index.js";
 import { RemoteBackend } from "../../src/inference/remote-backend.js";
-import { FakeOpenAi } from "./fake-openai.js";
+import { FakeOpenAi } from "../../src/testing/index.js";
 
 const schema = {
   type: "object",

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 
-export interface RecordedRequest {
+export interface FakeOpenAiRequest {
   method: string;
   path: string;
   authorization: string | undefined;
@@ -14,7 +14,7 @@ export interface RecordedRequest {
  * call; every request is recorded.
  */
 export class FakeOpenAi {
-  readonly requests: RecordedRequest[] = [];
+  readonly requests: FakeOpenAiRequest[] = [];
   /** Answers for the next calls, consumed in order; when empty, `fallback` answers. */
   readonly script: { status: number; body: unknown; delayMs?: number }[] = [];
   fallback: (path: string, body: Record<string, unknown> | undefined) => { status: number; body: unknown } = (path, body) => {

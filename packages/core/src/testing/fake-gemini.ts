@@ -12,7 +12,7 @@ import type { AddressInfo } from "node:net";
  * forever (timeouts, aborts).
  */
 
-export interface RecordedRequest {
+export interface FakeGeminiRequest {
   method: string;
   path: string;
   apiVersion: string;
@@ -42,7 +42,7 @@ export interface FakeGemini {
   /** Give this to the client as `httpOptions.baseUrl`. */
   readonly baseUrl: string;
   readonly apiKey: string;
-  readonly requests: RecordedRequest[];
+  readonly requests: FakeGeminiRequest[];
   /** The next `times` embedding requests fail with this answer. */
   failNext(failure: ScriptedFailure, times?: number): void;
   /** Every embedding request fails with this answer until `reset`. */
@@ -56,7 +56,7 @@ export interface FakeGemini {
   /** Never answers embedding requests (until `reset` or `close`). */
   hang(): void;
   /** Resolves with the next embedding request as soon as it has been read. */
-  nextRequest(): Promise<RecordedRequest>;
+  nextRequest(): Promise<FakeGeminiRequest>;
   reset(): void;
   close(): Promise<void>;
 }
@@ -126,7 +126,7 @@ async function readBody(request: IncomingMessage): Promise<string> {
 }
 
 export async function startFakeGemini(options: { apiKey: string }): Promise<FakeGemini> {
-  const requests: RecordedRequest[] = [];
+  const requests: FakeGeminiRequest[] = [];
   let failures: ScriptedFailure[] = [];
   let sticky: ScriptedFailure | undefined;
   let nextBody: unknown;
@@ -134,10 +134,10 @@ export async function startFakeGemini(options: { apiKey: string }): Promise<Fake
   let holdCount = 0;
   let hanging = false;
   let held: (() => void)[] = [];
-  let waiters: ((request: RecordedRequest) => void)[] = [];
+  let waiters: ((request: FakeGeminiRequest) => void)[] = [];
   const open = new Set<ServerResponse>();
 
-  const answer = (record: RecordedRequest, response: ServerResponse) => {
+  const answer = (record: FakeGeminiRequest, response: ServerResponse) => {
     const failure = failures.shift() ?? sticky;
     if (failure) {
       sendJson(response, failure.status, errorBody(failure));
@@ -182,10 +182,10 @@ export async function startFakeGemini(options: { apiKey: string }): Promise<Fake
       }
       const apiKey = request.headers["x-goog-api-key"];
       const receivedKey = Array.isArray(apiKey) ? apiKey.join(",") : apiKey;
-      const action = route[3] as RecordedRequest["action"];
+      const action = route[3] as FakeGeminiRequest["action"];
       const entries: Entry[] =
         action === "batchEmbedContents" ? ((body as { requests?: Entry[] }).requests ?? []) : [body as Entry];
-      const record: RecordedRequest = {
+      const record: FakeGeminiRequest = {
         method: request.method,
         path: url.pathname,
         apiVersion: route[1] as string,
