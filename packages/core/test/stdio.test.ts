@@ -28,6 +28,8 @@ describe("stdio runner (spawned bin, real SDK client)", () => {
     const exit = await proc.close();
     expect(exit).toEqual({ code: 0, signal: null });
     expect(proc.stderr()).toMatch(/shutting down \(stdin closed\)/);
+    // exactly once: closing the server closes the transport, which must not start a second shutdown
+    expect(proc.stderr().match(/shutting down/g)).toHaveLength(1);
   });
 
   it.each(["SIGTERM", "SIGINT"] as const)("shuts down cleanly on %s", async (signal) => {

@@ -30,13 +30,18 @@ export async function runStdio(factory: ServerFactory, options: RunStdioOptions 
   let stopping: Promise<void> | undefined;
 
   const shutdown = (reason: string): Promise<void> => {
-    stopping ??= (async () => {
+    // Set before cleanup runs: closing the server closes the transport, which calls back here.
+    if (stopping) return stopping;
+    let finish!: () => void;
+    stopping = new Promise<void>((resolve) => (finish = resolve));
+    void (async () => {
       logger.info(`shutting down (${reason})`);
       try {
         await created.cleanup();
       } catch (error) {
         logger.error("cleanup failed", { error });
       }
+      finish();
       if (options.exitOnClose ?? true) process.exit(0);
     })();
     return stopping;
