@@ -1,6 +1,5 @@
 #!/usr/bin/env node
-// MCP server entry. The app has no tools yet: the bin says so instead of pretending (see status.ts).
-import { runUnbuiltMain } from "@local-mcp/core";
-import { APP } from "./status.js";
+// catdoc-mcp: the CatDoc MCP server over stdio (or --http PORT). See mcp-main.ts.
+import { runCatDocMcp } from "./mcp-main.js";
 
-runUnbuiltMain({ bin: "catdoc-mcp", version: APP.version, summary: APP.summary, status: APP.status });
+await runCatDocMcp();

@@ -99,4 +99,4 @@ export type {
   UpsertOutcome,
 } from "./store/edit-inputs.js";
 export type { LockOptions } from "./store/lock.js";
-export { writeFileAtomic } from "./store/atomic-write.js";
+export { writeFileAtomic } from "@local-mcp/core";

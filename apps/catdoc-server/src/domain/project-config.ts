@@ -43,9 +43,12 @@ export interface ProjectSettings {
   documentRoots: string[];
 }
 
+/** The dashboard's port when a project sets none (3000 clashes with too many dev servers). */
+export const DEFAULT_DASHBOARD_PORT = 3917;
+
 export const DEFAULT_SETTINGS: Omit<ProjectSettings, "projectName"> = {
   defaultDomain: "general",
-  dashboard: { port: 3000, host: "127.0.0.1" },
+  dashboard: { port: DEFAULT_DASHBOARD_PORT, host: "127.0.0.1" },
   documentRoots: ["."],
 };
 

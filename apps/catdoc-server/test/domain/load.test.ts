@@ -112,7 +112,7 @@ describe("loading config.yaml", () => {
     const root = await writeProject(await tempDir("catdoc-named-"), "categories: []\n");
     const project = await loadProject(root);
     expect(project.settings.projectName).toMatch(/^catdoc-named-/);
-    expect(project.settings.dashboard).toEqual({ port: 3000, host: "127.0.0.1" });
+    expect(project.settings.dashboard).toEqual({ port: 3917, host: "127.0.0.1" });
   });
 
   it("names config.yaml, line and column for a wrong value", () => {

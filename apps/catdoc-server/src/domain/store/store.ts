@@ -16,7 +16,7 @@ import { projectPaths } from "../paths.js";
 import type { ProjectPaths } from "../paths.js";
 import { CatDocProject } from "../project.js";
 import { parseYamlDocument } from "../yaml-positions.js";
-import { writeFileAtomic } from "./atomic-write.js";
+import { writeFileAtomic } from "@local-mcp/core";
 import type {
   AddObjectOptions,
   NewCategory,

@@ -1,0 +1,26 @@
+/**
+ * Exit statuses and the one-line messages of failures. 0: done; 1: the work failed (an error
+ * from the project, an invalid project for `validate`); 2: the command line was wrong.
+ */
+import { isCatDocError, ProjectNotInitializedError } from "../domain/index.js";
+import { oneLine } from "./text-width.js";
+
+export const EXIT_OK = 0;
+export const EXIT_FAILURE = 1;
+export const EXIT_USAGE = 2;
+
+/** A command line that cannot be run as given (conflicting options, missing argument). */
+export class CliUsageError extends Error {
+  override readonly name = "CliUsageError";
+}
+
+/** The line printed for a failure (without the `catdoc: ` prefix). */
+export function failureMessage(error: unknown): string {
+  if (error instanceof ProjectNotInitializedError) {
+    const root = typeof error.details["root"] === "string" ? error.details["root"] : "";
+    return `CatDoc project not initialized${root === "" ? "" : ` at '${root}'`}. Run \`catdoc init\` first.`;
+  }
+  if (isCatDocError(error)) return oneLine(error.message);
+  if (error instanceof Error) return `internal error: ${oneLine(error.message)}`;
+  return `internal error: ${oneLine(String(error))}`;
+}

@@ -1,0 +1,53 @@
+/** `catdoc trace <source> [target]`: paths between documents, inside a category or across. */
+import { traceView } from "../../dashboard/trace-view.js";
+import { CliUsageError } from "../cli-errors.js";
+import { formatOption, positiveInteger } from "../option-parsers.js";
+import type { CommandRegistry } from "../program.js";
+import { renderTrace } from "../render/trace-text.js";
+
+interface TraceOptions {
+  format: "text" | "json";
+  all?: boolean;
+  maxDepth?: number;
+  category?: string;
+  toCategory?: string;
+}
+
+const HELP = `
+Inside a category (both objects in one category): the shortest path by breadth-first search;
+with --all, every simple path up to --max-depth morphisms (default 10), shortest first.
+Across categories (--to-category, or a target defined in another category than the source):
+paths through functors (A ↦ F(A)) and natural-transformation components (η_A), then morphisms
+of the target category to the target object; with --to-category alone, where the source lands.
+Exit status 0 whether or not a path exists ("No path …" is printed); 1 for an unknown id.`;
+
+export function registerTraceCommand({ program, action }: CommandRegistry): void {
+  program
+    .command("trace")
+    .description("find paths from one document to another (shortest, or all with --all), also across categories")
+    .argument("<source>", "source object id")
+    .argument("[target]", "target object id (optional with --to-category)")
+    .addOption(formatOption(["text", "json"], "text"))
+    .option("--all", "list every simple path, not only the shortest")
+    .option("--max-depth <n>", "longest path listed by --all (morphisms), or most functor/component steps across categories (default 10)", positiveInteger)
+    .option("--category <id>", "trace inside this category")
+    .option("--to-category <id>", "trace across categories into this one (through functors and natural transformations)")
+    .addHelpText("after", HELP)
+    .action(
+      action(async (context, source: string, target: string | undefined, options: TraceOptions) => {
+        if (target === undefined && options.toCategory === undefined) throw new CliUsageError("trace needs a target object, or --to-category <id>");
+        if (options.category !== undefined && options.toCategory !== undefined) throw new CliUsageError("give --category or --to-category, not both");
+        const project = await context.load();
+        const view = traceView(project.index, {
+          source,
+          ...(target === undefined ? {} : { target }),
+          ...(options.category === undefined ? {} : { categoryId: options.category }),
+          ...(options.toCategory === undefined ? {} : { toCategory: options.toCategory }),
+          ...(options.all === true ? { all: true } : {}),
+          ...(options.maxDepth === undefined ? {} : { maxDepth: options.maxDepth }),
+        });
+        if (options.format === "json") context.json(view);
+        else context.out(renderTrace(view, options.all === true));
+      }),
+    );
+}

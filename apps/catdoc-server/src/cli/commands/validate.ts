@@ -1,0 +1,49 @@
+/** `catdoc validate`: the laws of every category, functor and natural transformation (or one). */
+import { Option } from "commander";
+import { validateCategory, validateFunctor, validateNaturalTransformation, validateProject } from "../../domain/index.js";
+import type { ProjectIndex, ValidationReport } from "../../domain/index.js";
+import { EXIT_FAILURE, EXIT_OK } from "../cli-errors.js";
+import { formatOption } from "../option-parsers.js";
+import type { CommandRegistry } from "../program.js";
+import { renderValidationTable } from "../render/validation-table.js";
+
+interface ValidateOptions {
+  format: "table" | "json";
+  category?: string;
+  functor?: string;
+  nt?: string;
+  strict?: boolean;
+}
+
+function runChecks(index: ProjectIndex, options: ValidateOptions): ValidationReport {
+  if (options.category !== undefined) return validateCategory(index, options.category);
+  if (options.functor !== undefined) return validateFunctor(index, options.functor);
+  if (options.nt !== undefined) return validateNaturalTransformation(index, options.nt);
+  return validateProject(index);
+}
+
+export function registerValidateCommand({ program, action }: CommandRegistry): void {
+  const command = program
+    .command("validate")
+    .description("check the category laws (errors) and missing compositions, empty categories, open naturality squares (warnings)")
+    .addOption(formatOption(["table", "json"], "table"))
+    .addOption(new Option("--category <id>", "validate only this category").conflicts(["functor", "nt"]))
+    .addOption(new Option("--functor <id>", "validate only this functor").conflicts(["category", "nt"]))
+    .addOption(new Option("--nt <id>", "validate only this natural transformation").conflicts(["category", "functor"]))
+    .option("--strict", "also fail (exit 1) when there are warnings")
+    .addHelpText(
+      "after",
+      "\nExit status: 0 valid; 1 invalid (any error), or any warning with --strict; 2 bad usage.\n" +
+        "Give at most one of --category, --functor, --nt. JSON output is the report {isValid, errors, warnings, summary}.",
+    );
+  command.action(
+    action(async (context, options: ValidateOptions) => {
+      const project = await context.load();
+      const report = await context.progress.around("Validating", async () => runChecks(project.index, options));
+      if (options.format === "json") context.json(report);
+      else context.out(renderValidationTable(report, options.strict === true));
+      const failed = !report.isValid || (options.strict === true && report.summary.totalWarnings > 0);
+      return failed ? EXIT_FAILURE : EXIT_OK;
+    }),
+  );
+}

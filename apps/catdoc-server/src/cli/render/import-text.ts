@@ -1,0 +1,39 @@
+/** An import report as text: what was (or would be) added, updated, skipped and linked. */
+import type { ImportReport } from "../../domain/import/index.js";
+import { oneLine } from "../text-width.js";
+import { renderTable } from "../table.js";
+
+function block(title: string, count: number, body: string): string {
+  return count === 0 ? "" : `\n${title} (${count}):\n${body.trimEnd().replace(/^/gm, "  ")}\n`;
+}
+
+export function renderImport(report: ImportReport): string {
+  const head = report.dryRun ? "Dry run: nothing written." : report.written ? "Wrote .catdoc/category.yaml." : "Nothing to change.";
+  const category = `Category: ${oneLine(report.categoryId)}${report.categoryCreated ? " (created)" : ""}; ${report.documentsRead} Markdown file(s) read.`;
+  const objects = (list: ImportReport["added"]) => renderTable(["ID", "TITLE", "DOMAIN", "PATH"], list.map((o) => [o.id, o.title, o.domain, o.path]));
+  const verb = report.dryRun ? "would be " : "";
+  return (
+    `${head}\n${category}\n` +
+    block(`Objects ${verb}added`, report.added.length, objects(report.added)) +
+    block(`Objects ${verb}updated`, report.updated.length, objects(report.updated)) +
+    block("Objects unchanged", report.unchanged.length, objects(report.unchanged)) +
+    block(
+      `Morphisms ${verb}added for references`,
+      report.proposedMorphisms.length,
+      renderTable(["ID", "SOURCE", "TARGET", "FROM"], report.proposedMorphisms.map((m) => [m.id, m.source, m.target, m.reason])),
+    ) +
+    block(
+      "Conflicts kept as they are (use --force to take the documents' values)",
+      report.conflicts.length,
+      renderTable(["ID", "PATH", "FIELDS"], report.conflicts.map((c) => [c.id, c.path, c.fields.join(", ")])),
+    ) +
+    (report.existingMorphisms.length === 0 ? "" : `\nReferences already linked by earlier imports: ${report.existingMorphisms.length} morphism(s).\n`) +
+    block("Skipped", report.skipped.length, renderTable(["PATH", "REASON"], report.skipped.map((s) => [s.path, s.reason]))) +
+    block(
+      "Unresolved references",
+      report.unresolved.length,
+      renderTable(["IN", "REFERENCE", "KIND", "REASON"], report.unresolved.map((u) => [u.source, u.reference, u.kind, u.reason])),
+    ) +
+    block("Warnings", report.warnings.length, report.warnings.map((warning) => oneLine(warning)).join("\n"))
+  );
+}

@@ -1,0 +1,39 @@
+/** The validation report as a terminal table with a summary line. */
+import type { ValidationIssue, ValidationReport } from "../../domain/index.js";
+import { renderTable } from "../table.js";
+
+function plural(count: number, word: string, many = `${word}s`): string {
+  return `${count} ${count === 1 ? word : many}`;
+}
+
+/** The ids an item concerns, compactly: `category=c object=a morphisms=f,g`. */
+export function issueIds(issue: ValidationIssue): string {
+  const parts: string[] = [];
+  const add = (label: string, value: string | undefined) => {
+    if (value !== undefined) parts.push(`${label}=${value}`);
+  };
+  add("category", issue.categoryId);
+  add("functor", issue.functorId);
+  add("nt", issue.naturalTransformationId);
+  add("object", issue.objectId);
+  add("morphism", issue.morphismId);
+  // The message names the objects of a diagram; list them only when no morphisms are named.
+  if (issue.morphismIds !== undefined && issue.morphismId === undefined) parts.push(`morphisms=${issue.morphismIds.join(",")}`);
+  else if (issue.objectIds !== undefined && issue.objectId === undefined) parts.push(`objects=${issue.objectIds.join(",")}`);
+  return parts.join(" ");
+}
+
+export function validationSummary(report: ValidationReport, strict: boolean): string {
+  const { summary } = report;
+  const checked = `${plural(summary.categoriesChecked, "category", "categories")}, ${plural(summary.functorsChecked, "functor")}, ${plural(summary.naturalTransformationsChecked, "natural transformation")} checked`;
+  const found = `${plural(summary.totalErrors, "error")}, ${plural(summary.totalWarnings, "warning")}`;
+  const verdict = !report.isValid ? "INVALID" : strict && summary.totalWarnings > 0 ? "FAILED (--strict: warnings count)" : "VALID";
+  return `${verdict}: ${found} (${checked})`;
+}
+
+export function renderValidationTable(report: ValidationReport, strict: boolean): string {
+  const issues = [...report.errors, ...report.warnings];
+  const table =
+    issues.length === 0 ? "" : renderTable(["SEVERITY", "CODE", "IDS", "MESSAGE"], issues.map((issue) => [issue.severity, issue.code, issueIds(issue), issue.message]));
+  return `${table}${table === "" ? "" : "\n"}${validationSummary(report, strict)}\n`;
+}

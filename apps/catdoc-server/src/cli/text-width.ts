@@ -1,0 +1,60 @@
+/**
+ * Terminal text: the columns a string takes (CJK and emoji take two, combining marks none) and
+ * the removal of control characters, so text from a project (titles, messages) can neither
+ * break a table nor send escape sequences to the terminal.
+ */
+
+const WIDE: ReadonlyArray<readonly [number, number]> = [
+  [0x1100, 0x115f],
+  [0x2e80, 0x303e],
+  [0x3041, 0x33ff],
+  [0x3400, 0x4dbf],
+  [0x4e00, 0x9fff],
+  [0xa000, 0xa4cf],
+  [0xac00, 0xd7a3],
+  [0xf900, 0xfaff],
+  [0xfe30, 0xfe4f],
+  [0xff00, 0xff60],
+  [0xffe0, 0xffe6],
+  [0x1f300, 0x1f64f],
+  [0x1f900, 0x1f9ff],
+  [0x20000, 0x3fffd],
+];
+
+const ZERO_WIDTH = /[\p{Mn}\p{Me}\u200b-\u200f\u2060\ufeff]/u;
+// C0 and C1 controls (tab and newline included: table cells are one line).
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]+/g;
+
+function isWide(codePoint: number): boolean {
+  for (const [from, to] of WIDE) {
+    if (codePoint < from) return false;
+    if (codePoint <= to) return true;
+  }
+  return false;
+}
+
+/** Columns `text` takes in a terminal. */
+export function displayWidth(text: string): number {
+  let width = 0;
+  for (const char of text) {
+    if (ZERO_WIDTH.test(char)) continue;
+    width += isWide(char.codePointAt(0) ?? 0) ? 2 : 1;
+  }
+  return width;
+}
+
+/** Control characters (newlines, tabs, escapes) become single spaces. */
+export function oneLine(text: string): string {
+  return text.replace(CONTROL, " ");
+}
+
+/** Multi-line text with control characters other than newline removed. */
+export function safeText(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/\r\n?/g, "\n").replace(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/g, " ");
+}
+
+export function padEnd(text: string, width: number): string {
+  return text + " ".repeat(Math.max(0, width - displayWidth(text)));
+}

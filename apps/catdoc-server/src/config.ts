@@ -1,0 +1,37 @@
+/**
+ * The configuration of the CatDoc servers — the only module that reads the environment
+ * (STYLE.md §6). `CATDOC_*` variables are parsed with zod through core's `parseEnvConfig`,
+ * the shared `LOCAL_MCP_*` ones through `parseCommonConfig`; a bad value is an error naming
+ * the variable. The environment and the working directory are parameters, so tests inject them.
+ */
+import { isAbsolute, resolve } from "node:path";
+import { parseCommonConfig, parseEnvConfig } from "@local-mcp/core";
+import type { CommonConfig, EnvVarDoc, Env } from "@local-mcp/core";
+import { z } from "zod";
+
+const CatDocEnvSchema = z.object({
+  /** CATDOC_PROJECT_PATH: the project root (the folder holding `.catdoc/`). */
+  projectPath: z.string().trim().min(1).optional(),
+});
+
+export interface CatDocConfig extends CommonConfig {
+  /** Absolute project root: CATDOC_PROJECT_PATH (resolved against `cwd`), else `cwd`. */
+  projectPath: string;
+}
+
+/** The variables the CatDoc bins read, for `--help`. */
+export const CATDOC_ENV_DOCS: readonly EnvVarDoc[] = [
+  { name: "CATDOC_PROJECT_PATH", description: "project root holding .catdoc/category.yaml (default: the working directory)" },
+];
+
+export function loadCatDocConfig(env: Env, cwd: string): CatDocConfig {
+  const common = parseCommonConfig(env);
+  const own = parseEnvConfig("CATDOC_", CatDocEnvSchema, env);
+  const projectPath = own.projectPath === undefined ? resolve(cwd) : isAbsolute(own.projectPath) ? own.projectPath : resolve(cwd, own.projectPath);
+  return { ...common, projectPath };
+}
+
+/** The configuration of this process (what the bins call). */
+export function catDocConfigFromProcess(): CatDocConfig {
+  return loadCatDocConfig(process.env, process.cwd());
+}

@@ -1,0 +1,115 @@
+/**
+ * Markdown import: documents become objects of one category, and their references become
+ * morphisms, written into category.yaml through ONE store edit — so the import is all or
+ * nothing (a failure writes nothing), holds the project's lock while it decides, and with
+ * `dryRun` returns the same plan without writing. Paths outside the project root are refused
+ * (FORBIDDEN) before anything is read. Each object points to its document with
+ * `metadata.path`, which is how the document loader finds it (documents.ts). See
+ * plan-objects.ts for what a re-import does with objects that exist already, and
+ * plan-morphisms.ts for how references resolve.
+ */
+import { CatDocNotFoundError, ProjectNotInitializedError } from "../errors.js";
+import type { CatDocProject } from "../project.js";
+import type { CategoryEditor } from "../store/editor.js";
+import type { CatDocStore } from "../store/store.js";
+import { discoverMarkdown } from "./discover.js";
+import type { FoundFile } from "./discover.js";
+import { planMorphisms } from "./plan-morphisms.js";
+import { normalizeDocumentPath, planObjects } from "./plan-objects.js";
+import { readCandidate } from "./read-documents.js";
+import type { ImportCandidate } from "./read-documents.js";
+import type { ImportOptions, ImportReport, SkippedDocument } from "./types.js";
+
+/** Files read at once. */
+const READ_CONCURRENCY = 16;
+
+async function readAll(files: readonly FoundFile[]): Promise<ImportCandidate[]> {
+  const out: ImportCandidate[] = [];
+  for (let i = 0; i < files.length; i += READ_CONCURRENCY) {
+    out.push(...(await Promise.all(files.slice(i, i + READ_CONCURRENCY).map(readCandidate))));
+  }
+  return out;
+}
+
+/** Existing objects' documents, path → object id (as the document loader finds them). */
+async function documentOwners(project: CatDocProject): Promise<Map<string, string>> {
+  const owners = new Map<string, string>();
+  for (const document of (await project.documents()).byObject.values()) {
+    if (document.path === null) continue;
+    const path = normalizeDocumentPath(document.path);
+    if (!owners.has(path)) owners.set(path, document.objectId);
+  }
+  return owners;
+}
+
+type Plan = Omit<ImportReport, "dryRun" | "written" | "version" | "changes" | "documentsRead">;
+
+async function plan(
+  editor: CategoryEditor,
+  project: CatDocProject,
+  candidates: readonly ImportCandidate[],
+  skipped: readonly SkippedDocument[],
+  options: ImportOptions,
+): Promise<Plan> {
+  const { categoryId } = options;
+  let categoryCreated = false;
+  if (!project.index.categories.has(categoryId)) {
+    if (options.createCategory === undefined) throw new CatDocNotFoundError("category", categoryId);
+    editor.addCategory({ id: categoryId, name: options.createCategory.name });
+    categoryCreated = true;
+  }
+  const owners = await documentOwners(project);
+  const objects = planObjects(candidates, {
+    editor,
+    project,
+    categoryId,
+    domainOption: options.domain,
+    force: options.force === true,
+    documentOwners: owners,
+  });
+  const allSkipped = [...skipped, ...objects.skipped];
+  const morphisms = planMorphisms(candidates, {
+    editor,
+    categoryId,
+    accepted: objects.accepted,
+    documentOwners: owners,
+    skippedIds: new Set(allSkipped.flatMap((s) => (s.id === undefined ? [] : [s.id]))),
+  });
+  const functors = project.model.functors.filter((f) => f.sourceCategory === categoryId).map((f) => f.id);
+  const warnings: string[] = [];
+  if (functors.length > 0 && (objects.added.length > 0 || morphisms.proposed.length > 0)) {
+    warnings.push(
+      `Category '${categoryId}' is the source of functor(s) ${functors.map((id) => `'${id}'`).join(", ")}: map the ${objects.added.length} new object(s) ` +
+        `and ${morphisms.proposed.length} new morphism(s) in them, or validation reports FUNCTOR_UNMAPPED_OBJECT / FUNCTOR_UNMAPPED_MORPHISM.`,
+    );
+  }
+  return {
+    categoryId,
+    categoryCreated,
+    warnings,
+    added: objects.added,
+    updated: objects.updated,
+    unchanged: objects.unchanged,
+    skipped: allSkipped,
+    conflicts: objects.conflicts,
+    proposedMorphisms: morphisms.proposed,
+    existingMorphisms: morphisms.existing,
+    unresolved: morphisms.unresolved,
+  };
+}
+
+export async function importDocuments(store: CatDocStore, options: ImportOptions): Promise<ImportReport> {
+  const dryRun = options.dryRun === true;
+  if (!(await store.isInitialized())) throw new ProjectNotInitializedError(store.paths.root);
+  const discovery = await discoverMarkdown(store.paths.root, options.paths);
+  const candidates = await readAll(discovery.files);
+  const edit = await store.edit((editor, project) => plan(editor, project, candidates, discovery.skipped, options), { dryRun });
+  return {
+    ...edit.result,
+    documentsRead: candidates.length,
+    dryRun,
+    written: edit.written,
+    version: edit.version,
+    changes: edit.changes,
+  };
+}

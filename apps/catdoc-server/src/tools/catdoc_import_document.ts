@@ -1,0 +1,146 @@
+import { z } from "zod";
+import { CatDocInputError } from "../domain/index.js";
+import type { CatDocProject } from "../domain/index.js";
+import { importDocuments } from "../domain/import/index.js";
+import type { ImportedObject } from "../domain/import/index.js";
+import { defineCatDocTool } from "./catdoc-tool.js";
+import { limitInput } from "./support/paging.js";
+import { MetadataOutput } from "./support/schemas.js";
+import { LeveledView, itemsAt } from "./support/view.js";
+
+const SHOWN = { defaultLimit: 100, maxLimit: 1000 };
+/** The category an import into a project without categories creates. */
+export const DEFAULT_IMPORT_CATEGORY = { id: "documents", name: "Documents" };
+
+const ObjectItem = z.object({ id: z.string(), path: z.string().optional(), title: z.string().optional(), domain: z.string().optional() });
+
+/** The category to import into: the one given, else the only one, else a new `documents`. */
+function chooseCategory(project: CatDocProject, categoryId: string | undefined): { id: string; create?: { name: string } } {
+  if (categoryId !== undefined) return { id: categoryId };
+  const ids = [...new Set(project.model.categories.map((c) => c.id))];
+  if (ids.length === 1 && ids[0] !== undefined) return { id: ids[0] };
+  if (ids.length === 0) return { id: DEFAULT_IMPORT_CATEGORY.id, create: { name: DEFAULT_IMPORT_CATEGORY.name } };
+  throw new CatDocInputError(`The project has ${ids.length} categories; give categoryId (one of: ${ids.slice(0, 20).join(", ")})`, { field: "categoryId" });
+}
+
+export const catdocImportDocumentTool = defineCatDocTool({
+  name: "catdoc_import_document",
+  title: "Import Markdown documents",
+  description:
+    "Imports a Markdown file, or every Markdown file under a directory, into a category of category.yaml: each document becomes " +
+    "an object (frontmatter id/title/domain/tags; no id → the file name slugged; no title → the first heading) that points to " +
+    "its file (metadata.path), and its references (@object-id, [[wiki link]], [text](./other.md)) to objects of the same " +
+    "category become morphisms 'references'. Unresolved references are reported, never invented. All or nothing: one locked " +
+    "write of category.yaml. Use dryRun: true first to see the plan. Paths must be inside the project root (else FORBIDDEN). " +
+    "Re-importing updates instead of duplicating: without force only metadata.path, metadata.contentHash and missing tags " +
+    "are written and differing title/domain/tags are reported as conflicts; force overwrites them from the document.",
+  input: z.object({
+    filePath: z.string().min(1).describe("A Markdown file or a directory (searched recursively), relative to the project root."),
+    domain: z.string().min(1).optional().describe("Domain for documents whose frontmatter names none (default: the project's import.defaultDomain, else 'general')."),
+    categoryId: z
+      .string()
+      .min(1)
+      .optional()
+      .describe("Category to import into (default: the project's only category; a new 'documents' category when it has none)."),
+    dryRun: z.boolean().optional().describe("Return the plan and write nothing (default false)."),
+    force: z.boolean().optional().describe("Overwrite title, domain, tags and document path of objects that exist (default false)."),
+    limit: limitInput("items per list in the report", SHOWN),
+  }),
+  output: z.object({
+    written: z.boolean(),
+    dryRun: z.boolean(),
+    categoryId: z.string(),
+    categoryCreated: z.boolean(),
+    counts: z.object({
+      documentsRead: z.number().int(),
+      added: z.number().int(),
+      updated: z.number().int(),
+      unchanged: z.number().int(),
+      skipped: z.number().int(),
+      conflicts: z.number().int(),
+      proposedMorphisms: z.number().int(),
+      existingMorphisms: z.number().int(),
+      unresolved: z.number().int(),
+    }),
+    added: z.array(ObjectItem),
+    updated: z.array(ObjectItem),
+    unchanged: z.array(ObjectItem),
+    skipped: z.array(z.object({ path: z.string(), reason: z.string(), id: z.string().optional() })),
+    conflicts: z.array(
+      z.object({
+        id: z.string(),
+        fields: z.array(z.string()),
+        path: z.string().optional(),
+        current: MetadataOutput.optional(),
+        imported: MetadataOutput.optional(),
+      }),
+    ),
+    proposedMorphisms: z.array(
+      z.object({ id: z.string(), source: z.string(), target: z.string(), name: z.string().optional(), reason: z.enum(["@ref", "wikilink", "link"]).optional() }),
+    ),
+    unresolved: z.array(z.object({ source: z.string(), reference: z.string(), kind: z.enum(["@ref", "wikilink", "link"]).optional(), reason: z.string().optional() })),
+    warnings: z.array(z.string()).describe("What to do next, e.g. functors out of the category that must map the new morphisms."),
+    truncated: z.boolean(),
+    notice: z.string().optional(),
+    version: z.string().optional(),
+    changes: z.array(z.string()).optional(),
+  }),
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+  timeoutMs: 60_000,
+  handler: async ({ filePath, domain, categoryId, dryRun, force, limit }, { project }) => {
+    const category = chooseCategory(await project.load(), categoryId);
+    const report = await importDocuments(project.store, {
+      paths: [filePath],
+      categoryId: category.id,
+      ...(category.create ? { createCategory: category.create } : {}),
+      ...(domain === undefined ? {} : { domain }),
+      dryRun: dryRun === true,
+      force: force === true,
+    });
+    const cap = limit ?? SHOWN.defaultLimit;
+    const lists = [report.added, report.updated, report.unchanged, report.skipped, report.conflicts, report.proposedMorphisms, report.unresolved];
+    const truncated = lists.some((list) => list.length > cap);
+    const first = <T>(list: readonly T[]) => list.slice(0, cap);
+    const objectParts = (o: ImportedObject) => ({ minimal: { id: o.id }, standard: { path: o.path, title: o.title }, full: { domain: o.domain } });
+    return new LeveledView((level) => ({
+      minimal: {
+        written: report.written,
+        dryRun: report.dryRun,
+        categoryId: report.categoryId,
+        categoryCreated: report.categoryCreated,
+        counts: {
+          documentsRead: report.documentsRead,
+          added: report.added.length,
+          updated: report.updated.length,
+          unchanged: report.unchanged.length,
+          skipped: report.skipped.length,
+          conflicts: report.conflicts.length,
+          proposedMorphisms: report.proposedMorphisms.length,
+          existingMorphisms: report.existingMorphisms.length,
+          unresolved: report.unresolved.length,
+        },
+        added: itemsAt(level, first(report.added), objectParts),
+        updated: itemsAt(level, first(report.updated), objectParts),
+        unchanged: itemsAt(level, first(report.unchanged), objectParts),
+        skipped: first(report.skipped),
+        conflicts: itemsAt(level, first(report.conflicts), (c) => ({
+          minimal: { id: c.id, fields: c.fields },
+          standard: { path: c.path },
+          full: { current: c.current, imported: c.imported },
+        })),
+        proposedMorphisms: itemsAt(level, first(report.proposedMorphisms), (m) => ({
+          minimal: { id: m.id, source: m.source, target: m.target },
+          standard: { name: m.name, reason: m.reason },
+        })),
+        unresolved: itemsAt(level, first(report.unresolved), (u) => ({
+          minimal: { source: u.source, reference: u.reference },
+          standard: { kind: u.kind, reason: u.reason },
+        })),
+        warnings: report.warnings,
+        truncated,
+        ...(truncated ? { notice: `Each list shows its first ${cap} items; counts has the totals. Raise limit (at most ${SHOWN.maxLimit}) to see more.` } : {}),
+      },
+      full: { version: report.version, changes: first(report.changes) },
+    }));
+  },
+});

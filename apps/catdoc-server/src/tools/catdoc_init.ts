@@ -1,0 +1,47 @@
+import { ToolError } from "@local-mcp/core";
+import { z } from "zod";
+import { CatDocConflictError, CatDocStore, resolveInsideRoot } from "../domain/index.js";
+import { defineCatDocTool } from "./catdoc-tool.js";
+import { LeveledView } from "./support/view.js";
+
+export const catdocInitTool = defineCatDocTool({
+  name: "catdoc_init",
+  title: "Initialize a CatDoc project",
+  description:
+    "Creates .catdoc/category.yaml (empty categories, functors, natural transformations) and .catdoc/config.yaml in the project root " +
+    "(or in `directory`, inside the root). Use it once, when other catdoc tools answer 'CatDoc project not initialized'. " +
+    "Fails with CONFLICT when a project exists; `force: true` replaces category.yaml and config.yaml (destroys their content).",
+  input: z.object({
+    directory: z.string().min(1).optional().describe("Folder to initialize, relative to the project root (default: the root itself)."),
+    force: z.boolean().optional().describe("Overwrite an existing project's category.yaml and config.yaml (default false)."),
+  }),
+  output: z.object({
+    initialized: z.boolean(),
+    root: z.string(),
+    files: z.array(z.string()),
+    overwritten: z.boolean(),
+    projectName: z.string().optional(),
+    servedByThisServer: z.boolean().optional(),
+    version: z.string().optional(),
+  }),
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+  handler: async ({ directory, force }, { project }) => {
+    const root = directory === undefined ? project.root : await resolveInsideRoot(project.root, directory);
+    const store = root === project.root ? project.store : new CatDocStore(root);
+    const result = await store.init({ force: force === true }).catch((error: unknown) => {
+      if (error instanceof CatDocConflictError) {
+        throw new ToolError("CONFLICT", error.message, {
+          suggestion: "The project exists: use it as it is, or call catdoc_init with force: true to replace category.yaml and config.yaml (their content is lost).",
+          details: error.details,
+        });
+      }
+      throw error;
+    });
+    const name = (await store.load()).settings.projectName;
+    return new LeveledView(() => ({
+      minimal: { initialized: true, root: result.root, files: result.files, overwritten: result.overwritten },
+      standard: { projectName: name, servedByThisServer: result.root === project.root },
+      full: { version: result.version },
+    }));
+  },
+});

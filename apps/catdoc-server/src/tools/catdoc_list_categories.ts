@@ -1,0 +1,48 @@
+import { z } from "zod";
+import { defineCatDocTool, READ_ONLY } from "./catdoc-tool.js";
+import { PageOutput, paginate, pagingInput } from "./support/paging.js";
+import { FORMAT_INPUT } from "./support/schemas.js";
+import { LeveledView, itemsAt } from "./support/view.js";
+
+const PAGE = { defaultLimit: 50, maxLimit: 500 };
+
+export const catdocListCategoriesTool = defineCatDocTool({
+  name: "catdoc_list_categories",
+  title: "List categories",
+  description:
+    "Lists the categories of the CatDoc project with their object and morphism counts. Start here to learn the category ids " +
+    "the other tools take. standard adds names; full adds the functors into and out of each category.",
+  input: z.object({ format: FORMAT_INPUT, ...pagingInput("categories", PAGE) }),
+  output: z.object({
+    ...PageOutput,
+    categories: z.array(
+      z.object({
+        id: z.string(),
+        objectCount: z.number().int(),
+        morphismCount: z.number().int(),
+        name: z.string().optional(),
+        functorsFrom: z.array(z.string()).optional(),
+        functorsTo: z.array(z.string()).optional(),
+      }),
+    ),
+  }),
+  annotations: READ_ONLY,
+  handler: async ({ limit, offset }, { project }) => {
+    const loaded = await project.load();
+    const { items, info } = paginate(loaded.model.categories, { limit, offset }, PAGE, "categories");
+    const functors = loaded.model.functors;
+    return new LeveledView((level) => ({
+      minimal: {
+        ...info,
+        categories: itemsAt(level, items, (c) => ({
+          minimal: { id: c.id, objectCount: c.objects.length, morphismCount: c.morphisms.length },
+          standard: { name: c.name },
+          full: {
+            functorsFrom: functors.filter((f) => f.sourceCategory === c.id).map((f) => f.id),
+            functorsTo: functors.filter((f) => f.targetCategory === c.id).map((f) => f.id),
+          },
+        })),
+      },
+    }));
+  },
+});

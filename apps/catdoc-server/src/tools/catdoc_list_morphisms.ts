@@ -1,0 +1,52 @@
+import { z } from "zod";
+import { requireCategory } from "../domain/index.js";
+import type { Morphism } from "../domain/index.js";
+import { defineCatDocTool, READ_ONLY } from "./catdoc-tool.js";
+import { PageOutput, paginate, pagingInput } from "./support/paging.js";
+import { MorphismOutput } from "./support/schemas.js";
+import { LeveledView, itemsAt } from "./support/view.js";
+
+const PAGE = { defaultLimit: 50, maxLimit: 1000 };
+
+export const catdocListMorphismsTool = defineCatDocTool({
+  name: "catdoc_list_morphisms",
+  title: "List morphisms (relations)",
+  description:
+    "Lists the morphisms (relations between documents) in file order, optionally of one category or touching one object, a page " +
+    "at a time. To follow relations from one object to another use catdoc_trace. minimal: id, source, target, category; " +
+    "standard: adds name and whether it is an identity; full: adds metadata.",
+  input: z.object({
+    categoryId: z.string().min(1).optional().describe("Only morphisms of this category."),
+    objectId: z.string().min(1).optional().describe("Only morphisms out of or into this object."),
+    includeIdentities: z.boolean().optional().describe("Also list identity morphisms (default true)."),
+    ...pagingInput("morphisms", PAGE),
+  }),
+  output: z.object({ ...PageOutput, morphisms: z.array(MorphismOutput) }),
+  annotations: READ_ONLY,
+  handler: async ({ categoryId, objectId, includeIdentities, limit, offset }, { project }) => {
+    const index = (await project.load()).index;
+    if (categoryId !== undefined) requireCategory(index, categoryId);
+    const all: { morphism: Morphism; categoryId: string; identity: boolean }[] = [];
+    for (const entry of index.categoryList) {
+      if (categoryId !== undefined && entry.category.id !== categoryId) continue;
+      const identities = new Set([...entry.identities.values()].map((m) => m.id));
+      for (const morphism of entry.category.morphisms) {
+        if (objectId !== undefined && morphism.source !== objectId && morphism.target !== objectId) continue;
+        const identity = identities.has(morphism.id);
+        if (identity && includeIdentities === false) continue;
+        all.push({ morphism, categoryId: entry.category.id, identity });
+      }
+    }
+    const { items, info } = paginate(all, { limit, offset }, PAGE, "morphisms");
+    return new LeveledView((level) => ({
+      minimal: {
+        ...info,
+        morphisms: itemsAt(level, items, ({ morphism: m, categoryId: home, identity }) => ({
+          minimal: { id: m.id, source: m.source, target: m.target, categoryId: home },
+          standard: { name: m.name, isIdentity: identity },
+          full: { metadata: m.metadata },
+        })),
+      },
+    }));
+  },
+});

@@ -1,0 +1,49 @@
+import { z } from "zod";
+import { defineCatDocTool, READ_ONLY } from "./catdoc-tool.js";
+import { PageOutput, paginate, pagingInput } from "./support/paging.js";
+import { LeveledView, itemsAt } from "./support/view.js";
+
+const PAGE = { defaultLimit: 50, maxLimit: 500 };
+
+export const catdocListNaturalTransformationsTool = defineCatDocTool({
+  name: "catdoc_list_natural_transformations",
+  title: "List natural transformations",
+  description:
+    "Lists the natural transformations η: F ⇒ G (a component morphism η_A: F(A) → G(A) for each object A, relating two functors " +
+    "between the same categories). Show one with catdoc_show_natural_transformation, check it with " +
+    "catdoc_validate_natural_transformation. minimal: ids, functors and component count; standard: adds names; full: adds the " +
+    "categories the functors go between.",
+  input: z.object(pagingInput("natural transformations", PAGE)),
+  output: z.object({
+    ...PageOutput,
+    naturalTransformations: z.array(
+      z.object({
+        id: z.string(),
+        sourceFunctor: z.string(),
+        targetFunctor: z.string(),
+        componentCount: z.number().int(),
+        name: z.string().optional(),
+        sourceCategory: z.string().nullable().optional(),
+        targetCategory: z.string().nullable().optional(),
+      }),
+    ),
+  }),
+  annotations: READ_ONLY,
+  handler: async ({ limit, offset }, { project }) => {
+    const index = (await project.load()).index;
+    const { items, info } = paginate(index.model.naturalTransformations, { limit, offset }, PAGE, "natural transformations");
+    return new LeveledView((level) => ({
+      minimal: {
+        ...info,
+        naturalTransformations: itemsAt(level, items, (nt) => {
+          const F = index.functors.get(nt.sourceFunctor);
+          return {
+            minimal: { id: nt.id, sourceFunctor: nt.sourceFunctor, targetFunctor: nt.targetFunctor, componentCount: Object.keys(nt.components).length },
+            standard: { name: nt.name },
+            full: { sourceCategory: F?.sourceCategory ?? null, targetCategory: F?.targetCategory ?? null },
+          };
+        }),
+      },
+    }));
+  },
+});

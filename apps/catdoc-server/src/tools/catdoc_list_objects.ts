@@ -1,0 +1,56 @@
+import { levelIncludes } from "@local-mcp/core";
+import { z } from "zod";
+import { requireCategory } from "../domain/index.js";
+import { defineCatDocTool, READ_ONLY } from "./catdoc-tool.js";
+import { PageOutput, paginate, pagingInput } from "./support/paging.js";
+import { MetadataOutput } from "./support/schemas.js";
+import { LeveledView, itemsAt } from "./support/view.js";
+
+const PAGE = { defaultLimit: 50, maxLimit: 1000 };
+
+export const catdocListObjectsTool = defineCatDocTool({
+  name: "catdoc_list_objects",
+  title: "List objects (documents)",
+  description:
+    "Lists the objects (documents) of the project in file order, optionally only one domain or one category, a page at a time. " +
+    "To find objects by words use catdoc_search; to read one use catdoc_show_object. minimal: id and category; standard: adds " +
+    "title and domain; full: adds metadata and the path of the object's document.",
+  input: z.object({
+    domain: z.string().min(1).optional().describe("Only objects of this domain (exact match)."),
+    categoryId: z.string().min(1).optional().describe("Only objects of this category."),
+    ...pagingInput("objects", PAGE),
+  }),
+  output: z.object({
+    ...PageOutput,
+    objects: z.array(
+      z.object({
+        id: z.string(),
+        categoryId: z.string(),
+        title: z.string().optional(),
+        domain: z.string().optional(),
+        metadata: MetadataOutput.optional(),
+        documentPath: z.string().nullable().optional(),
+      }),
+    ),
+  }),
+  annotations: READ_ONLY,
+  handler: async ({ domain, categoryId, limit, offset }, { project, level }) => {
+    const loaded = await project.load();
+    if (categoryId !== undefined) requireCategory(loaded.index, categoryId);
+    const all = loaded.model.categories
+      .filter((c) => categoryId === undefined || c.id === categoryId)
+      .flatMap((c) => c.objects.filter((o) => domain === undefined || o.domain === domain).map((object) => ({ object, categoryId: c.id })));
+    const { items, info } = paginate(all, { limit, offset }, PAGE, "objects");
+    const documents = levelIncludes(level, "full") ? (await loaded.documents()).byObject : undefined;
+    return new LeveledView((at) => ({
+      minimal: {
+        ...info,
+        objects: itemsAt(at, items, ({ object, categoryId: home }) => ({
+          minimal: { id: object.id, categoryId: home },
+          standard: { title: object.title, domain: object.domain },
+          full: { metadata: object.metadata, documentPath: documents === undefined ? undefined : (documents.get(object.id)?.path ?? null) },
+        })),
+      },
+    }));
+  },
+});

@@ -1,0 +1,80 @@
+import { levelIncludes } from "@local-mcp/core";
+import { z } from "zod";
+import { requireCategory } from "../domain/index.js";
+import type { DocumentSet, SearchHit } from "../domain/index.js";
+import { defineCatDocTool, READ_ONLY } from "./catdoc-tool.js";
+import { LeveledView, itemsAt } from "./support/view.js";
+
+const DEFAULT_LIMIT = 10;
+const MAX_LIMIT = 100;
+const SNIPPET_RADIUS = 80;
+
+/** A short excerpt of the object's document around the first matched term. */
+function snippet(documents: DocumentSet, hit: SearchHit): string | null {
+  const body = documents.byObject.get(hit.id)?.body;
+  if (body === undefined || body.trim() === "") return null;
+  const lower = body.toLowerCase();
+  const at = hit.terms.map((term) => lower.indexOf(term.toLowerCase())).filter((i) => i >= 0).sort((a, b) => a - b)[0];
+  const start = Math.max(0, (at ?? 0) - SNIPPET_RADIUS);
+  const text = body.slice(start, start + 2 * SNIPPET_RADIUS).replace(/\s+/g, " ").trim();
+  return `${start > 0 ? "…" : ""}${text}${start + 2 * SNIPPET_RADIUS < body.length ? "…" : ""}`;
+}
+
+export const catdocSearchTool = defineCatDocTool({
+  name: "catdoc_search",
+  title: "Search documents",
+  description:
+    "Ranked full-text search (BM25+, with prefix and fuzzy matching; Japanese and other CJK text included) over object ids, " +
+    "titles, domains, tags, metadata and document content. Use it to find the objects a question is about before showing or " +
+    "tracing them. minimal: ids and scores; standard: adds title, domain and category; full: adds matched terms and fields, the " +
+    "document path and a snippet.",
+  input: z.object({
+    query: z.string().trim().min(1).max(1000).describe("Words to look for."),
+    domain: z.string().min(1).optional().describe("Only objects of this domain."),
+    categoryId: z.string().min(1).optional().describe("Only objects of this category."),
+    limit: z.number().int().min(1).max(MAX_LIMIT).optional().describe(`Most hits to return (default ${DEFAULT_LIMIT}, at most ${MAX_LIMIT}).`),
+  }),
+  output: z.object({
+    query: z.string(),
+    total: z.number().int().describe("Matches before the limit."),
+    returned: z.number().int(),
+    truncated: z.boolean(),
+    hits: z.array(
+      z.object({
+        id: z.string(),
+        score: z.number(),
+        title: z.string().optional(),
+        domain: z.string().optional(),
+        categoryId: z.string().optional(),
+        terms: z.array(z.string()).optional(),
+        fields: z.array(z.string()).optional(),
+        documentPath: z.string().nullable().optional(),
+        snippet: z.string().nullable().optional(),
+      }),
+    ),
+  }),
+  annotations: READ_ONLY,
+  handler: async ({ query, domain, categoryId, limit }, { project, level }) => {
+    const loaded = await project.load();
+    if (categoryId !== undefined) requireCategory(loaded.index, categoryId);
+    const result = await loaded.search(query, {
+      limit: limit ?? DEFAULT_LIMIT,
+      ...(domain === undefined ? {} : { domain }),
+      ...(categoryId === undefined ? {} : { categoryId }),
+    });
+    const documents = levelIncludes(level, "full") ? await loaded.documents() : undefined;
+    return new LeveledView((at) => ({
+      minimal: {
+        query: result.query,
+        total: result.total,
+        returned: result.hits.length,
+        truncated: result.total > result.hits.length,
+        hits: itemsAt(at, result.hits, (hit) => ({
+          minimal: { id: hit.id, score: Math.round(hit.score * 1000) / 1000 },
+          standard: { title: hit.title, domain: hit.domain, categoryId: hit.categoryId },
+          full: { terms: hit.terms, fields: hit.fields, documentPath: hit.documentPath, snippet: documents === undefined ? undefined : snippet(documents, hit) },
+        })),
+      },
+    }));
+  },
+});

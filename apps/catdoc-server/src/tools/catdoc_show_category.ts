@@ -1,0 +1,69 @@
+import { z } from "zod";
+import { requireCategory } from "../domain/index.js";
+import { defineCatDocTool, READ_ONLY } from "./catdoc-tool.js";
+import { firstOf, limitInput } from "./support/paging.js";
+import { MetadataOutput, MorphismOutput } from "./support/schemas.js";
+import { LeveledView, itemsAt } from "./support/view.js";
+
+const SHOWN = { defaultLimit: 100, maxLimit: 1000 };
+
+export const catdocShowCategoryTool = defineCatDocTool({
+  name: "catdoc_show_category",
+  title: "Show a category",
+  description:
+    "Shows one category: its objects and morphisms (the first `limit` of each; page through them with catdoc_list_objects / " +
+    "catdoc_list_morphisms and this categoryId) and the functors into and out of it. minimal: ids and counts; standard: adds " +
+    "name, object titles and domains, morphism names; full: adds metadata.",
+  input: z.object({
+    categoryId: z.string().min(1).describe("The category id (see catdoc_list_categories)."),
+    limit: limitInput("objects and morphisms (each)", SHOWN),
+  }),
+  output: z.object({
+    id: z.string(),
+    objectCount: z.number().int(),
+    morphismCount: z.number().int(),
+    identityCount: z.number().int(),
+    objects: z.array(z.object({ id: z.string(), title: z.string().optional(), domain: z.string().optional(), metadata: MetadataOutput.optional() })),
+    morphisms: z.array(MorphismOutput),
+    functorsFrom: z.array(z.string()),
+    functorsTo: z.array(z.string()),
+    truncated: z.boolean(),
+    notice: z.string().optional(),
+    name: z.string().optional(),
+  }),
+  annotations: READ_ONLY,
+  handler: async ({ categoryId, limit }, { project }) => {
+    const index = (await project.load()).index;
+    const entry = requireCategory(index, categoryId);
+    const { category, identities } = entry;
+    const identityIds = new Set([...identities.values()].map((m) => m.id));
+    const objects = firstOf(category.objects, limit ?? SHOWN.defaultLimit);
+    const morphisms = firstOf(category.morphisms, limit ?? SHOWN.defaultLimit);
+    const truncated = objects.truncated || morphisms.truncated;
+    return new LeveledView((level) => ({
+      minimal: {
+        id: category.id,
+        objectCount: objects.total,
+        morphismCount: morphisms.total,
+        identityCount: identityIds.size,
+        objects: itemsAt(level, objects.items, (o) => ({
+          minimal: { id: o.id },
+          standard: { title: o.title, domain: o.domain },
+          full: { metadata: o.metadata },
+        })),
+        morphisms: itemsAt(level, morphisms.items, (m) => ({
+          minimal: { id: m.id, source: m.source, target: m.target },
+          standard: { name: m.name, isIdentity: identityIds.has(m.id) },
+          full: { metadata: m.metadata },
+        })),
+        functorsFrom: index.model.functors.filter((f) => f.sourceCategory === category.id).map((f) => f.id),
+        functorsTo: index.model.functors.filter((f) => f.targetCategory === category.id).map((f) => f.id),
+        truncated,
+        ...(truncated
+          ? { notice: `Showing the first ${limit ?? SHOWN.defaultLimit} objects and morphisms; page through them with catdoc_list_objects and catdoc_list_morphisms (categoryId '${category.id}').` }
+          : {}),
+      },
+      standard: { name: category.name },
+    }));
+  },
+});

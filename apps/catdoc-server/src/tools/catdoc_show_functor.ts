@@ -1,0 +1,65 @@
+import { z } from "zod";
+import { requireFunctor } from "../domain/index.js";
+import { defineCatDocTool, READ_ONLY } from "./catdoc-tool.js";
+import { limitInput } from "./support/paging.js";
+import { LeveledView } from "./support/view.js";
+
+const SHOWN = { defaultLimit: 200, maxLimit: 5000 };
+
+function firstEntries(mapping: Record<string, string>, limit: number): Record<string, string> {
+  return Object.fromEntries(Object.entries(mapping).slice(0, limit));
+}
+
+export const catdocShowFunctorTool = defineCatDocTool({
+  name: "catdoc_show_functor",
+  title: "Show a functor",
+  description:
+    "Shows one functor F: C → D: its categories, the natural transformations that use it and, at full level, its object and " +
+    "morphism mappings (the first `limit` entries of each). To check it obeys the laws use catdoc_validate_functor. minimal: ids " +
+    "and counts; standard: adds names; full: adds the mappings.",
+  input: z.object({
+    functorId: z.string().min(1).describe("The functor id (see catdoc_list_functors)."),
+    limit: limitInput("mapping entries (each mapping)", SHOWN),
+  }),
+  output: z.object({
+    id: z.string(),
+    sourceCategory: z.string(),
+    targetCategory: z.string(),
+    mappedObjects: z.number().int(),
+    mappedMorphisms: z.number().int(),
+    naturalTransformations: z.array(z.string()),
+    name: z.string().optional(),
+    sourceCategoryName: z.string().nullable().optional(),
+    targetCategoryName: z.string().nullable().optional(),
+    objectMapping: z.record(z.string(), z.string()).optional(),
+    morphismMapping: z.record(z.string(), z.string()).optional(),
+    truncated: z.boolean().optional(),
+  }),
+  annotations: READ_ONLY,
+  handler: async ({ functorId, limit }, { project }) => {
+    const index = (await project.load()).index;
+    const functor = requireFunctor(index, functorId);
+    const cap = limit ?? SHOWN.defaultLimit;
+    const objectCount = Object.keys(functor.objectMapping).length;
+    const morphismCount = Object.keys(functor.morphismMapping).length;
+    const nameOf = (id: string) => index.categories.get(id)?.category.name ?? null;
+    return new LeveledView(() => ({
+      minimal: {
+        id: functor.id,
+        sourceCategory: functor.sourceCategory,
+        targetCategory: functor.targetCategory,
+        mappedObjects: objectCount,
+        mappedMorphisms: morphismCount,
+        naturalTransformations: index.model.naturalTransformations
+          .filter((nt) => nt.sourceFunctor === functor.id || nt.targetFunctor === functor.id)
+          .map((nt) => nt.id),
+      },
+      standard: { name: functor.name, sourceCategoryName: nameOf(functor.sourceCategory), targetCategoryName: nameOf(functor.targetCategory) },
+      full: {
+        objectMapping: firstEntries(functor.objectMapping, cap),
+        morphismMapping: firstEntries(functor.morphismMapping, cap),
+        truncated: objectCount > cap || morphismCount > cap,
+      },
+    }));
+  },
+});

@@ -1,0 +1,45 @@
+import { z } from "zod";
+import { requireMorphism } from "../domain/index.js";
+import { defineCatDocTool, READ_ONLY } from "./catdoc-tool.js";
+import { MetadataOutput } from "./support/schemas.js";
+import { LeveledView } from "./support/view.js";
+
+export const catdocShowMorphismTool = defineCatDocTool({
+  name: "catdoc_show_morphism",
+  title: "Show a morphism",
+  description:
+    "Shows one morphism (a relation source → target): its category, whether it is an identity, and its images under the functors " +
+    "out of its category. minimal: ids; standard: adds name and the titles of source and target; full: adds metadata.",
+  input: z.object({
+    morphismId: z.string().min(1).describe("The morphism id (see catdoc_list_morphisms)."),
+    categoryId: z.string().min(1).optional().describe("The category to look in (default: the one it is defined in)."),
+  }),
+  output: z.object({
+    id: z.string(),
+    categoryId: z.string(),
+    source: z.string(),
+    target: z.string(),
+    isIdentity: z.boolean(),
+    functorImages: z.array(z.object({ functorId: z.string(), image: z.string().nullable() })),
+    name: z.string().optional(),
+    sourceTitle: z.string().optional(),
+    targetTitle: z.string().optional(),
+    metadata: MetadataOutput.optional(),
+  }),
+  annotations: READ_ONLY,
+  handler: async ({ morphismId, categoryId }, { project }) => {
+    const index = (await project.load()).index;
+    const { morphism, category } = requireMorphism(index, morphismId, categoryId);
+    const isIdentity = category.identities.get(morphism.source)?.id === morphism.id;
+    const functorImages = (index.functorsFrom.get(category.category.id) ?? []).map((f) => ({ functorId: f.id, image: f.morphismMapping[morphism.id] ?? null }));
+    return new LeveledView(() => ({
+      minimal: { id: morphism.id, categoryId: category.category.id, source: morphism.source, target: morphism.target, isIdentity, functorImages },
+      standard: {
+        name: morphism.name,
+        sourceTitle: category.objects.get(morphism.source)?.title,
+        targetTitle: category.objects.get(morphism.target)?.title,
+      },
+      full: { metadata: morphism.metadata ?? {} },
+    }));
+  },
+});

@@ -1,0 +1,53 @@
+import { z } from "zod";
+import { requireNaturalTransformation } from "../domain/index.js";
+import { defineCatDocTool, READ_ONLY } from "./catdoc-tool.js";
+import { limitInput } from "./support/paging.js";
+import { LeveledView, itemsAt } from "./support/view.js";
+
+const SHOWN = { defaultLimit: 200, maxLimit: 5000 };
+
+export const catdocShowNaturalTransformationTool = defineCatDocTool({
+  name: "catdoc_show_natural_transformation",
+  title: "Show a natural transformation",
+  description:
+    "Shows one natural transformation η: F ⇒ G: its functors and categories and its components η_A (the first `limit`). To check " +
+    "the components and naturality squares use catdoc_validate_natural_transformation. minimal: ids and the component count; " +
+    "standard: adds names and categories; full: adds the components with their morphisms' endpoints.",
+  input: z.object({
+    id: z.string().min(1).describe("The natural transformation id (see catdoc_list_natural_transformations)."),
+    limit: limitInput("components", SHOWN),
+  }),
+  output: z.object({
+    id: z.string(),
+    sourceFunctor: z.string(),
+    targetFunctor: z.string(),
+    componentCount: z.number().int(),
+    name: z.string().optional(),
+    sourceCategory: z.string().nullable().optional(),
+    targetCategory: z.string().nullable().optional(),
+    components: z
+      .array(z.object({ objectId: z.string(), morphismId: z.string(), source: z.string().nullable(), target: z.string().nullable() }))
+      .optional(),
+    truncated: z.boolean().optional(),
+  }),
+  annotations: READ_ONLY,
+  handler: async ({ id, limit }, { project }) => {
+    const index = (await project.load()).index;
+    const nt = requireNaturalTransformation(index, id);
+    const F = index.functors.get(nt.sourceFunctor);
+    const target = F === undefined ? undefined : index.categories.get(F.targetCategory);
+    const entries = Object.entries(nt.components);
+    const cap = limit ?? SHOWN.defaultLimit;
+    return new LeveledView((level) => ({
+      minimal: { id: nt.id, sourceFunctor: nt.sourceFunctor, targetFunctor: nt.targetFunctor, componentCount: entries.length },
+      standard: { name: nt.name, sourceCategory: F?.sourceCategory ?? null, targetCategory: F?.targetCategory ?? null },
+      full: {
+        components: itemsAt(level, entries.slice(0, cap), ([objectId, morphismId]) => {
+          const morphism = target?.morphisms.get(morphismId);
+          return { minimal: { objectId, morphismId, source: morphism?.source ?? null, target: morphism?.target ?? null } };
+        }),
+        truncated: entries.length > cap,
+      },
+    }));
+  },
+});

@@ -1,0 +1,85 @@
+import { levelIncludes } from "@local-mcp/core";
+import { z } from "zod";
+import { requireObject } from "../domain/index.js";
+import type { Morphism } from "../domain/index.js";
+import { defineCatDocTool, READ_ONLY } from "./catdoc-tool.js";
+import { firstOf, limitInput } from "./support/paging.js";
+import { MetadataOutput } from "./support/schemas.js";
+import { LeveledView, itemsAt } from "./support/view.js";
+
+const SHOWN = { defaultLimit: 50, maxLimit: 500 };
+/** Longest document text returned; the resource catdoc://objects/{id} has all of it. */
+const MAX_CONTENT_CHARS = 50_000;
+
+const Arrow = z.object({ id: z.string(), source: z.string(), target: z.string(), name: z.string().optional() });
+
+export const catdocShowObjectTool = defineCatDocTool({
+  name: "catdoc_show_object",
+  title: "Show an object (document)",
+  description:
+    "Shows one object: its category, the morphisms out of and into it (identity excluded), and at full level its metadata and " +
+    "the Markdown of its document. minimal: ids and counts; standard: adds title, domain and the morphisms with names; full: " +
+    `adds metadata, where the document lives and its content (up to ${MAX_CONTENT_CHARS} characters; read the resource ` +
+    "catdoc://objects/{id} for all of it).",
+  input: z.object({
+    objectId: z.string().min(1).describe("The object id (see catdoc_list_objects or catdoc_search)."),
+    categoryId: z.string().min(1).optional().describe("The category to look in (default: the one the object is defined in)."),
+    limit: limitInput("morphisms each way", SHOWN),
+  }),
+  output: z.object({
+    id: z.string(),
+    categoryId: z.string(),
+    outgoingCount: z.number().int(),
+    incomingCount: z.number().int(),
+    identityId: z.string().nullable(),
+    title: z.string().optional(),
+    domain: z.string().optional(),
+    outgoing: z.array(Arrow).optional(),
+    incoming: z.array(Arrow).optional(),
+    truncated: z.boolean().optional(),
+    metadata: MetadataOutput.optional(),
+    document: z
+      .object({
+        origin: z.enum(["inline", "metadata-path", "frontmatter-id", "file-name"]),
+        path: z.string().nullable(),
+        frontmatter: MetadataOutput,
+      })
+      .nullable()
+      .optional(),
+    content: z.string().nullable().optional(),
+    contentTruncated: z.boolean().optional(),
+  }),
+  annotations: READ_ONLY,
+  handler: async ({ objectId, categoryId, limit }, { project, level }) => {
+    const loaded = await project.load();
+    const { object, category } = requireObject(loaded.index, objectId, categoryId);
+    const identity = category.identities.get(objectId);
+    const notSelf = (list: readonly Morphism[] | undefined) => (list ?? []).filter((m) => m.source !== m.target);
+    const out = firstOf(notSelf(category.outgoing.get(objectId)), limit ?? SHOWN.defaultLimit);
+    const into = firstOf(notSelf(category.incoming.get(objectId)), limit ?? SHOWN.defaultLimit);
+    const document = levelIncludes(level, "full") ? await project.document(loaded, objectId) : undefined;
+    const content = document?.text;
+    return new LeveledView((at) => ({
+      minimal: {
+        id: object.id,
+        categoryId: category.category.id,
+        outgoingCount: out.total,
+        incomingCount: into.total,
+        identityId: identity?.id ?? null,
+      },
+      standard: {
+        title: object.title,
+        domain: object.domain,
+        outgoing: itemsAt(at, out.items, (m) => ({ minimal: { id: m.id, source: m.source, target: m.target }, standard: { name: m.name } })),
+        incoming: itemsAt(at, into.items, (m) => ({ minimal: { id: m.id, source: m.source, target: m.target }, standard: { name: m.name } })),
+        truncated: out.truncated || into.truncated,
+      },
+      full: {
+        metadata: object.metadata ?? {},
+        document: document === undefined ? undefined : document === null ? null : { origin: document.origin, path: document.path, frontmatter: document.frontmatter },
+        content: document === undefined ? undefined : content === undefined ? null : content.slice(0, MAX_CONTENT_CHARS),
+        contentTruncated: content === undefined ? undefined : content.length > MAX_CONTENT_CHARS,
+      },
+    }));
+  },
+});

@@ -1,0 +1,27 @@
+import { z } from "zod";
+import { validateCategory } from "../domain/index.js";
+import { defineCatDocTool, READ_ONLY } from "./catdoc-tool.js";
+import { ValidationOutput, validateProjectOnce, validationPagingInput, validationView } from "./support/validation-view.js";
+
+export const catdocValidateTool = defineCatDocTool({
+  name: "catdoc_validate",
+  title: "Validate the project",
+  description:
+    "Checks the category laws over the whole project (or one category): identities, morphism endpoints, duplicate ids, functors " +
+    "(objects and morphisms mapped, endpoints and identities preserved) and natural transformations (components and their types). " +
+    "Use it after editing category.yaml or importing. A failed check is a normal result with isValid: false, not a tool error. " +
+    "Errors make the project invalid; warnings (EMPTY_CATEGORY, MISSING_COMPOSITION, NT_SQUARE_OPEN) do not. summary and " +
+    "countsByCode count everything; the errors and warnings lists are cut to `limit` each. minimal: codes and ids; standard: " +
+    "adds messages; full: adds severities and what each code means.",
+  input: z.object({
+    categoryId: z.string().min(1).optional().describe("Check only this category (its objects and morphisms)."),
+    ...validationPagingInput,
+  }),
+  output: ValidationOutput,
+  annotations: READ_ONLY,
+  handler: async ({ categoryId, limit, offset }, { project }) => {
+    const index = (await project.load()).index;
+    const report = categoryId === undefined ? validateProjectOnce(index) : validateCategory(index, categoryId);
+    return validationView(report, categoryId === undefined ? { kind: "project" } : { kind: "category", id: categoryId }, { limit, offset });
+  },
+});

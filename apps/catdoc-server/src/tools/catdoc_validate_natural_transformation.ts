@@ -1,0 +1,20 @@
+import { z } from "zod";
+import { validateNaturalTransformation } from "../domain/index.js";
+import { defineCatDocTool, READ_ONLY } from "./catdoc-tool.js";
+import { ValidationOutput, validationPagingInput, validationView } from "./support/validation-view.js";
+
+export const catdocValidateNaturalTransformationTool = defineCatDocTool({
+  name: "catdoc_validate_natural_transformation",
+  title: "Validate a natural transformation",
+  description:
+    "Checks one natural transformation η: F ⇒ G: both functors exist and share source and target categories, every object A " +
+    "has a component η_A in the target category going F(A) → G(A), and (warning) each naturality square has a morphism " +
+    "F(A) → G(B) for both sides to compose to. isValid: false is a normal result. Same output as catdoc_validate.",
+  input: z.object({ id: z.string().min(1).describe("The natural transformation id (see catdoc_list_natural_transformations)."), ...validationPagingInput }),
+  output: ValidationOutput,
+  annotations: READ_ONLY,
+  handler: async ({ id, limit, offset }, { project }) => {
+    const report = validateNaturalTransformation((await project.load()).index, id);
+    return validationView(report, { kind: "naturalTransformation", id }, { limit, offset });
+  },
+});

@@ -1,0 +1,105 @@
+/**
+ * How the four validate tools render a ValidationReport. A big project can have tens of
+ * thousands of warnings, so `errors` and `warnings` are each cut to `limit` items from `offset`
+ * (the same at every level, so levels nest), while `summary` and `countsByCode` always give the
+ * full counts. minimal: verdict, counts, items as code + ids; standard: adds each message;
+ * full: adds severities and what each code present means.
+ */
+import type { ResponseLevel } from "@local-mcp/core";
+import { z } from "zod";
+import { VALIDATION_CHECKS, VALIDATION_CODES, validateProject } from "../../domain/index.js";
+import type { ProjectIndex, ValidationCode, ValidationIssue, ValidationReport } from "../../domain/index.js";
+import { pagingInput } from "./paging.js";
+import type { PageBounds } from "./paging.js";
+import { LeveledView, itemsAt } from "./view.js";
+
+const projectReports = new WeakMap<ProjectIndex, ValidationReport>();
+
+/**
+ * The whole project's report, computed once per loaded version of category.yaml (the store
+ * keeps the project, and so its index, while the file is unchanged), so paging through a long
+ * report does not validate again for every page.
+ */
+export function validateProjectOnce(index: ProjectIndex): ValidationReport {
+  let report = projectReports.get(index);
+  if (report === undefined) {
+    report = validateProject(index);
+    projectReports.set(index, report);
+  }
+  return report;
+}
+
+export const VALIDATION_PAGE: PageBounds = { defaultLimit: 50, maxLimit: 1000 };
+
+export const validationPagingInput = pagingInput("errors and warnings (each list)", VALIDATION_PAGE);
+
+const CodeSchema = z.enum(VALIDATION_CODES as [ValidationCode, ...ValidationCode[]]);
+
+const IssueOutput = z.object({
+  code: CodeSchema,
+  categoryId: z.string().optional(),
+  functorId: z.string().optional(),
+  naturalTransformationId: z.string().optional(),
+  objectId: z.string().optional(),
+  morphismId: z.string().optional(),
+  objectIds: z.array(z.string()).optional(),
+  morphismIds: z.array(z.string()).optional(),
+  message: z.string().optional(),
+  severity: z.enum(["error", "warning"]).optional(),
+});
+
+export const ValidationOutput = z.object({
+  scope: z.object({ kind: z.enum(["project", "category", "functor", "naturalTransformation"]), id: z.string().optional() }),
+  isValid: z.boolean(),
+  summary: z.object({
+    categoriesChecked: z.number().int(),
+    functorsChecked: z.number().int(),
+    naturalTransformationsChecked: z.number().int(),
+    totalErrors: z.number().int(),
+    totalWarnings: z.number().int(),
+  }),
+  countsByCode: z.record(z.string(), z.number().int()).describe("Every error and warning counted by code (never cut)."),
+  errors: z.array(IssueOutput),
+  warnings: z.array(IssueOutput),
+  offset: z.number().int(),
+  truncated: z.boolean().describe("True when errors or warnings were cut to the limit; summary still counts all."),
+  nextOffset: z.number().int().optional(),
+  notice: z.string().optional(),
+  checks: z.record(z.string(), z.string()).optional().describe("What each code present means (full level)."),
+});
+
+export type ValidationScope = z.infer<typeof ValidationOutput>["scope"];
+
+function issueParts(issue: ValidationIssue) {
+  const { code, severity, message, ...ids } = issue;
+  return { minimal: { code, ...ids }, standard: { message }, full: { severity } };
+}
+
+export function validationView(report: ValidationReport, scope: ValidationScope, request: { limit?: number | undefined; offset?: number | undefined }): LeveledView {
+  const limit = request.limit ?? VALIDATION_PAGE.defaultLimit;
+  const offset = request.offset ?? 0;
+  const errors = report.errors.slice(offset, offset + limit);
+  const warnings = report.warnings.slice(offset, offset + limit);
+  const end = offset + limit;
+  const truncated = report.errors.length > end || report.warnings.length > end;
+  const countsByCode: Record<string, number> = {};
+  for (const issue of [...report.errors, ...report.warnings]) countsByCode[issue.code] = (countsByCode[issue.code] ?? 0) + 1;
+  const checks = Object.fromEntries(Object.keys(countsByCode).map((code) => [code, VALIDATION_CHECKS[code as ValidationCode].description]));
+  const notice = truncated
+    ? `Showing items ${offset + 1}-${end} of ${report.errors.length} errors and ${report.warnings.length} warnings; call again with offset ${end} for more (countsByCode has every count).`
+    : undefined;
+  return new LeveledView((level: ResponseLevel) => ({
+    minimal: {
+      scope,
+      isValid: report.isValid,
+      summary: report.summary,
+      countsByCode,
+      errors: itemsAt(level, errors, issueParts),
+      warnings: itemsAt(level, warnings, issueParts),
+      offset,
+      truncated,
+      ...(truncated ? { nextOffset: end, notice } : {}),
+    },
+    full: { checks },
+  }));
+}

@@ -1,0 +1,56 @@
+/** Configuration from the environment, the server's default level, and bounded answers on a large project. */
+import { ConfigError } from "@local-mcp/core";
+import { describe, expect, it } from "vitest";
+import { loadCatDocConfig } from "../../src/config.js";
+import { writeGeneratedProject } from "../domain/generate-project.js";
+import { call, useCatDoc } from "./helpers.js";
+
+const { example, tempDir, connect } = useCatDoc();
+
+describe("loadCatDocConfig", () => {
+  it("reads CATDOC_PROJECT_PATH against the working directory, and the shared LOCAL_MCP_ settings", () => {
+    expect(loadCatDocConfig({}, "/work/here")).toEqual({ projectPath: "/work/here", responseLevel: "minimal", logLevel: "info" });
+    expect(loadCatDocConfig({ CATDOC_PROJECT_PATH: "docs/project", LOCAL_MCP_RESPONSE_LEVEL: "full" }, "/work/here")).toMatchObject({
+      projectPath: "/work/here/docs/project",
+      responseLevel: "full",
+    });
+    expect(loadCatDocConfig({ CATDOC_PROJECT_PATH: "/abs/p", CATDOC_PROJECT: "ignored" }, "/x").projectPath).toBe("/abs/p");
+    expect(loadCatDocConfig({ CATDOC_PROJECT_PATH: "" }, "/x").projectPath).toBe("/x");
+    expect(() => loadCatDocConfig({ LOCAL_MCP_RESPONSE_LEVEL: "loud" }, "/x")).toThrow(ConfigError);
+    expect(() => loadCatDocConfig({ LOCAL_MCP_RESPONSE_LEVEL: "loud" }, "/x")).toThrow(/LOCAL_MCP_RESPONSE_LEVEL/);
+  });
+
+  it("answers at the server's default level unless the call asks for another", async () => {
+    const { root } = await example("math-docs");
+    const client = await connect(root, { LOCAL_MCP_RESPONSE_LEVEL: "standard" });
+    const standard = await call(client, "catdoc_show_category", { categoryId: "topology" });
+    expect(standard.name).toBe("Topology");
+    const minimal = await call(client, "catdoc_show_category", { categoryId: "topology", response_level: "minimal" });
+    expect(minimal.name).toBeUndefined();
+  });
+});
+
+describe("a large project", () => {
+  it("keeps every answer bounded while counting everything", async () => {
+    const root = await tempDir();
+    await writeGeneratedProject(root, { objects: 600, morphisms: 3000, functors: 2, seed: 3 });
+    const client = await connect(root);
+    const validation = await call(client, "catdoc_validate", { response_level: "full" });
+    const summary = validation.summary as { totalWarnings: number };
+    expect(summary.totalWarnings).toBeGreaterThan(1000);
+    expect(validation.warnings).toHaveLength(50);
+    expect(validation).toMatchObject({ truncated: true, nextOffset: 50 });
+    expect(JSON.stringify(validation).length).toBeLessThan(30_000);
+
+    const objects = await call(client, "catdoc_list_objects", { limit: 1000, response_level: "standard" });
+    expect(objects).toMatchObject({ total: 600, returned: 600, truncated: false });
+    const graph = await call(client, "catdoc_get_graph");
+    expect(graph).toMatchObject({ total: 600, returned: 200, truncated: true });
+    expect(graph.edgesReturned as number).toBeLessThanOrEqual(1000);
+    const categories = await call(client, "catdoc_list_categories");
+    const id = (categories.categories as { id: string }[])[0]?.id ?? "";
+    const shown = await call(client, "catdoc_show_category", { categoryId: id });
+    expect(shown).toMatchObject({ objectCount: 300, truncated: true });
+    expect(shown.objects).toHaveLength(100);
+  }, 30_000);
+});

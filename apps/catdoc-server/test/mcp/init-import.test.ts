@@ -1,0 +1,116 @@
+/** catdoc_init and catdoc_import_document through the client, on real temporary folders. */
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { call, callError, levels, useCatDoc } from "./helpers.js";
+
+const { tempDir, connect, example } = useCatDoc();
+
+async function docsFolder(root: string) {
+  await mkdir(join(root, "docs"), { recursive: true });
+  await writeFile(join(root, "docs", "intro.md"), "---\nid: intro\ntags: [start]\n---\n# Introduction\nRead @usage next, or [usage](./usage.md).\n");
+  await writeFile(join(root, "docs", "usage.md"), "# Usage\nBack to [[intro]]; see also @nowhere.\n");
+}
+
+describe("catdoc_init", () => {
+  it("creates a project, refuses to overwrite it without force, and stays inside the root", async () => {
+    const root = await tempDir();
+    const client = await connect(root);
+    expect(await call(client, "catdoc_init")).toEqual({ initialized: true, root, files: [".catdoc/category.yaml", ".catdoc/config.yaml"], overwritten: false });
+    expect(await readFile(join(root, ".catdoc", "category.yaml"), "utf8")).toContain("categories: []");
+    // Levels (init is not idempotent: with force every call gives the same answer).
+    const { standard, full } = await levels(client, "catdoc_init", { force: true });
+    expect(standard).toMatchObject({ overwritten: true, servedByThisServer: true, projectName: expect.stringMatching(/^catdoc-/) });
+    expect(full.version).toMatch(/^[0-9a-f]{64}$/);
+    expect(await call(client, "catdoc_list_categories")).toMatchObject({ total: 0, categories: [] });
+  }, 20_000);
+
+  it("answers CONFLICT on an existing project and overwrites only with force", async () => {
+    const { root, client } = await example("math-docs");
+    const before = await readFile(join(root, ".catdoc", "category.yaml"), "utf8");
+    const conflict = await callError(client, "catdoc_init");
+    expect(conflict).toMatchObject({ code: "CONFLICT" });
+    expect(conflict.message).toContain("already initialized");
+    expect(conflict.suggestion).toContain("force: true");
+    expect(await readFile(join(root, ".catdoc", "category.yaml"), "utf8")).toBe(before);
+    expect(await call(client, "catdoc_init", { force: true })).toMatchObject({ overwritten: true });
+    expect(await call(client, "catdoc_list_objects")).toMatchObject({ total: 0 });
+    expect(await callError(client, "catdoc_init", { directory: "../elsewhere" })).toMatchObject({ code: "FORBIDDEN" });
+    await mkdir(join(root, "sub"));
+    expect(await call(client, "catdoc_init", { directory: "sub", response_level: "standard" })).toMatchObject({ root: join(root, "sub"), servedByThisServer: false });
+  });
+});
+
+describe("catdoc_import_document", () => {
+  it("imports into a new 'documents' category; a dry run writes nothing; re-import does not duplicate", async () => {
+    const root = await tempDir();
+    const client = await connect(root);
+    await call(client, "catdoc_init");
+    await docsFolder(root);
+    const file = join(root, ".catdoc", "category.yaml");
+    const empty = await readFile(file, "utf8");
+
+    const planned = await levels(client, "catdoc_import_document", { filePath: "docs", dryRun: true });
+    expect(planned.minimal).toMatchObject({
+      written: false,
+      dryRun: true,
+      categoryId: "documents",
+      categoryCreated: true,
+      counts: { documentsRead: 2, added: 2, proposedMorphisms: 2, unresolved: 1 },
+      added: [{ id: "intro" }, { id: "usage" }],
+      proposedMorphisms: [
+        { id: "ref--intro--usage", source: "intro", target: "usage" },
+        { id: "ref--usage--intro", source: "usage", target: "intro" },
+      ],
+      unresolved: [{ source: "usage", reference: "nowhere" }],
+    });
+    expect(planned.standard.added).toEqual([
+      { id: "intro", path: "docs/intro.md", title: "Introduction" },
+      { id: "usage", path: "docs/usage.md", title: "Usage" },
+    ]);
+    expect((planned.full.changes as string[]).length).toBeGreaterThan(4);
+    expect(await readFile(file, "utf8")).toBe(empty);
+    expect(await call(client, "catdoc_list_objects")).toMatchObject({ total: 0 });
+
+    const done = await call(client, "catdoc_import_document", { filePath: "docs" });
+    expect(done).toMatchObject({ written: true, counts: { added: 2, proposedMorphisms: 2 } });
+    expect(await call(client, "catdoc_list_objects")).toMatchObject({ total: 2 });
+    expect(await call(client, "catdoc_show_object", { objectId: "intro", response_level: "full" })).toMatchObject({
+      metadata: { path: "docs/intro.md", tags: ["start"] },
+      document: { origin: "metadata-path", path: "docs/intro.md" },
+      outgoing: [{ id: "ref--intro--usage", target: "usage", name: "references" }],
+    });
+    expect(await call(client, "catdoc_validate")).toMatchObject({ isValid: true });
+
+    const written = await readFile(file, "utf8");
+    const again = await call(client, "catdoc_import_document", { filePath: "docs" });
+    expect(again).toMatchObject({ written: false, categoryCreated: false, counts: { added: 0, unchanged: 2, existingMorphisms: 2, proposedMorphisms: 0 } });
+    expect(await readFile(file, "utf8")).toBe(written);
+    expect(await call(client, "catdoc_list_objects")).toMatchObject({ total: 2 });
+  });
+
+  it("refuses paths outside the project root and writes nothing", async () => {
+    const { root, client } = await example("math-docs");
+    const file = join(root, ".catdoc", "category.yaml");
+    const before = await readFile(file, "utf8");
+    for (const filePath of ["../outside.md", "/etc/hosts", "docs/../../x.md"]) {
+      const error = await callError(client, "catdoc_import_document", { filePath, categoryId: "algebra" });
+      expect(error, filePath).toMatchObject({ code: "FORBIDDEN", status: 403 });
+      expect(error.message).toContain("outside the project root");
+    }
+    expect(await readFile(file, "utf8")).toBe(before);
+  });
+
+  it("needs categoryId when the project has several categories, and imports existing documents as updates", async () => {
+    const { client } = await example("math-docs");
+    const error = await callError(client, "catdoc_import_document", { filePath: "docs" });
+    expect(error).toMatchObject({ code: "INVALID_INPUT" });
+    expect(error.message).toContain("categoryId");
+    expect(await callError(client, "catdoc_import_document", { filePath: "docs", categoryId: "nope" })).toMatchObject({ code: "NOT_FOUND", message: "Category 'nope' not found" });
+    expect(await callError(client, "catdoc_import_document", { filePath: "missing", categoryId: "algebra" })).toMatchObject({ code: "NOT_FOUND" });
+    const result = await call(client, "catdoc_import_document", { filePath: "docs", categoryId: "algebra", limit: 2, response_level: "standard" });
+    expect(result).toMatchObject({ counts: { added: 0, updated: 4, proposedMorphisms: 8 }, truncated: true });
+    expect(result.updated).toHaveLength(2);
+    expect(result.warnings).toEqual([expect.stringContaining("forgetful-alg")]);
+  });
+});
