@@ -1,58 +1,48 @@
 // `pnpm demo`: starts every server that exists over stdio through the real MCP SDK client, lists
-// its tools and calls one; servers not built yet are reported as such. Later issues extend this
-// with each server's main flow on examples/.
+// its tools and runs its main flow on examples/ (scripts/demo/<server>.mjs). A server whose app is
+// not built yet is reported as such. Exits non-zero when any flow fails.
 import { execFile } from "node:child_process";
+import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { spawnStdioServer } from "@local-mcp/core/testing";
 
-const here = (path) => fileURLToPath(new URL(path, import.meta.url));
+const root = fileURLToPath(new URL("..", import.meta.url));
 const servers = [
-  { name: "local-mcp-sample (core)", bin: here("../packages/core/dist/sample/mcp.js"), call: { name: "echo", arguments: { text: "hello from the demo", response_level: "standard" } } },
-  { name: "mochi-mcp", bin: here("../apps/mochi-server/dist/mcp.js") },
-  { name: "solo-assets-mcp", bin: here("../apps/solo-assets-server/dist/mcp.js") },
-  { name: "catdoc-mcp", bin: here("../apps/catdoc-server/dist/mcp.js") },
-  { name: "local-model-mcp", bin: here("../apps/local-model-server/dist/mcp.js") },
+  { name: "local-mcp-sample (core)", bin: "packages/core/dist/sample/mcp.js", flow: "sample" },
+  { name: "catdoc-mcp", bin: "apps/catdoc-server/dist/mcp.js", flow: "catdoc" },
+  { name: "local-model-mcp", bin: "apps/local-model-server/dist/mcp.js", flow: "local-model" },
+  { name: "solo-assets-mcp", bin: "apps/solo-assets-server/dist/mcp.js", flow: "solo-assets" },
+  { name: "mochi-mcp", bin: "apps/mochi-server/dist/mcp.js", flow: "mochi" },
 ];
 
-/** Asks a bin whether it is built: an unbuilt bin's --help says so (and running it exits 69). */
-function probe(bin) {
+/** An unbuilt bin's --help says so (and running it exits 69). */
+function unbuiltStatus(bin) {
   return new Promise((resolve) => {
-    const child = execFile(process.execPath, [bin, "--help"], (error, stdout) => resolve({ error, stdout }));
-    child.stdin?.end();
+    execFile(process.execPath, [bin, "--help"], (_error, stdout) => resolve(/Status: (.*not built yet.*)/.exec(stdout ?? "")?.[1]));
   });
 }
 
 let failures = 0;
 for (const server of servers) {
   console.log(`\n■ ${server.name}`);
-  const help = await probe(server.bin);
-  const status = /Status: (.*not built yet.*)/.exec(help.stdout)?.[1];
+  const bin = `${root}${server.bin}`;
+  const status = await unbuiltStatus(bin);
   if (status) {
     console.log(`  ${status}`);
     continue;
   }
-  if (!server.call) {
-    console.log("  built, but the demo has no flow for it yet");
+  const flowFile = `${root}scripts/demo/${server.flow}.mjs`;
+  if (!existsSync(flowFile)) {
+    console.log("  built; no demo flow yet");
     continue;
   }
-  const started = Date.now();
-  const proc = await spawnStdioServer({ command: process.execPath, args: [server.bin], env: { LOCAL_MCP_LOG_LEVEL: "warn" } });
+  const { run } = await import(flowFile);
   try {
-    const { tools } = await proc.client.listTools();
-    console.log(`  connected over stdio in ${Date.now() - started} ms; ${tools.length} tools: ${tools.map((t) => t.name).join(", ")}`);
-    const result = await proc.client.callTool(server.call);
-    console.log(`  ${server.call.name}(${JSON.stringify(server.call.arguments)})`);
-    console.log(`  → ${JSON.stringify(result.structuredContent)}`);
-    if (result.isError) failures += 1;
-    proc.assertCleanStdout();
-    console.log(`  stdout carried only JSON-RPC (${proc.stdoutLines.length} lines)`);
+    await run({ root, bin, spawn: (options = {}) => spawnStdioServer({ command: process.execPath, args: [bin], ...options }), log: (line) => console.log(`  ${line}`) });
   } catch (error) {
     failures += 1;
     console.error(`  FAILED: ${error instanceof Error ? error.message : String(error)}`);
-  } finally {
-    await proc.close();
   }
-  if (proc.child.exitCode !== 0 && proc.child.exitCode !== null) failures += 1;
 }
 console.log(failures === 0 ? "\ndemo finished: every built server answered" : `\ndemo finished with ${failures} failure(s)`);
 process.exitCode = failures === 0 ? 0 : 1;
