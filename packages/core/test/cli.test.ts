@@ -60,6 +60,26 @@ describe("the local-mcp CLI", () => {
     expect(inspection.problems[0]?.problem).toMatch(/alpha/);
   });
 
+  it("run loads a GGUF with a LoRA adapter and prints the text, with figures on stderr", async () => {
+    const lora = join(dir, "run-lora.gguf");
+    await writeTinyLoraGguf(lora);
+    const base = await run(["run", "--model", model, "--gpu", "cpu", "--threads", "1", "--context", "256", "--max-tokens", "12", "Once"]);
+    const adapted = await run(["run", "--model", model, "--lora", `${lora}:1`, "--gpu", "cpu", "--threads", "1", "--context", "256", "--max-tokens", "12", "Once"]);
+    expect(base.code).toBe(0);
+    expect(adapted.code).toBe(0);
+    expect(adapted.stderr).toMatch(/loading .*tiny\.gguf: 100%/);
+    expect(adapted.stderr).toMatch(/\[completion\] \d+ tokens in, \d+ out, .*confidence/);
+    expect(adapted.stdout).not.toBe(base.stdout);
+  });
+
+  it("run refuses a broken adapter with NOT_READY and exit 1", async () => {
+    const bad = join(dir, "run-bad.gguf");
+    await writeTinyLoraGguf(bad, { defect: "missing-alpha" });
+    const result = await run(["run", "--model", model, "--lora", bad, "--gpu", "cpu", "hi"]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/NOT_READY: .*run-bad\.gguf/);
+  });
+
   it("bad usage exits 2 and --help tells the commands", async () => {
     expect((await run(["adapter", "convert"])).code).toBe(2);
     expect((await run(["frobnicate"])).code).toBe(2);
@@ -67,5 +87,7 @@ describe("the local-mcp CLI", () => {
     expect(help.code).toBe(0);
     expect(help.stdout).toContain("adapter convert");
     expect(help.stdout).toContain("gguf inspect");
+    expect(help.stdout).toContain("local-mcp run --model");
+    expect((await run(["run", "--model", model, "--mode", "poem", "x"])).code).toBe(2);
   });
 });

@@ -18,6 +18,11 @@ Usage:
   local-mcp gguf inspect <file.gguf> [--base <model.gguf>] [--context N] [--json]
       Show a GGUF file's header, the problems the engine would refuse it for, and (for a
       model) the memory it needs at a context size. With --base, check an adapter against it.
+  local-mcp run --model <model.gguf> [--lora <adapter.gguf>[:scale]]... [--mode chat|complete|alpaca|infill]
+                [--suffix TEXT] [--gpu auto|metal|cuda|vulkan|cpu] [--threads N] [--context N]
+                [--max-tokens N] [--json] <prompt>
+      Load a GGUF model with LoRA adapters (checked first, as the servers do) and run one
+      prompt: the text goes to stdout, load progress and token/time figures to stderr.
   local-mcp --help
 
 Exit status: 0 on success, 1 when the file is refused or the conversion fails, 2 on bad usage.
@@ -42,6 +47,13 @@ async function main(argv: string[]): Promise<void> {
       type: { type: "string" },
       context: { type: "string" },
       json: { type: "boolean" },
+      model: { type: "string" },
+      lora: { type: "string", multiple: true },
+      mode: { type: "string" },
+      suffix: { type: "string" },
+      gpu: { type: "string" },
+      threads: { type: "string" },
+      "max-tokens": { type: "string" },
     },
   });
   const [group, command, target] = positionals;
@@ -80,6 +92,37 @@ async function main(argv: string[]): Promise<void> {
     const inspection = await inspectGguf(target, { ...(values.base ? { base: values.base } : {}), contextSize: context });
     process.stdout.write(values.json ? `${JSON.stringify(inspection, null, 2)}\n` : renderInspection(inspection));
     if (inspection.problems.length > 0) process.exitCode = 1;
+    return;
+  }
+  if (group === "run") {
+    const prompt = positionals.slice(1).join(" ");
+    if (!values.model) fail("run needs --model <model.gguf>", 2);
+    if (!prompt) fail("run needs a prompt", 2);
+    const mode = values.mode ?? "complete";
+    if (!["chat", "complete", "alpaca", "infill"].includes(mode)) fail(`--mode must be chat, complete, alpaca or infill, got '${mode}'`, 2);
+    const gpu = values.gpu ?? "auto";
+    if (!["auto", "metal", "cuda", "vulkan", "cpu"].includes(gpu)) fail(`--gpu must be auto, metal, cuda, vulkan or cpu, got '${gpu}'`, 2);
+    const number = (name: string, value: string | undefined) => {
+      if (value === undefined) return undefined;
+      const n = Number(value);
+      if (!Number.isInteger(n) || n <= 0) fail(`--${name} must be a positive integer, got '${value}'`, 2);
+      return n;
+    };
+    const { runModel } = await import("./run-model.js");
+    process.stdout.write(
+      await runModel({
+        model: values.model,
+        loras: values.lora ?? [],
+        gpu,
+        threads: number("threads", values.threads),
+        context: number("context", values.context),
+        maxTokens: number("max-tokens", values["max-tokens"]),
+        mode: mode as "chat",
+        prompt,
+        ...(values.suffix === undefined ? {} : { suffix: values.suffix }),
+        json: values.json ?? false,
+      }),
+    );
     return;
   }
   fail(`unknown command '${positionals.join(" ")}'. Run 'local-mcp --help'.`, 2);
