@@ -1,4 +1,5 @@
 import { defineConfig } from "vitest/config";
 import { sharedTestConfig } from "../../vitest.shared.js";
 
-export default defineConfig({ test: { ...sharedTestConfig } });
+// test/fixtures holds a sample repository whose own *.test.ts files are data for the indexer, not tests.
+export default defineConfig({ test: { ...sharedTestConfig, exclude: ["test/fixtures/**", "**/node_modules/**"] } });

@@ -1,6 +1,73 @@
 #!/usr/bin/env node
-// CLI entry. The app has no tools yet: the bin says so instead of pretending (see status.ts).
-import { runUnbuiltMain } from "@local-mcp/core";
-import { APP } from "./status.js";
+// `mochi`: index a repository into a catalog, build training data, convert adapters. Results on
+// stdout, progress and errors on stderr; exit 0 on success, 1 on failure, 2 on bad usage.
+// Commands load their modules when they run: `--help` and usage errors stay fast.
+import { Command, CommanderError } from "commander";
+import { CliUsageError } from "./cli/cli-usage-error.js";
+import { MOCHI_VERSION } from "./version.js";
 
-runUnbuiltMain({ bin: "mochi", version: APP.version, summary: APP.summary, status: APP.status });
+const program = new Command("mochi")
+  .description("Mochi: a codebase's catalog, training data and adapters for the mochi-mcp server")
+  .version(MOCHI_VERSION)
+  .exitOverride()
+  .showHelpAfterError();
+
+program
+  .command("index")
+  .description("Catalog a repository (conventions, patterns, examples) into <repo>/.mochi/catalog.json")
+  .argument("<repo>", "repository root")
+  .option("-o, --out <file>", "catalog path (default <repo>/.mochi/catalog.json)")
+  .option("-q, --quiet", "no progress on stderr")
+  .action(async (repo: string, options: { out?: string; quiet?: boolean }) => (await import("./cli/index-command.js")).runIndexCommand(repo, options));
+
+program
+  .command("dataset")
+  .description("Alpaca JSONL training data (completion, FIM, explanations, pattern Q&A) with a train/valid split")
+  .argument("<repo>", "repository root")
+  .option("-o, --out <dir>", "output directory (default <repo>/.mochi/dataset)")
+  .option("--seed <n>", "seed of the FIM spans and the split (default 42)")
+  .option("--valid-ratio <r>", "share of records for validation (default 0.1)")
+  .option("--format <format>", "alpaca ({instruction,input,output}) or completions ({prompt,completion}, for mlx_lm)", "alpaca")
+  .option("-q, --quiet", "no progress on stderr")
+  .action(async (repo: string, options: Record<string, string | boolean | undefined>) =>
+    (await import("./cli/dataset-command.js")).runDatasetCommand(repo, {
+      ...(typeof options.out === "string" ? { out: options.out } : {}),
+      ...(typeof options.seed === "string" ? { seed: options.seed } : {}),
+      ...(typeof options.validRatio === "string" ? { validRatio: options.validRatio } : {}),
+      ...(typeof options.format === "string" ? { format: options.format } : {}),
+      quiet: options.quiet === true,
+    }),
+  );
+
+program
+  .command("adapter")
+  .description("LoRA adapters")
+  .command("convert")
+  .description("Convert a PEFT (or mlx_lm) LoRA adapter directory to a GGUF LoRA for MOCHI_ADAPTER")
+  .argument("<adapter-dir>", "adapter_config.json + adapter_model.safetensors (PEFT) or adapters.safetensors (MLX)")
+  .requiredOption("-o, --out <file>", "the GGUF LoRA to write")
+  .option("--base <model.gguf>", "base model GGUF: gives the architecture and checks the result (advised)")
+  .option("--arch <arch>", "llama or qwen2, without --base")
+  .option("--heads <n>", "attention heads (llama, without --base)")
+  .option("--kv-heads <n>", "KV heads (llama, without --base)")
+  .option("--type <type>", "f32 (default) or f16")
+  .option("--name <name>", "general.name of the adapter (default the directory's name)")
+  .option("--dataset <dir>", "the `mochi dataset` output it was trained on (recorded for mochi://stats)")
+  .action(async (dir: string, options: Record<string, string | undefined>) => (await import("./cli/adapter-command.js")).runAdapterConvert(dir, options));
+
+try {
+  await program.parseAsync(process.argv);
+} catch (error) {
+  if (error instanceof CommanderError) {
+    process.exitCode = error.exitCode === 0 ? 0 : 2;
+  } else if (error instanceof CliUsageError) {
+    process.stderr.write(`mochi: ${error.message}\n`);
+    process.exitCode = 2;
+  } else {
+    // A ToolError (NOT_READY, INVALID_INPUT…) shows its code; core is not loaded just to check the class.
+    const code = error instanceof Error && error.name === "ToolError" && "code" in error ? `${String(error.code)}: ` : "";
+    const message = `${code}${error instanceof Error ? error.message : String(error)}`;
+    process.stderr.write(`mochi: ${message}\n`);
+    process.exitCode = 1;
+  }
+}

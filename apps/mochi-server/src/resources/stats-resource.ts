@@ -1,0 +1,59 @@
+import { basename } from "node:path";
+import { defineResource, type ResourceDefinition } from "@local-mcp/core";
+import { readAdapterMetadata } from "../domain/model/adapter-metadata.js";
+import { adapterGgufFacts } from "../domain/model/adapter-gguf-facts.js";
+import type { MochiRuntime } from "../runtime.js";
+import { STATS_URI } from "./mochi-uris.js";
+
+/**
+ * `mochi://stats`: the catalog (version and counts), the model and each adapter with its config
+ * and training metadata when present next to it, inference latency p50/p95 per tool, and the
+ * laws' settings. Always readable, also while the model is not: it is where NOT_READY is explained.
+ */
+export function statsResource(runtime: MochiRuntime): ResourceDefinition {
+  return defineResource({
+    uri: STATS_URI,
+    name: "stats",
+    title: "Mochi statistics",
+    description: "Catalog, model, adapter and training metadata, inference latency p50/p95.",
+    mimeType: "application/json",
+    read: async () => {
+      const config = runtime.config;
+      const catalog = runtime.catalog.peek();
+      const readiness = runtime.model.readiness.state;
+      const adapters = await Promise.all(
+        config.adapters.map(async (a) => ({ path: a.path, scale: a.scale, ...readAdapterMetadata(a.path), gguf: await adapterGgufFacts(a.path) })),
+      );
+      return {
+        json: {
+          catalog: catalog
+            ? {
+                path: config.catalogPath,
+                version: catalog.version,
+                ...catalog.stats,
+                patterns: catalog.patterns.length,
+                conventions: catalog.conventions.length,
+                examples: catalog.examples.length,
+              }
+            : { path: config.catalogPath, state: "missing: run `mochi index <repo>`" },
+          model: {
+            readiness,
+            base: config.modelPath ? { path: config.modelPath, file: basename(config.modelPath) } : null,
+            adapters,
+            fill_in_the_middle: runtime.model.readiness.isReady ? runtime.model.hasInfillTokens : null,
+            gpu: config.gpu,
+            threads: config.threads ?? null,
+            context_size: config.contextSize,
+          },
+          inference: runtime.latency.summary(),
+          retrieval: { embedder: runtime.search.model },
+          laws: {
+            deadline_ms: config.deadlineMs,
+            memory_bound_bytes: config.memoryBoundBytes,
+            require_adapter: config.requireAdapter,
+          },
+        },
+      };
+    },
+  });
+}

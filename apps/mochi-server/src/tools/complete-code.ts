@@ -1,0 +1,145 @@
+import { defineTool, isToolError, LeveledResponse } from "@local-mcp/core";
+import type { GenerationResult } from "@local-mcp/core/inference";
+import { z } from "zod";
+import { cutAtBoundary, type BoundaryReason } from "../domain/model/completion-boundary.js";
+import type { MochiRuntime } from "../runtime.js";
+
+/** Sampling settings of the alternatives: each its own temperature and seed, so they differ and repeat. */
+export const ALTERNATIVE_SAMPLING: ReadonlyArray<{ temperature: number; seed: number }> = [
+  { temperature: 0.6, seed: 1 },
+  { temperature: 0.8, seed: 2 },
+  { temperature: 1.0, seed: 3 },
+];
+const PREFIX_CHARS = 6_000;
+const SUFFIX_CHARS = 2_000;
+const BOUNDARIES = ["suffix", "line-end", "block-end", "blank-line", "dedent", "none"] as const satisfies readonly BoundaryReason[];
+
+interface Candidate {
+  text: string;
+  boundary: BoundaryReason;
+  temperature: number;
+  seed: number | null;
+  confidence: number;
+  tokens_generated: number;
+  ms: number;
+}
+
+const Output = z.object({
+  completion: z.string().describe("The code to insert at the cursor (greedy)"),
+  alternatives: z.array(z.string()).max(3).describe("Up to 3 other completions, sampled, without duplicates"),
+  inference_time_ms: z.number(),
+  mode: z.enum(["infill", "prefix-completion"]).optional().describe("infill: fill-in-the-middle tokens; prefix-completion: the model has none"),
+  boundary: z.enum(BOUNDARIES).optional().describe("Where the completion was cut"),
+  language: z.string().nullable().optional(),
+  candidates: z
+    .array(
+      z.object({
+        text: z.string(),
+        boundary: z.enum(BOUNDARIES),
+        temperature: z.number(),
+        seed: z.number().int().nullable(),
+        confidence: z.number(),
+        tokens_generated: z.number().int(),
+        ms: z.number(),
+      }),
+    )
+    .optional(),
+});
+
+export function completeCodeTool(runtime: MochiRuntime) {
+  return defineTool({
+    name: "complete_code",
+    title: "Complete code like this codebase",
+    description:
+      "Completes code at a cursor in the style of this codebase: `prefix` is the code before the cursor, `suffix` the code after it. " +
+      "Uses fill-in-the-middle when the model has FIM tokens, else continues the prefix. The completion stops at a sensible boundary " +
+      "(end of the line or block, a blank line, or where the suffix begins); up to 3 sampled alternatives come with it.",
+    input: z.object({
+      prefix: z.string().max(200_000).describe("Code before the cursor"),
+      suffix: z.string().max(200_000).optional().describe("Code after the cursor"),
+      language: z.string().max(40).optional().describe("Programming language, e.g. typescript or python"),
+      max_tokens: z.number().int().min(1).max(1_024).optional().describe("Maximum tokens per completion (default 128)"),
+      max_alternatives: z.number().int().min(0).max(3).optional().describe("How many alternatives to sample (default 3)"),
+    }),
+    output: Output,
+    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    timeoutMs: runtime.config.deadlineMs,
+    requires: [runtime.model.readiness],
+    memoryGuard: runtime.model.memoryGuard,
+    handler: async ({ prefix, suffix = "", language, max_tokens = 128, max_alternatives = 3 }, { signal }) => {
+      const started = performance.now();
+      let prefixChars = PREFIX_CHARS;
+      let suffixChars = SUFFIX_CHARS;
+      const context = { prefix, suffix, language };
+      const run = async (sampling: { temperature: number; seed?: number }): Promise<{ result: GenerationResult; candidate: Candidate }> => {
+        for (;;) {
+          try {
+            const result = await runtime.model.generate({
+              prompt: { kind: "infill", prefix: prefix.slice(-prefixChars), suffix: suffix.slice(0, suffixChars) },
+              maxTokens: max_tokens,
+              temperature: sampling.temperature,
+              ...(sampling.seed === undefined ? {} : { seed: sampling.seed }),
+              stop: ["\n\n\n"],
+              signal,
+              deadlineMs: runtime.remainingMs(started),
+            });
+            const cut = cutAtBoundary(result.text, context);
+            return {
+              result,
+              candidate: {
+                text: cut.text,
+                boundary: cut.reason,
+                temperature: sampling.temperature,
+                seed: sampling.seed ?? null,
+                confidence: Math.round(result.confidence * 1000) / 1000,
+                tokens_generated: result.tokensOut,
+                ms: Math.round(result.wallMs * 10) / 10,
+              },
+            };
+          } catch (error) {
+            // Too long for the context: keep less of the code around the cursor.
+            if (isToolError(error) && error.code === "INVALID_INPUT" && /does not fit/.test(error.message) && prefixChars > 200) {
+              prefixChars = Math.floor(prefixChars / 2);
+              suffixChars = Math.floor(suffixChars / 2);
+              continue;
+            }
+            throw error;
+          }
+        }
+      };
+
+      const main = await run({ temperature: 0 });
+      const candidates: Candidate[] = [main.candidate];
+      let inferenceMs = main.result.wallMs;
+      const alternatives: string[] = [];
+      const seen = new Set([normalise(main.candidate.text)]);
+      for (const sampling of ALTERNATIVE_SAMPLING.slice(0, max_alternatives)) {
+        // Sample only while another generation as long as the first fits in what is left of the deadline.
+        const left = runtime.config.deadlineMs - (performance.now() - started);
+        if (left < main.result.wallMs * 1.5 + 50) break;
+        const alternative = await run(sampling);
+        inferenceMs += alternative.result.wallMs;
+        candidates.push(alternative.candidate);
+        const key = normalise(alternative.candidate.text);
+        if (key !== "" && !seen.has(key)) {
+          seen.add(key);
+          alternatives.push(alternative.candidate.text);
+        }
+      }
+      runtime.latency.record("complete_code", inferenceMs);
+      return new LeveledResponse({
+        minimal: { completion: main.candidate.text, alternatives, inference_time_ms: Math.round(inferenceMs * 10) / 10 },
+        standard: {
+          mode: main.result.mode === "infill" ? ("infill" as const) : ("prefix-completion" as const),
+          boundary: main.candidate.boundary,
+          language: language ?? null,
+        },
+        full: { candidates },
+      });
+    },
+  });
+}
+
+function normalise(text: string): string {
+  return text.replace(/\s+/g, " ").trim();
+}

@@ -1,0 +1,116 @@
+import { defineTool, isToolError, LeveledResponse } from "@local-mcp/core";
+import type { GenerationResult } from "@local-mcp/core/inference";
+import { z } from "zod";
+import type { ScoredEntry } from "../domain/retrieval/catalog-search.js";
+import { entryUri } from "../resources/mochi-uris.js";
+import type { MochiRuntime } from "../runtime.js";
+
+/** Catalog entries put into the prompt at most; fewer when the prompt would not fit the context. */
+const GROUNDING_ENTRIES = 4;
+/** At most this many of one kind (pattern, convention, example), so a question sees more than one view. */
+const PER_KIND = 2;
+
+/** The best entries with a positive score, at most PER_KIND of each kind, best first. */
+export function chooseGrounding(scored: readonly ScoredEntry[]): ScoredEntry[] {
+  const chosen: ScoredEntry[] = [];
+  const perKind = new Map<string, number>();
+  for (const s of scored) {
+    if (s.score <= 0 || chosen.length >= GROUNDING_ENTRIES) continue;
+    const n = perKind.get(s.entry.kind) ?? 0;
+    if (n >= PER_KIND) continue;
+    perKind.set(s.entry.kind, n + 1);
+    chosen.push(s);
+  }
+  return chosen;
+}
+
+/** The Alpaca `### Input` block: the caller's input, then the catalog entries retrieved for the question. */
+export function groundedInput(input: string, grounding: readonly ScoredEntry[]): string {
+  const parts: string[] = [];
+  if (input.trim() !== "") parts.push(input.trim());
+  if (grounding.length > 0) {
+    parts.push(["Relevant entries of this codebase's catalog:", ...grounding.map((g, i) => `[${i + 1}] ${g.entry.brief}`)].join("\n\n"));
+  }
+  return parts.join("\n\n");
+}
+
+const Output = z.object({
+  response: z.string().describe("The model's answer"),
+  confidence: z.number().min(0).max(1).describe("Geometric mean of the probabilities of the generated tokens"),
+  inference_time_ms: z.number().describe("Generation time"),
+  tokens_generated: z.number().int(),
+  sources: z.array(z.string()).describe("URIs of the catalog entries the prompt was grounded in"),
+  grounding: z
+    .array(z.object({ uri: z.string(), kind: z.enum(["pattern", "convention", "example"]), title: z.string(), score: z.number() }))
+    .optional()
+    .describe("The catalog entries used, with their retrieval scores"),
+  stop_reason: z.enum(["eos", "stop", "max_tokens"]).optional(),
+  catalog_version: z.string().nullable().optional(),
+  prompt_input: z.string().optional().describe("The Alpaca Input block the model saw"),
+  tokens_in: z.number().int().optional(),
+  model: z.string().optional(),
+});
+
+export function domainQueryTool(runtime: MochiRuntime) {
+  return defineTool({
+    name: "domain_query",
+    title: "Ask the codebase's model",
+    description:
+      "Ask a question about this codebase (its conventions, patterns, where and how things are done) and get an answer from the " +
+      "codebase's fine-tuned model. The question is grounded in the catalog entries most relevant to it, whose URIs come back in " +
+      "`sources`. Alpaca format: `instruction` is the question or task, `input` optional context such as code.",
+    input: z.object({
+      instruction: z.string().min(1).max(4_000).describe("The question or instruction"),
+      input: z.string().max(20_000).optional().describe("Additional context, e.g. a code snippet"),
+      max_tokens: z.number().int().min(1).max(4_096).optional().describe("Maximum tokens to generate (default 512)"),
+    }),
+    output: Output,
+    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    timeoutMs: runtime.config.deadlineMs,
+    requires: [runtime.model.readiness],
+    memoryGuard: runtime.model.memoryGuard,
+    handler: async ({ instruction, input = "", max_tokens = 512 }, { signal }) => {
+      const started = performance.now();
+      const catalog = runtime.catalog.peek();
+      const retrieved = catalog ? await runtime.search.search(catalog, `${instruction}\n${input}`, { limit: 4 * GROUNDING_ENTRIES, signal }) : [];
+      let grounding = chooseGrounding(retrieved);
+      let result: GenerationResult | undefined;
+      let promptInput = "";
+      for (;;) {
+        promptInput = groundedInput(input, grounding);
+        try {
+          result = await runtime.model.generate({
+            prompt: { kind: "alpaca", instruction, input: promptInput },
+            maxTokens: max_tokens,
+            signal,
+            deadlineMs: runtime.remainingMs(started),
+          });
+          break;
+        } catch (error) {
+          // The prompt did not fit the context: ground in one entry fewer.
+          if (isToolError(error) && error.code === "INVALID_INPUT" && grounding.length > 0 && /does not fit/.test(error.message)) {
+            grounding = grounding.slice(0, -1);
+            continue;
+          }
+          throw error;
+        }
+      }
+      runtime.latency.record("domain_query", result.wallMs);
+      return new LeveledResponse({
+        minimal: {
+          response: result.text.trim(),
+          confidence: Math.round(result.confidence * 1000) / 1000,
+          inference_time_ms: Math.round(result.wallMs * 10) / 10,
+          tokens_generated: result.tokensOut,
+          sources: grounding.map((g) => entryUri(g.entry.kind, g.entry.name)),
+        },
+        standard: {
+          grounding: grounding.map((g) => ({ uri: entryUri(g.entry.kind, g.entry.name), kind: g.entry.kind, title: g.entry.title, score: g.score })),
+          stop_reason: result.stopReason,
+          catalog_version: catalog?.version ?? null,
+        },
+        full: { prompt_input: promptInput, tokens_in: result.tokensIn, model: runtime.model.name ?? "" },
+      });
+    },
+  });
+}
