@@ -1,0 +1,319 @@
+/**
+ * The only module that reads configuration: a `config.json` in the seed's format (model path or
+ * remote endpoint, timeouts, retries, confidence threshold, templates dir, logging, roots, size
+ * cap, state dir), overridden by `LOCAL_MODEL_*` environment variables. `env` and `cwd` are
+ * parameters, so tests inject them and nothing else touches `process.env`.
+ */
+import { existsSync, readFileSync, realpathSync, statSync } from "node:fs";
+import { homedir } from "node:os";
+import { delimiter, dirname, isAbsolute, join, resolve } from "node:path";
+import { ConfigError, LOG_LEVELS, parseCommonConfig, parseEnvConfig, type Env, type LogLevel, type ResponseLevel } from "@local-mcp/core";
+import { z } from "zod";
+
+export const CONFIG_FILE_NAME = "local-model.config.json";
+const MiB = 1024 * 1024;
+
+/** No model: model tasks answer NOT_READY; deterministic tasks work. */
+export interface NoModelConfig {
+  kind: "none";
+}
+
+export interface LlamaModelConfig {
+  kind: "llama";
+  /** Absolute path of the GGUF file. */
+  path: string;
+  threads: number | undefined;
+  contextSize: number;
+  gpu: "auto" | "metal" | "cuda" | "vulkan" | "cpu";
+  maxTokens: number;
+  preload: boolean;
+}
+
+export interface RemoteModelConfig {
+  kind: "remote";
+  /** OpenAI-compatible base URL, e.g. http://127.0.0.1:11434/v1 (Ollama). */
+  baseUrl: string;
+  model: string;
+  apiKey: string | undefined;
+  maxTokens: number;
+  preload: boolean;
+}
+
+export type ModelConfig = NoModelConfig | LlamaModelConfig | RemoteModelConfig;
+
+export interface LocalModelConfig {
+  /** The config file that was read, if any. */
+  configFile: string | undefined;
+  cwd: string;
+  /** Absolute, real directories every path must resolve under (default: the working directory). */
+  roots: string[];
+  /** Files larger than this are refused. */
+  maxFileBytes: number;
+  /** Deadline of one tool call, model generation included. */
+  timeoutMs: number;
+  /** Extra model attempts after an output that fails the schema. */
+  maxRetries: number;
+  /** Model results below this confidence come back with `success: false` (data kept). */
+  confidenceThreshold: number;
+  /** When true, data that fails the caller's `schema` makes `success` false. */
+  strictSchema: boolean;
+  /** A directory of custom `.hbs` templates (they shadow shipped ones of the same name). */
+  templatesDir: string | undefined;
+  logLevel: LogLevel;
+  responseLevel: ResponseLevel;
+  /** Record calls, tokens and latency in the stats file. */
+  tokenTracking: boolean;
+  /** Where `stats.json` lives. */
+  stateDir: string;
+  /** Time bound of one regex search over one file. */
+  regexTimeoutMs: number;
+  /** Most characters of one file put into a model prompt (the rest is cut and marked). */
+  maxInputChars: number;
+  model: ModelConfig;
+}
+
+const positiveInt = z.number().int().positive();
+
+/** `config.json` (snake_case, as in the seed). Unknown keys are refused so typos surface. */
+const ConfigFileSchema = z
+  .object({
+    model: z
+      .object({
+        path: z.string().min(1).optional(),
+        threads: z.number().int().min(1).max(256).optional(),
+        context_size: z.number().int().min(256).max(1_048_576).optional(),
+        gpu: z.enum(["auto", "metal", "cuda", "vulkan", "cpu"]).optional(),
+        max_tokens: positiveInt.max(65_536).optional(),
+        preload: z.boolean().optional(),
+      })
+      .strict()
+      .optional(),
+    remote: z
+      .object({
+        base_url: z.string().url(),
+        model: z.string().min(1),
+        api_key: z.string().optional(),
+        max_tokens: positiveInt.max(65_536).optional(),
+        preload: z.boolean().optional(),
+      })
+      .strict()
+      .optional(),
+    /** The seed's Ollama section: becomes a remote endpoint at `<host>/v1`. */
+    ollama: z
+      .object({
+        host: z.string().url(),
+        model: z.string().min(1),
+        timeout_ms: positiveInt.optional(),
+        max_retries: z.number().int().min(0).max(10).optional(),
+      })
+      .strict()
+      .optional(),
+    timeout_ms: positiveInt.optional(),
+    max_retries: z.number().int().min(0).max(10).optional(),
+    validation: z
+      .object({ confidence_threshold: z.number().min(0).max(1).optional(), strict_schema: z.boolean().optional() })
+      .strict()
+      .optional(),
+    templates_dir: z.string().min(1).optional(),
+    logging: z.object({ level: z.enum(LOG_LEVELS).optional(), token_tracking: z.boolean().optional() }).strict().optional(),
+    roots: z.array(z.string().min(1)).min(1).optional(),
+    max_file_bytes: positiveInt.optional(),
+    state_dir: z.string().min(1).optional(),
+    regex_timeout_ms: positiveInt.max(60_000).optional(),
+    max_input_chars: positiveInt.optional(),
+  })
+  .strict();
+type ConfigFile = z.infer<typeof ConfigFileSchema>;
+
+const bool = z.enum(["true", "false", "1", "0", "yes", "no"]).transform((v) => v === "true" || v === "1" || v === "yes");
+
+/** `LOCAL_MODEL_*` variables; each overrides the matching config.json setting. */
+const EnvSchema = z.object({
+  config: z.string().optional(),
+  modelPath: z.string().optional(),
+  modelThreads: z.coerce.number().int().min(1).max(256).optional(),
+  modelContextSize: z.coerce.number().int().min(256).max(1_048_576).optional(),
+  modelGpu: z.enum(["auto", "metal", "cuda", "vulkan", "cpu"]).optional(),
+  modelMaxTokens: z.coerce.number().int().positive().max(65_536).optional(),
+  modelPreload: bool.optional(),
+  remoteBaseUrl: z.string().url().optional(),
+  remoteModel: z.string().optional(),
+  remoteApiKey: z.string().optional(),
+  timeoutMs: z.coerce.number().int().positive().optional(),
+  maxRetries: z.coerce.number().int().min(0).max(10).optional(),
+  confidenceThreshold: z.coerce.number().min(0).max(1).optional(),
+  strictSchema: bool.optional(),
+  templatesDir: z.string().optional(),
+  logLevel: z.enum(LOG_LEVELS).optional(),
+  tokenTracking: bool.optional(),
+  roots: z.string().optional(),
+  maxFileBytes: z.coerce.number().int().positive().optional(),
+  stateDir: z.string().optional(),
+  regexTimeoutMs: z.coerce.number().int().positive().max(60_000).optional(),
+  maxInputChars: z.coerce.number().int().positive().optional(),
+});
+type EnvOverrides = z.infer<typeof EnvSchema>;
+
+/** What `--help` and the docs list. */
+export const ENV_VARS: readonly { name: string; description: string }[] = [
+  { name: "LOCAL_MODEL_CONFIG", description: `config file (default ./${CONFIG_FILE_NAME} when present)` },
+  { name: "LOCAL_MODEL_MODEL_PATH", description: "GGUF model for the local engine (node-llama-cpp)" },
+  { name: "LOCAL_MODEL_MODEL_THREADS", description: "CPU threads for the local engine (default: llama.cpp decides)" },
+  { name: "LOCAL_MODEL_MODEL_CONTEXT_SIZE", description: "context size in tokens (default 8192)" },
+  { name: "LOCAL_MODEL_MODEL_GPU", description: "auto | metal | cuda | vulkan | cpu (default auto)" },
+  { name: "LOCAL_MODEL_MODEL_MAX_TOKENS", description: "most generated tokens per model call (default 1024)" },
+  { name: "LOCAL_MODEL_MODEL_PRELOAD", description: "load the model at start instead of on the first model task (default false)" },
+  { name: "LOCAL_MODEL_REMOTE_BASE_URL", description: "OpenAI-compatible endpoint instead of a GGUF, e.g. http://127.0.0.1:11434/v1" },
+  { name: "LOCAL_MODEL_REMOTE_MODEL", description: "model name on the remote endpoint" },
+  { name: "LOCAL_MODEL_REMOTE_API_KEY", description: "bearer token for the remote endpoint (never logged)" },
+  { name: "LOCAL_MODEL_TIMEOUT_MS", description: "deadline of one tool call (default 30000)" },
+  { name: "LOCAL_MODEL_MAX_RETRIES", description: "model retries after schema-invalid output (default 2)" },
+  { name: "LOCAL_MODEL_CONFIDENCE_THRESHOLD", description: "below it a model result has success=false (default 0.7)" },
+  { name: "LOCAL_MODEL_STRICT_SCHEMA", description: "data failing the caller's schema sets success=false (default true)" },
+  { name: "LOCAL_MODEL_TEMPLATES_DIR", description: "directory of custom .hbs templates" },
+  { name: "LOCAL_MODEL_LOG_LEVEL", description: "stderr log level (overrides LOCAL_MCP_LOG_LEVEL)" },
+  { name: "LOCAL_MODEL_TOKEN_TRACKING", description: "record stats (default true)" },
+  { name: "LOCAL_MODEL_ROOTS", description: `directories paths must stay under, '${delimiter}'-separated (default: the working directory)` },
+  { name: "LOCAL_MODEL_MAX_FILE_BYTES", description: "size cap per file (default 1048576)" },
+  { name: "LOCAL_MODEL_STATE_DIR", description: "where stats.json is kept (default $XDG_STATE_HOME/local-model)" },
+  { name: "LOCAL_MODEL_REGEX_TIMEOUT_MS", description: "time bound of a regex search over one file (default 1000)" },
+  { name: "LOCAL_MODEL_MAX_INPUT_CHARS", description: "most characters of a file put into a model prompt (default 16000)" },
+];
+
+export interface LoadConfigOptions {
+  env: Env;
+  cwd: string;
+  /** A config file named on a command line; wins over LOCAL_MODEL_CONFIG. */
+  configFile?: string;
+}
+
+/** Reads config.json (if any) and the environment into one resolved, validated config. */
+export function loadConfig(options: LoadConfigOptions): LocalModelConfig {
+  const cwd = resolve(options.cwd);
+  const overrides = parseEnvConfig("LOCAL_MODEL_", EnvSchema, options.env);
+  const common = parseCommonConfig(options.env);
+  const named = options.configFile ?? overrides.config;
+  const configFile = named !== undefined ? resolve(cwd, named) : existsSync(join(cwd, CONFIG_FILE_NAME)) ? join(cwd, CONFIG_FILE_NAME) : undefined;
+  const file = configFile === undefined ? {} : readConfigFile(configFile);
+  const fileDir = configFile === undefined ? cwd : dirname(configFile);
+  const fromFile = (p: string) => resolve(fileDir, p);
+  const fromCwd = (p: string) => resolve(cwd, p);
+
+  const rootPaths =
+    overrides.roots !== undefined
+      ? overrides.roots.split(delimiter).filter((r) => r.length > 0).map(fromCwd)
+      : (file.roots?.map(fromFile) ?? [cwd]);
+  const templatesDir = overrides.templatesDir !== undefined ? fromCwd(overrides.templatesDir) : file.templates_dir ? fromFile(file.templates_dir) : undefined;
+  const stateDir =
+    overrides.stateDir !== undefined
+      ? fromCwd(overrides.stateDir)
+      : file.state_dir
+        ? fromFile(file.state_dir)
+        : join(options.env.XDG_STATE_HOME || join(options.env.HOME || homedir(), ".local", "state"), "local-model");
+
+  return {
+    configFile,
+    cwd,
+    roots: rootPaths.map(realRoot),
+    maxFileBytes: overrides.maxFileBytes ?? file.max_file_bytes ?? MiB,
+    timeoutMs: overrides.timeoutMs ?? file.timeout_ms ?? file.ollama?.timeout_ms ?? 30_000,
+    maxRetries: overrides.maxRetries ?? file.max_retries ?? file.ollama?.max_retries ?? 2,
+    confidenceThreshold: overrides.confidenceThreshold ?? file.validation?.confidence_threshold ?? 0.7,
+    strictSchema: overrides.strictSchema ?? file.validation?.strict_schema ?? true,
+    templatesDir,
+    logLevel: overrides.logLevel ?? file.logging?.level ?? common.logLevel,
+    responseLevel: common.responseLevel,
+    tokenTracking: overrides.tokenTracking ?? file.logging?.token_tracking ?? true,
+    stateDir,
+    regexTimeoutMs: overrides.regexTimeoutMs ?? file.regex_timeout_ms ?? 1_000,
+    maxInputChars: overrides.maxInputChars ?? file.max_input_chars ?? 16_000,
+    model: modelConfig(file, overrides, fromFile, fromCwd),
+  };
+}
+
+function readConfigFile(path: string): ConfigFile {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (error) {
+    throw new ConfigError(`Cannot read the config file ${path}: ${(error as Error).message}`, [{ variable: "LOCAL_MODEL_CONFIG", message: "file not readable" }]);
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (error) {
+    throw new ConfigError(`The config file ${path} is not valid JSON: ${(error as Error).message}`, [{ variable: path, message: "invalid JSON" }]);
+  }
+  const parsed = ConfigFileSchema.safeParse(raw);
+  if (parsed.success) return parsed.data;
+  const issues = parsed.error.issues.map((issue) => ({
+    variable: `${path}: ${issue.path.map(String).join(".") || (issue.code === "unrecognized_keys" ? issue.keys.join(", ") : "(root)")}`,
+    message: issue.message,
+  }));
+  throw new ConfigError(`Invalid config file: ${issues.map((i) => `${i.variable}: ${i.message}`).join("; ")}`, issues);
+}
+
+function modelConfig(file: ConfigFile, env: EnvOverrides, fromFile: (p: string) => string, fromCwd: (p: string) => string): ModelConfig {
+  if (env.modelPath !== undefined && env.remoteBaseUrl !== undefined) {
+    throw new ConfigError("Set either LOCAL_MODEL_MODEL_PATH or LOCAL_MODEL_REMOTE_BASE_URL, not both.", [
+      { variable: "LOCAL_MODEL_MODEL_PATH", message: "conflicts with LOCAL_MODEL_REMOTE_BASE_URL" },
+    ]);
+  }
+  const fileRemote = file.remote ?? (file.ollama ? { base_url: `${file.ollama.host.replace(/\/+$/, "")}/v1`, model: file.ollama.model } : undefined);
+  if (env.modelPath === undefined && env.remoteBaseUrl === undefined && file.model?.path !== undefined && fileRemote !== undefined) {
+    throw new ConfigError("The config file sets both model.path and a remote endpoint; keep one.", [{ variable: "model.path", message: "conflicts with remote" }]);
+  }
+  // An env variable for one kind replaces whatever kind the file chose.
+  const useLlama = env.modelPath !== undefined || (env.remoteBaseUrl === undefined && file.model?.path !== undefined);
+  if (useLlama) {
+    const path = env.modelPath !== undefined ? fromCwd(env.modelPath) : fromFile(file.model?.path ?? "");
+    return {
+      kind: "llama",
+      path,
+      threads: env.modelThreads ?? file.model?.threads,
+      contextSize: env.modelContextSize ?? file.model?.context_size ?? 8192,
+      gpu: env.modelGpu ?? file.model?.gpu ?? "auto",
+      maxTokens: env.modelMaxTokens ?? file.model?.max_tokens ?? 1024,
+      preload: env.modelPreload ?? file.model?.preload ?? false,
+    };
+  }
+  const baseUrl = env.remoteBaseUrl ?? fileRemote?.base_url;
+  if (baseUrl === undefined) return { kind: "none" };
+  const model = env.remoteModel ?? fileRemote?.model;
+  if (model === undefined || model.length === 0) {
+    throw new ConfigError("A remote endpoint needs a model name (remote.model or LOCAL_MODEL_REMOTE_MODEL).", [
+      { variable: "LOCAL_MODEL_REMOTE_MODEL", message: "required with a remote endpoint" },
+    ]);
+  }
+  return {
+    kind: "remote",
+    baseUrl,
+    model,
+    apiKey: env.remoteApiKey ?? file.remote?.api_key,
+    maxTokens: env.modelMaxTokens ?? file.remote?.max_tokens ?? 1024,
+    preload: env.modelPreload ?? file.remote?.preload ?? false,
+  };
+}
+
+/** A root must be an existing directory; it is kept as its real path (symlinks resolved). */
+function realRoot(path: string): string {
+  let real: string;
+  try {
+    real = realpathSync(path);
+  } catch {
+    throw new ConfigError(`Root ${path} does not exist.`, [{ variable: "LOCAL_MODEL_ROOTS", message: `${path} does not exist` }]);
+  }
+  if (!statSync(real).isDirectory()) {
+    throw new ConfigError(`Root ${path} is not a directory.`, [{ variable: "LOCAL_MODEL_ROOTS", message: `${path} is not a directory` }]);
+  }
+  return isAbsolute(real) ? real : resolve(real);
+}
+
+/** The config as shown by `local-model config check` (no secrets). */
+export function describeConfig(config: LocalModelConfig): Record<string, unknown> {
+  const model =
+    config.model.kind === "remote"
+      ? { ...config.model, apiKey: config.model.apiKey === undefined ? undefined : "[set]" }
+      : config.model;
+  return { ...config, model };
+}

@@ -1,0 +1,104 @@
+/**
+ * The outline of a Markdown file: ATX and Setext headings outside fenced code, and the XML-style
+ * blocks GSD plans use (`<objective>`, `<tasks>`, `<task type="auto">` named by its `<name>`).
+ * Frontmatter is skipped. Each item knows the lines it spans.
+ */
+import { parseFrontmatter } from "../frontmatter/frontmatter.js";
+
+export interface OutlineItem {
+  /** Heading level (1-6) for headings; nesting depth (1-based) for blocks and code symbols. */
+  level: number;
+  kind: string;
+  name: string;
+  line: number;
+  endLine: number;
+}
+
+const ATX = /^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$/;
+const SETEXT_1 = /^ {0,3}=+[ \t]*$/;
+const SETEXT_2 = /^ {0,3}-+[ \t]*$/;
+const FENCE = /^ {0,3}(`{3,}|~{3,})/;
+const OPEN_TAG = /^<([A-Za-z][\w:-]*)((?:\s[^>]*)?)>\s*$/;
+const CLOSE_TAG = /^<\/([A-Za-z][\w:-]*)>\s*$/;
+const NAME_ELEMENT = /^\s*<name>(.*)<\/name>\s*$/;
+const NOT_PARAGRAPH = /^\s*([-*+]\s|\d+[.)]\s|>|#|<|\||$)/;
+
+export function markdownOutline(text: string): OutlineItem[] {
+  const lines = text.split(/\r?\n/);
+  const frontmatter = parseFrontmatter(text);
+  const first = frontmatter.present ? frontmatter.endLine : 0;
+  const items: OutlineItem[] = [];
+  const headings: OutlineItem[] = [];
+  const blocks: { tag: string; item: OutlineItem }[] = [];
+  let fence: string | undefined;
+
+  for (let i = first; i < lines.length; i++) {
+    const line = lines[i] ?? "";
+    const number = i + 1;
+    const fenceMatch = FENCE.exec(line);
+    if (fence !== undefined) {
+      if (fenceMatch && fenceMatch[1]?.[0] === fence[0] && (fenceMatch[1]?.length ?? 0) >= fence.length && line.trim() === fenceMatch[1]) fence = undefined;
+      continue;
+    }
+    if (fenceMatch) {
+      fence = fenceMatch[1];
+      continue;
+    }
+    const atx = ATX.exec(line);
+    if (atx) {
+      addHeading(items, headings, (atx[1] ?? "#").length, (atx[2] ?? "").trim(), number);
+      continue;
+    }
+    const next = lines[i + 1];
+    if (next !== undefined && line.trim().length > 0 && !NOT_PARAGRAPH.test(line) && (SETEXT_1.test(next) || SETEXT_2.test(next))) {
+      addHeading(items, headings, SETEXT_1.test(next) ? 1 : 2, line.trim(), number);
+      i++;
+      continue;
+    }
+    const open = OPEN_TAG.exec(line);
+    if (open) {
+      const tag = open[1] ?? "";
+      const type = /\btype="([^"]*)"/.exec(open[2] ?? "")?.[1];
+      const item: OutlineItem = { level: blocks.length + 1, kind: "block", name: type ? `${tag} (${type})` : tag, line: number, endLine: Number.MAX_SAFE_INTEGER };
+      items.push(item);
+      blocks.push({ tag, item });
+      continue;
+    }
+    const close = CLOSE_TAG.exec(line);
+    if (close) {
+      const at = blocks.map((b) => b.tag).lastIndexOf(close[1] ?? "");
+      if (at >= 0) {
+        for (const open of blocks.splice(at)) open.item.endLine = number;
+      }
+      continue;
+    }
+    const named = NAME_ELEMENT.exec(line);
+    const top = blocks.at(-1);
+    if (named && top && !top.item.name.includes(": ")) top.item.name = `${top.item.name}: ${(named[1] ?? "").trim()}`;
+  }
+  return closeOutline(items, countLines(text));
+}
+
+/** Lines of a text, not counting the empty piece after a final newline. */
+export function countLines(text: string): number {
+  if (text.length === 0) return 0;
+  const parts = text.split(/\r?\n/).length;
+  return text.endsWith("\n") ? parts - 1 : parts;
+}
+
+function addHeading(items: OutlineItem[], open: OutlineItem[], level: number, name: string, line: number): void {
+  // A heading closes every open heading of the same or a deeper level.
+  while (open.length > 0 && (open.at(-1)?.level ?? 0) >= level) {
+    const closed = open.pop();
+    if (closed) closed.endLine = line - 1;
+  }
+  const item: OutlineItem = { level, kind: "heading", name, line, endLine: Number.MAX_SAFE_INTEGER };
+  items.push(item);
+  open.push(item);
+}
+
+/** Ends the items still open at the end of the file there. */
+function closeOutline(items: OutlineItem[], lineCount: number): OutlineItem[] {
+  for (const item of items) if (item.endLine > lineCount) item.endLine = lineCount;
+  return items;
+}

@@ -1,0 +1,116 @@
+/**
+ * Templates: the GSD templates shipped in the package's `templates/` folder, and `.hbs` files in
+ * a configured directory (which shadow shipped ones of the same name). A template may start with
+ * a Handlebars comment holding YAML — `description`, `required` variables, `defaults` for
+ * optional ones, and `variables` (name → meaning) — which renders to nothing.
+ */
+import { readdir, readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { ToolError } from "@local-mcp/core";
+import { parse } from "yaml";
+
+/** `templates/` of this package: the same depth from src/ and from dist/. */
+export const SHIPPED_TEMPLATES_DIR = fileURLToPath(new URL("../../../templates/", import.meta.url));
+
+const NAME = /^[A-Za-z0-9][A-Za-z0-9_-]*$/;
+const HEADER = /^\{\{!--([\s\S]*?)--\}\}/;
+
+export interface TemplateInfo {
+  name: string;
+  source: "shipped" | "custom";
+  path: string;
+  description: string;
+  required: string[];
+  defaults: Record<string, unknown>;
+  /** Variable name → what it means. */
+  variables: Record<string, string>;
+  /** Why the template cannot be used (a header that does not parse). */
+  problem?: string;
+}
+
+export interface LoadedTemplate {
+  info: TemplateInfo;
+  text: string;
+}
+
+function templateName(file: string): string | undefined {
+  if (!file.endsWith(".hbs")) return undefined;
+  const base = file.slice(0, -".hbs".length).replace(/\.md$/, "");
+  return NAME.test(base) ? base : undefined;
+}
+
+/** Reads the YAML header of a template (empty when it has none; `problem` when it does not parse). */
+export function templateHeader(text: string): Pick<TemplateInfo, "description" | "required" | "defaults" | "variables" | "problem"> {
+  const empty = { description: "", required: [], defaults: {}, variables: {} };
+  const match = HEADER.exec(text);
+  if (!match) return empty;
+  let header: unknown;
+  try {
+    header = parse(match[1] ?? "");
+  } catch (error) {
+    return { ...empty, problem: `its header comment is not valid YAML: ${(error as Error).message.split("\n")[0]}` };
+  }
+  if (header === null || typeof header !== "object" || Array.isArray(header)) return { ...empty, problem: "its header comment is not a YAML mapping" };
+  const h = header as Record<string, unknown>;
+  const record = (value: unknown) => (value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : {});
+  return {
+    description: typeof h.description === "string" ? h.description.trim() : "",
+    required: Array.isArray(h.required) ? h.required.map(String) : [],
+    defaults: record(h.defaults),
+    variables: Object.fromEntries(Object.entries(record(h.variables)).map(([k, v]) => [k, String(v)])),
+  };
+}
+
+export class TemplateStore {
+  constructor(
+    readonly shippedDir: string = SHIPPED_TEMPLATES_DIR,
+    readonly customDir: string | undefined = undefined,
+  ) {}
+
+  /** Every template by name; custom ones replace shipped ones of the same name. */
+  async list(): Promise<TemplateInfo[]> {
+    const byName = new Map<string, TemplateInfo>();
+    for (const [dir, source] of [
+      [this.shippedDir, "shipped"],
+      [this.customDir, "custom"],
+    ] as const) {
+      if (dir === undefined) continue;
+      const files = await readdir(dir).catch((error: NodeJS.ErrnoException) => {
+        if (source === "custom" && error.code === "ENOENT") return [] as string[];
+        throw error;
+      });
+      for (const file of files.sort()) {
+        const name = templateName(file);
+        if (name === undefined) continue;
+        const path = join(dir, file);
+        const text = await readFile(path, "utf8");
+        byName.set(name, { name, source, path, ...templateHeader(text) });
+      }
+    }
+    return [...byName.values()].sort((a, b) => a.name.localeCompare(b.name));
+  }
+
+  async load(name: string): Promise<LoadedTemplate> {
+    const all = await this.list();
+    const info = all.find((t) => t.name === name);
+    if (!info) {
+      throw new ToolError("NOT_FOUND", `No template named '${name}'. Templates: ${all.map((t) => t.name).join(", ") || "none"}.`, {
+        suggestion: "Use one of the listed names, or pass the template text itself (anything with {{…}} is taken as an inline template).",
+        details: { template: name, available: all.map((t) => t.name) },
+      });
+    }
+    if (info.problem) {
+      throw new ToolError("INVALID_INPUT", `Template '${name}' (${info.path}) cannot be used: ${info.problem}.`, {
+        suggestion: "Fix the template's header, or pass the template inline.",
+        details: { template: name },
+      });
+    }
+    return { info, text: await readFile(info.path, "utf8") };
+  }
+}
+
+/** A `template` argument is inline when it holds Handlebars syntax or a line break, else a name. */
+export function isInlineTemplate(template: string): boolean {
+  return template.includes("{{") || template.includes("\n");
+}

@@ -1,0 +1,43 @@
+/**
+ * What the tools share for the life of a server process: the path guard, the regex worker, the
+ * model (lazy), the templates and the stats store. Built once from the config; `dispose`
+ * releases the model and the worker and writes pending stats.
+ */
+import type { Logger } from "@local-mcp/core";
+import type { LocalModelConfig } from "./config.js";
+import { ModelService } from "./domain/model/model-service.js";
+import { PathGuard } from "./domain/paths/path-guard.js";
+import { RegexRunner } from "./domain/regex/bounded-regex.js";
+import { StatsStore } from "./domain/stats/stats-store.js";
+import { TemplateStore } from "./domain/templates/template-store.js";
+
+export interface LocalModelRuntime {
+  config: LocalModelConfig;
+  logger: Logger;
+  guard: PathGuard;
+  regex: RegexRunner;
+  model: ModelService;
+  templates: TemplateStore;
+  stats: StatsStore;
+  dispose(): Promise<void>;
+}
+
+export function createRuntime(config: LocalModelConfig, logger: Logger): LocalModelRuntime {
+  const model = new ModelService(config.model, { logger, timeoutMs: config.timeoutMs, maxRetries: config.maxRetries });
+  const regex = new RegexRunner(config.regexTimeoutMs);
+  const stats = new StatsStore({ stateDir: config.stateDir, logger, enabled: config.tokenTracking });
+  let disposed: Promise<void> | undefined;
+  return {
+    config,
+    logger,
+    guard: new PathGuard(config.roots, config.maxFileBytes),
+    regex,
+    model,
+    templates: new TemplateStore(undefined, config.templatesDir),
+    stats,
+    dispose: () =>
+      (disposed ??= (async () => {
+        await Promise.allSettled([stats.flush(), regex.dispose(), model.dispose()]);
+      })()),
+  };
+}

@@ -1,0 +1,49 @@
+/**
+ * createLocalModelServer(config): the server definition — five tools that take structured chores
+ * off Claude (exact engines where a parser suffices, the local model where judgment is needed)
+ * and the `local://stats` resource.
+ */
+import { createLogger, createServer, type CreatedServer, type Logger } from "@local-mcp/core";
+import type { LocalModelConfig } from "./config.js";
+import { createRuntime, type LocalModelRuntime } from "./runtime.js";
+import { statsResource } from "./stats-resource.js";
+import { localModelTools } from "./tools/index.js";
+
+export const SERVER_NAME = "local-model-mcp";
+export const SERVER_VERSION = "0.1.0";
+export const SERVER_SUMMARY = "offload structured chores from Claude: extract, verify, generate, git, analyze";
+
+const INSTRUCTIONS = [
+  "Use these tools instead of reading files or raw command output yourself when you only need structured facts:",
+  "local_extract (frontmatter fields of GSD PLAN/SUMMARY files, regex matches, exports/imports, outlines),",
+  "local_verify (a checklist such as must_haves against code, with line evidence),",
+  "local_generate (GSD PLAN/SUMMARY/STATE/VERIFICATION files from templates),",
+  "local_git (status/diff/log as exact lists), local_analyze (exports, functions, types, dependencies of TS/JS).",
+  "Parsers do the work by default (confidence 1); a local model handles natural-language checks and summaries.",
+  "When a result has success=false or the error suggests it, handle the task directly.",
+].join(" ");
+
+export interface LocalModelServerOptions {
+  logger?: Logger;
+  /** Shared by the sessions of one process (HTTP); created and owned by this server when absent. */
+  runtime?: LocalModelRuntime;
+}
+
+export function createLocalModelServer(config: LocalModelConfig, options: LocalModelServerOptions = {}): CreatedServer {
+  const logger = options.logger ?? createLogger({ name: SERVER_NAME, level: config.logLevel });
+  const owned = options.runtime === undefined;
+  const runtime = options.runtime ?? createRuntime(config, logger);
+  if (owned && config.model.kind !== "none" && config.model.preload) runtime.model.preload();
+  return createServer({
+    name: SERVER_NAME,
+    version: SERVER_VERSION,
+    title: "Local model",
+    instructions: INSTRUCTIONS,
+    tools: localModelTools(runtime),
+    resources: [statsResource(runtime)],
+    responseLevel: config.responseLevel,
+    defaultTimeoutMs: config.timeoutMs,
+    logger,
+    onClose: () => (owned ? runtime.dispose() : runtime.stats.flush()),
+  });
+}

@@ -1,0 +1,44 @@
+/** Input and output schema pieces every tool of this server shares. */
+import { z } from "zod";
+import type { ToolAnnotations } from "@local-mcp/core";
+
+export const EngineChoiceSchema = z
+  .enum(["auto", "deterministic", "model"])
+  .optional()
+  .describe(
+    "Which engine does the work. auto (default): exact parsers (YAML, the TypeScript compiler, regex, git) wherever they suffice, the model where judgment is needed. deterministic: parsers only. model: the local model for everything.",
+  );
+
+/** The response contract around a tool's `data`. */
+export function contractOutput<D extends z.ZodType>(data: D) {
+  return z.object({
+    success: z.boolean().describe("false when the result should not be trusted as is: see error; data is kept for review"),
+    data: data.nullable(),
+    error: z.string().nullable(),
+    confidence: z.number().min(0).max(1).describe("1 for deterministic engines; the model's own confidence otherwise"),
+    tokens_used: z.number().int().min(0).describe("model tokens (prompt + generated, all attempts); 0 without the model"),
+    tokens_saved: z.number().int().describe("estimated tokens of the input Claude did not have to read, minus this response's (chars/4)"),
+    engine: z.enum(["deterministic", "model"]),
+    retries: z.number().int().min(0).optional().describe("model attempts after a schema-invalid output"),
+    schema_valid: z.boolean().optional(),
+    model: z.string().optional(),
+    stats: z
+      .object({
+        input_tokens_estimate: z.number().int(),
+        response_tokens_estimate: z.number().int(),
+        latency_ms: z.number(),
+        model_calls: z.number().int().optional(),
+        model_tokens_in: z.number().int().optional(),
+        model_tokens_out: z.number().int().optional(),
+      })
+      .optional(),
+  });
+}
+
+export const READ_ONLY: ToolAnnotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+
+export const FilesSchema = z
+  .array(z.string().min(1).max(4096))
+  .min(1)
+  .max(200)
+  .describe("Files to read: relative to the first configured root, or absolute inside the roots");

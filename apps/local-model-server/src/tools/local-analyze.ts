@@ -1,0 +1,162 @@
+/**
+ * local_analyze: the structure of TS/JS code from the TypeScript compiler API — exports,
+ * functions with parameters, interfaces/types/enums, and dependencies following relative
+ * imports to `depth`. Other languages go to the model (engine auto) when one is configured.
+ */
+import { defineTool, type ToolContext } from "@local-mcp/core";
+import { z } from "zod";
+import { analyzeWithDependencies, type AnalyzedFile } from "../domain/analyze/script-analysis.js";
+import { jsonTaskMessages, numbered } from "../domain/model/prompts.js";
+import { analyzeEntrySchema, type AnalyzeTask } from "../domain/model/task-schemas.js";
+import type { PathGuard } from "../domain/paths/path-guard.js";
+import { exportLabel } from "../domain/ts/exports.js";
+import { isScriptPath } from "../domain/ts/source-file.js";
+import { estimateTextTokens } from "../domain/tokens.js";
+import type { LocalModelRuntime } from "../runtime.js";
+import { EngineChoiceSchema, FilesSchema, READ_ONLY, contractOutput } from "./contract.js";
+import { chooseEngine } from "./engine-choice.js";
+import type { Json } from "./level-tree.js";
+import { readFiles } from "./read-files.js";
+import { itemProgress, ModelTally, runTask } from "./run-task.js";
+import type { TaskOutcome } from "./task-response.js";
+
+const TASKS = ["dependencies", "exports", "functions", "types"] as const;
+
+const input = z.object({
+  task_type: z.enum(TASKS),
+  files: FilesSchema,
+  depth: z
+    .number()
+    .int()
+    .min(1)
+    .max(10)
+    .optional()
+    .describe("dependencies: levels of the import graph to analyse (1, the default: the named files; 2: also the files they import; …)"),
+  engine: EngineChoiceSchema,
+});
+
+const importSchema = z.object({ from: z.string(), items: z.array(z.string()) });
+const entry = z.object({
+  exports: z.array(z.string()).optional(),
+  imports: z.array(importSchema).optional(),
+  functions: z.array(z.object({ name: z.string(), line: z.number().int(), params: z.array(z.string()) })).optional(),
+  types: z.array(z.object({ name: z.string(), kind: z.enum(["interface", "type", "enum"]), line: z.number().int() })).optional(),
+  dependencies: z
+    .object({ internal: z.array(z.string()), external: z.array(z.string()), unresolved: z.array(z.string()).optional(), outside: z.array(z.string()).optional() })
+    .optional(),
+  depth: z.number().int().optional(),
+  lines: z.object({ exports: z.record(z.string(), z.number().int()).optional(), imports: z.array(z.number().int()).optional() }).optional(),
+  file: z.object({ path: z.string(), bytes: z.number().int(), tokens_estimate: z.number().int() }).optional(),
+  details: z.record(z.string(), z.unknown()).optional(),
+});
+
+const output = contractOutput(z.object({ analysis: z.record(z.string(), entry) }));
+
+export function localAnalyzeTool(runtime: LocalModelRuntime) {
+  return defineTool({
+    name: "local_analyze",
+    title: "Analyze code structure",
+    description: [
+      "Structure of TS/JS files without reading them: exports, functions (name, line, params), types (interfaces, type aliases, enums), dependencies (imports, internal files and packages; depth follows relative imports).",
+      "Keys are the paths as given; followed files are keyed relative to the first root. Other languages go to the local model when one is configured.",
+    ].join(" "),
+    input,
+    output,
+    annotations: READ_ONLY,
+    timeoutMs: runtime.config.timeoutMs,
+    handler: (args, ctx) => runTask(runtime, "local_analyze", ctx, () => analyze(runtime, args, ctx)),
+  });
+}
+
+async function analyze(runtime: LocalModelRuntime, args: z.infer<typeof input>, ctx: ToolContext): Promise<TaskOutcome> {
+  const files = await readFiles(runtime, args.files, ctx.signal);
+  const unsupported = files.filter((f) => !isScriptPath(f.given)).map((f) => f.given);
+  chooseEngine(args.engine, { deterministicGap: unsupported.length > 0 ? `analysis of non-TS/JS files (${unsupported.join(", ")})` : undefined }, runtime.model);
+  const byModel = args.engine === "model" ? files : files.filter((f) => unsupported.includes(f.given));
+  const exact = files.filter((f) => !byModel.includes(f));
+  const depth = args.task_type === "dependencies" ? (args.depth ?? 1) : 1;
+  const analyzed = await analyzeWithDependencies(exact, depth, runtime.guard, ctx.signal);
+
+  const minimal: Record<string, Json> = {};
+  const standard: Record<string, Json> = {};
+  const full: Record<string, Json> = {};
+  const keyOf = (a: AnalyzedFile) => (a.depth === 0 ? a.file.given : runtime.guard.display(a.file.absolute));
+  for (const a of analyzed) {
+    const parts = renderAnalysis(args.task_type, a, runtime.guard);
+    const key = keyOf(a);
+    minimal[key] = parts.minimal;
+    standard[key] = parts.standard;
+    full[key] = parts.full;
+  }
+  const tally = new ModelTally();
+  for (const [index, file] of byModel.entries()) {
+    if (ctx.signal.aborted) throw ctx.signal.reason;
+    const schema = analyzeEntrySchema(args.task_type);
+    const messages = jsonTaskMessages(
+      "code structure analyzer",
+      MODEL_TASK[args.task_type],
+      [
+        { label: "FILE", text: file.given },
+        { label: "FILE CONTENT (line numbers added)", text: numbered(file.text, runtime.config.maxInputChars) },
+      ],
+      schema,
+    );
+    minimal[file.given] = tally.add(await runtime.model.json<Json>({ messages, schema }, ctx.signal));
+    full[file.given] = { file: { path: file.relative, bytes: file.bytes, tokens_estimate: estimateTextTokens(file.text) } };
+    itemProgress(ctx, byModel.length, index + 1, `analysed ${file.given}`);
+  }
+  const usage = tally.usage(runtime.model.name);
+  const read = new Map([...analyzed.map((a) => a.file), ...byModel].map((f) => [f.absolute, f.text.length]));
+  return {
+    engine: usage ? "model" : "deterministic",
+    data: { minimal: { analysis: minimal }, standard: { analysis: standard }, full: { analysis: full } },
+    inputChars: [...read.values()].reduce((sum, n) => sum + n, 0),
+    ...(usage ? { model: usage } : {}),
+  };
+}
+
+const MODEL_TASK: Record<AnalyzeTask, string> = {
+  exports: "List the names this module exports.",
+  dependencies: "List the modules this file imports, each with the names it imports.",
+  functions: "List the functions and methods defined in this file, with the line where each starts and its parameter names.",
+  types: "List the interfaces, type aliases and enums declared in this file, with their kind and line.",
+};
+
+function renderAnalysis(task: AnalyzeTask, a: AnalyzedFile, guard: PathGuard): { minimal: Json; standard: Json; full: Json } {
+  const { analysis } = a;
+  const exports = analysis.exports.map(exportLabel);
+  const imports = analysis.imports.map((i) => ({ from: i.from, items: i.items }));
+  const functions = analysis.functions.map((f) => ({ name: f.name, line: f.line, params: f.params }));
+  const types = analysis.types.map((t) => ({ name: t.name, kind: t.kind, line: t.line }));
+  const d = analysis.dependencies;
+  const dependencies = {
+    internal: d.internal.map((p) => guard.display(p)),
+    external: d.external,
+    ...(d.unresolved.length > 0 ? { unresolved: d.unresolved } : {}),
+    ...(d.outside.length > 0 ? { outside: d.outside } : {}),
+  };
+  const minimal: Json =
+    task === "exports" ? { exports } : task === "functions" ? { functions } : task === "types" ? { types } : { imports, dependencies };
+  const standard: Json = {
+    depth: a.depth,
+    lines: {
+      exports: Object.fromEntries(analysis.exports.map((e) => [exportLabel(e), e.line])),
+      imports: analysis.imports.map((i) => i.line),
+    },
+  };
+  const full: Json = {
+    exports,
+    imports,
+    functions,
+    types,
+    dependencies,
+    file: { path: a.file.relative, bytes: a.file.bytes, tokens_estimate: estimateTextTokens(a.file.text) },
+    details: {
+      exports: analysis.exports.map((e) => ({ name: e.name, kind: e.kind, line: e.line, type_only: e.typeOnly, ...(e.from ? { from: e.from } : {}), ...(e.local ? { local: e.local } : {}) })),
+      imports: analysis.imports.map((i) => ({ from: i.from, line: i.line, kind: i.kind, type_only: i.typeOnly })),
+      functions: analysis.functions.map((f) => ({ name: f.name, kind: f.kind, async: f.async, exported: f.exported, param_types: f.paramTypes, returns: f.returns })),
+      types: analysis.types.map((t) => ({ name: t.name, exported: t.exported })),
+    },
+  };
+  return { minimal, standard, full };
+}

@@ -1,0 +1,211 @@
+/**
+ * local_extract: structured data out of files — frontmatter fields (YAML), regex matches
+ * (time-bounded), exports/imports (TypeScript compiler API), outlines (headings, GSD blocks,
+ * symbols) — and, with a model, summaries of prose or anything sent with engine "model".
+ */
+import { defineTool, ToolError, type ToolContext } from "@local-mcp/core";
+import { z } from "zod";
+import {
+  extractExports,
+  extractFrontmatter,
+  extractImports,
+  extractPatterns,
+  extractStructure,
+  hasOutline,
+  type ExtractFormat,
+  type ExtractItem,
+} from "../domain/extract/extract-file.js";
+import { clip, jsonTaskMessages, numbered } from "../domain/model/prompts.js";
+import { extractDataSchema, extractItemSchema, SHORT_ANSWER_BOUNDS, SUMMARY_SCHEMA, type ExtractTask } from "../domain/model/task-schemas.js";
+import type { TextFile } from "../domain/paths/path-guard.js";
+import { compilePatterns } from "../domain/regex/bounded-regex.js";
+import { isScriptPath } from "../domain/ts/source-file.js";
+import { estimateTextTokens } from "../domain/tokens.js";
+import type { LocalModelRuntime } from "../runtime.js";
+import { EngineChoiceSchema, FilesSchema, READ_ONLY, contractOutput } from "./contract.js";
+import { chooseEngine } from "./engine-choice.js";
+import type { Json } from "./level-tree.js";
+import { checkAgainstSchema, readFiles } from "./read-files.js";
+import { itemProgress, ModelTally, runTask } from "./run-task.js";
+import type { TaskOutcome } from "./task-response.js";
+
+const TASKS = ["pattern_match", "frontmatter", "exports", "imports", "structure"] as const;
+
+const input = z.object({
+  task_type: z.enum(TASKS).describe(
+    "frontmatter: YAML frontmatter fields; pattern_match: regex matches; exports / imports: of TS/JS modules; structure: outline (Markdown headings and GSD blocks, TS/JS symbols)",
+  ),
+  files: FilesSchema,
+  extract: z
+    .object({
+      patterns: z.array(z.string().min(1).max(1000)).min(1).max(50).optional().describe("pattern_match: regexes, plain or /body/flags; searched per line (multiline)"),
+      fields: z.array(z.string().min(1).max(200)).max(100).optional().describe("frontmatter: fields to extract (dotted paths reach nested keys); all top-level fields when omitted"),
+      format: z.enum(["json", "list"]).optional().describe("json (default): an object per file; list: a list of strings per file"),
+      summarize: z.boolean().optional().describe("structure: add a model-written summary of each file (needs a model)"),
+    })
+    .strict()
+    .optional(),
+  schema: z
+    .record(z.string(), z.unknown())
+    .optional()
+    .describe("JSON Schema for each file's `data`: the model's output is constrained to it; deterministic data is checked against it (schema_valid)"),
+  engine: EngineChoiceSchema,
+});
+
+const item = z.object({
+  found: z.boolean(),
+  data: z.unknown().describe("json: an object (frontmatter fields; pattern → matches; module → imported names; {outline}) or the export names; list: strings"),
+  error: z.string().optional(),
+  summary: z.string().optional(),
+  line_numbers: z.array(z.number().int().nullable()).optional().describe("standard: the line of each data entry, in data order (null: field absent)"),
+  file: z.object({ path: z.string(), bytes: z.number().int(), tokens_estimate: z.number().int() }).optional(),
+  details: z.record(z.string(), z.unknown()).optional(),
+});
+
+const output = contractOutput(z.object({ results: z.record(z.string(), item) }));
+
+const MODEL_TASK: Record<ExtractTask, string> = {
+  frontmatter: "Extract ONLY the requested fields from the YAML frontmatter of the file. If a field is missing, use null. Set found to false when the file has no frontmatter.",
+  pattern_match: "For each regular expression (the keys of data), list the texts in the file that match it. Set found to false when nothing matches.",
+  exports: "List the names the module exports. Set found to false when it exports nothing.",
+  imports: "Map each module the file imports to the names it imports from it. Set found to false when it imports nothing.",
+  structure: "Outline the file: its headings, sections or top-level symbols, each with its nesting level (1 = top).",
+};
+
+export function localExtractTool(runtime: LocalModelRuntime) {
+  return defineTool({
+    name: "local_extract",
+    title: "Extract structured data from files",
+    description: [
+      "Reads files so you do not have to and returns only what you ask for: frontmatter fields of GSD PLAN/SUMMARY files, regex matches, exports/imports of TS/JS modules, outlines.",
+      "Results are keyed by the path as given; line numbers at response_level standard.",
+      "Deterministic and exact by default; the local model (if configured) writes summaries (structure + summarize) and handles files the parsers do not (engine auto) or everything (engine model).",
+    ].join(" "),
+    input,
+    output,
+    annotations: READ_ONLY,
+    timeoutMs: runtime.config.timeoutMs,
+    handler: (args, ctx) => runTask(runtime, "local_extract", ctx, () => extract(runtime, args, ctx)),
+  });
+}
+
+async function extract(runtime: LocalModelRuntime, args: z.infer<typeof input>, ctx: ToolContext) {
+  const task = args.task_type;
+  const format: ExtractFormat = args.extract?.format ?? "json";
+  const patterns = args.extract?.patterns ?? [];
+  if (task === "pattern_match" && patterns.length === 0) {
+    throw new ToolError("INVALID_INPUT", "pattern_match needs extract.patterns (one or more regexes).", { details: { field: "extract.patterns" } });
+  }
+  const specs = task === "pattern_match" ? compilePatterns(patterns, "extract.patterns") : [];
+  const files = await readFiles(runtime, args.files, ctx.signal);
+  const summarize = task === "structure" && args.extract?.summarize === true;
+  const needsScript = task === "exports" || task === "imports";
+  const unsupported = files.filter((f) => (needsScript ? !isScriptPath(f.given) : task === "structure" && !hasOutline(f.given))).map((f) => f.given);
+  chooseEngine(
+    args.engine,
+    {
+      deterministicGap: unsupported.length > 0 ? `${task} of ${needsScript ? "non-TS/JS" : "non-Markdown, non-TS/JS"} files (${unsupported.join(", ")})` : undefined,
+      needsJudgment: summarize ? "a summary of each file (structure with summarize)" : undefined,
+    },
+    runtime.model,
+  );
+  const tally = new ModelTally();
+  const minimal: Record<string, Json> = {};
+  const standard: Record<string, Json> = {};
+  const full: Record<string, Json> = {};
+  const problems: string[] = [];
+  /** Data the exact engines produced, for the check against the caller's schema. */
+  const exact: [string, unknown][] = [];
+  for (const [index, file] of files.entries()) {
+    if (ctx.signal.aborted) throw ctx.signal.reason;
+    const useModel = args.engine === "model" || unsupported.includes(file.given);
+    const result = useModel
+      ? await modelItem(runtime, task, format, file, args, tally, ctx)
+      : await deterministicItem(runtime, task, format, file, args.extract?.fields, patterns, specs, ctx.signal);
+    if (!useModel) exact.push([file.given, result.data]);
+    if (summarize) {
+      const messages = jsonTaskMessages(
+        "summarizer",
+        "Summarize this file in at most three sentences: what it is for and what it contains.",
+        [
+          { label: "FILE", text: file.given },
+          { label: "CONTENT", text: clip(file.text, runtime.config.maxInputChars) },
+        ],
+        SUMMARY_SCHEMA,
+      );
+      result.summary = tally.add(await runtime.model.json<{ summary: string }>({ messages, schema: SUMMARY_SCHEMA, grammarBounds: SHORT_ANSWER_BOUNDS }, ctx.signal)).summary;
+    }
+    if (result.error) problems.push(`${file.given}: ${result.error}`);
+    minimal[file.given] = {
+      found: result.found,
+      data: result.data,
+      ...(result.error ? { error: result.error } : {}),
+      ...(result.summary !== undefined ? { summary: result.summary } : {}),
+    };
+    standard[file.given] = result.lineNumbers ? { line_numbers: result.lineNumbers } : {};
+    full[file.given] = {
+      file: { path: file.relative, bytes: file.bytes, tokens_estimate: estimateTextTokens(file.text) },
+      ...(result.details ? { details: result.details } : {}),
+    };
+    itemProgress(ctx, files.length, index + 1, `extracted ${task} from ${file.given}`);
+  }
+  const usage = tally.usage(runtime.model.name);
+  const engine = usage ? "model" : "deterministic";
+  const schemaCheck = args.schema && exact.length > 0 ? await checkAgainstSchema(args.schema, exact) : undefined;
+  return {
+    engine,
+    data: { minimal: { results: minimal }, standard: { results: standard }, full: { results: full } },
+    inputChars: files.reduce((sum, f) => sum + f.text.length, 0),
+    problems,
+    ...(schemaCheck ? { schemaCheck } : {}),
+    ...(usage ? { model: usage } : {}),
+  } satisfies TaskOutcome;
+}
+
+async function deterministicItem(
+  runtime: LocalModelRuntime,
+  task: ExtractTask,
+  format: ExtractFormat,
+  file: TextFile,
+  fields: readonly string[] | undefined,
+  patterns: readonly string[],
+  specs: ReturnType<typeof compilePatterns>,
+  signal: AbortSignal,
+): Promise<ExtractItem & { summary?: string }> {
+  switch (task) {
+    case "frontmatter":
+      return extractFrontmatter(file, fields, format);
+    case "pattern_match":
+      return extractPatterns(file, patterns, specs, format, runtime.regex, signal);
+    case "exports":
+      return extractExports(file);
+    case "imports":
+      return extractImports(file, format);
+    case "structure":
+      return extractStructure(file, format);
+  }
+}
+
+async function modelItem(
+  runtime: LocalModelRuntime,
+  task: ExtractTask,
+  format: ExtractFormat,
+  file: TextFile,
+  args: z.infer<typeof input>,
+  tally: ModelTally,
+  ctx: ToolContext,
+): Promise<ExtractItem & { summary?: string }> {
+  const fields = args.extract?.fields;
+  const patterns = args.extract?.patterns;
+  const schema = extractItemSchema(args.schema ?? extractDataSchema(task, format, fields, patterns));
+  const parts = [
+    { label: "FILE", text: file.given },
+    ...(fields?.length ? [{ label: "EXTRACT THESE FIELDS", text: fields.join(", ") }] : []),
+    ...(patterns?.length ? [{ label: "PATTERNS", text: patterns.join("\n") }] : []),
+    { label: "FILE CONTENT (line numbers added)", text: numbered(file.text, runtime.config.maxInputChars) },
+  ];
+  const messages = jsonTaskMessages("data extraction tool", MODEL_TASK[task], parts, schema);
+  const answer = await runtime.model.json<{ found: boolean; data: unknown }>({ messages, schema }, ctx.signal);
+  const value = tally.add(answer);
+  return { found: value.found, data: value.data };
+}

@@ -1,0 +1,116 @@
+/**
+ * local_generate: fills a Handlebars template — the shipped GSD templates (plan, summary, state,
+ * verification), custom ones from templates_dir, or an inline template — strictly: a variable the
+ * template uses and the call does not give is INVALID_INPUT naming it. With output_path the file
+ * is written atomically under the roots, and minimal responses leave the content out.
+ */
+import { defineTool, ToolError, type ToolContext } from "@local-mcp/core";
+import { z } from "zod";
+import { countLines } from "../domain/markdown/outline.js";
+import { jsonTaskMessages } from "../domain/model/prompts.js";
+import { GENERATED_SCHEMA } from "../domain/model/task-schemas.js";
+import { writeFileAtomic } from "@local-mcp/core";
+import { renderTemplate } from "../domain/templates/render-template.js";
+import { isInlineTemplate, type TemplateInfo } from "../domain/templates/template-store.js";
+import type { LocalModelRuntime } from "../runtime.js";
+import { EngineChoiceSchema, contractOutput } from "./contract.js";
+import { ModelTally, runTask } from "./run-task.js";
+import type { TaskOutcome } from "./task-response.js";
+
+const TASKS = ["summary", "plan", "verification", "state_update"] as const;
+const DEFAULT_TEMPLATE: Record<(typeof TASKS)[number], string> = { summary: "summary", plan: "plan", verification: "verification", state_update: "state" };
+
+const input = z.object({
+  task_type: z.enum(TASKS).optional().describe("summary | plan | verification | state_update: picks the shipped GSD template when `template` is omitted"),
+  template: z
+    .string()
+    .min(1)
+    .max(200_000)
+    .optional()
+    .describe("A template name (see the local-model CLI: `local-model templates`) or an inline Handlebars template (anything containing {{ or a line break)"),
+  variables: z.record(z.string(), z.unknown()).optional().describe("Values for the template's variables; a missing one is an error naming it"),
+  output_path: z.string().min(1).max(4096).optional().describe("Write the result here (atomically, under the roots); minimal responses then omit the content"),
+  engine: EngineChoiceSchema,
+});
+
+const output = contractOutput(
+  z.object({
+    content: z.string().optional().describe("The generated text (at minimal only when not written to a file)"),
+    written: z.boolean(),
+    path: z.string().optional(),
+    template: z.string().optional(),
+    bytes: z.number().int().optional(),
+    lines: z.number().int().optional(),
+    template_source: z.enum(["shipped", "custom", "inline"]).optional(),
+    variables_given: z.array(z.string()).optional(),
+  }),
+);
+
+export function localGenerateTool(runtime: LocalModelRuntime) {
+  return defineTool({
+    name: "local_generate",
+    title: "Generate a file from a template",
+    description: [
+      "Fills a template with your variables — strict substitution, no creativity. Shipped GSD templates: plan (PLAN.md), summary (SUMMARY.md), state (STATE.md), verification (VERIFICATION.md); or an inline Handlebars template.",
+      "A variable the template needs and you did not give is an error naming it. With output_path the file is written atomically under the roots.",
+    ].join(" "),
+    input,
+    output,
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+    timeoutMs: runtime.config.timeoutMs,
+    handler: (args, ctx) => runTask(runtime, "local_generate", ctx, () => generate(runtime, args, ctx)),
+  });
+}
+
+async function generate(runtime: LocalModelRuntime, args: z.infer<typeof input>, ctx: ToolContext): Promise<TaskOutcome> {
+  const chosen = args.template ?? (args.task_type ? DEFAULT_TEMPLATE[args.task_type] : undefined);
+  if (chosen === undefined) throw new ToolError("INVALID_INPUT", "Give a template (a name or inline text) or a task_type.", { details: { field: "template" } });
+  const variables = args.variables ?? {};
+  const inline = isInlineTemplate(chosen);
+  const loaded = inline ? undefined : await runtime.templates.load(chosen);
+  const info: Pick<TemplateInfo, "name" | "required" | "defaults"> & { source: "shipped" | "custom" | "inline" } = loaded?.info ?? {
+    name: "inline",
+    required: [],
+    defaults: {},
+    source: "inline",
+  };
+  const text = loaded?.text ?? chosen;
+  // Resolved before any work: a forbidden output path fails the call without writing anything.
+  const target = args.output_path === undefined ? undefined : await runtime.guard.resolveForWrite(args.output_path);
+
+  const tally = new ModelTally();
+  let content: string;
+  if (args.engine === "model") {
+    runtime.model.assertConfigured('engine "model"');
+    const messages = jsonTaskMessages(
+      "template filler. Replace every {{variable}} of the template with its value; for lists, repeat the block per item. Add nothing the template does not specify",
+      "Fill the template.",
+      [
+        { label: "TEMPLATE", text },
+        { label: "VARIABLES", text: JSON.stringify({ ...info.defaults, ...variables }, null, 2) },
+      ],
+      GENERATED_SCHEMA,
+    );
+    const maxTokens = runtime.model.config.kind === "none" ? 1024 : runtime.model.config.maxTokens;
+    const answer = await runtime.model.json<{ content: string }>(
+      { messages, schema: GENERATED_SCHEMA, maxTokens, grammarBounds: { maxStringLength: maxTokens * 4, maxArrayItems: 20 } },
+      ctx.signal,
+    );
+    content = tally.add(answer).content;
+  } else {
+    content = renderTemplate(text, variables, { name: info.name, required: info.required, defaults: info.defaults });
+  }
+  if (target !== undefined) await writeFileAtomic(target, content);
+  const written = target !== undefined;
+  const usage = tally.usage(runtime.model.name);
+  return {
+    engine: usage ? "model" : "deterministic",
+    data: {
+      minimal: { written, ...(written ? { path: runtime.guard.display(target) } : { content }) },
+      standard: { content, template: info.name, bytes: Buffer.byteLength(content), lines: countLines(content) },
+      full: { template_source: info.source, variables_given: Object.keys(variables).sort() },
+    },
+    inputChars: text.length,
+    ...(usage ? { model: usage } : {}),
+  };
+}

@@ -1,0 +1,179 @@
+/**
+ * local_git: git state as exact lists, from git itself — `status --porcelain=v2 -z`,
+ * `diff --numstat -z` (`--cached` for staged), `log -z` with a fixed format. Renames and
+ * deletions included; `paths` limit every command; `limit` bounds the log.
+ */
+import { stat } from "node:fs/promises";
+import { defineTool, ToolError, type ToolContext } from "@local-mcp/core";
+import { z } from "zod";
+import { GitRepo, type PathFilter } from "../domain/git/git-repo.js";
+import { clip, jsonTaskMessages } from "../domain/model/prompts.js";
+import { gitDataSchema, type GitTask } from "../domain/model/task-schemas.js";
+import type { LocalModelRuntime } from "../runtime.js";
+import { EngineChoiceSchema, READ_ONLY, contractOutput } from "./contract.js";
+import type { Json, LevelTree } from "./level-tree.js";
+import { ModelTally, runTask } from "./run-task.js";
+import type { TaskOutcome } from "./task-response.js";
+
+const TASKS = ["status", "diff", "log", "changed_files"] as const;
+
+const input = z.object({
+  task_type: z.enum(TASKS).describe("status: staged/modified/untracked/renamed/deleted; diff: line counts per file; log: commits; changed_files: every path that differs"),
+  options: z
+    .object({
+      paths: z.array(z.string().min(1).max(4096)).max(100).optional().describe("Limit to these files or directories (under the roots)"),
+      limit: z.number().int().min(1).max(1000).optional().describe("log: number of commits (default 10)"),
+      format: z.enum(["summary", "detailed"]).optional().describe("detailed: every detail (as response_level full)"),
+      staged: z.boolean().optional().describe("diff: staged changes (index vs HEAD) instead of unstaged ones"),
+      ref: z.string().min(1).max(200).optional().describe("diff / changed_files: compare the work tree with this revision; log: start from it"),
+    })
+    .strict()
+    .optional(),
+  repo: z.string().min(1).max(4096).optional().describe("A directory of the work tree (default: the first root)"),
+  engine: EngineChoiceSchema,
+});
+
+const strings = z.array(z.string());
+const output = contractOutput(
+  z.object({
+    branch: z.string().nullable().optional(),
+    staged: strings.optional(),
+    modified: strings.optional(),
+    untracked: strings.optional(),
+    renamed: z.array(z.object({ from: z.string(), to: z.string() })).optional(),
+    deleted: strings.optional(),
+    conflicted: strings.optional(),
+    files_changed: z.number().int().optional(),
+    insertions: z.number().int().optional(),
+    deletions: z.number().int().optional(),
+    changes: z.array(z.object({ file: z.string(), added: z.number().int(), removed: z.number().int(), from: z.string().optional(), binary: z.boolean().optional() })).optional(),
+    commits: z
+      .array(
+        z.object({
+          hash: z.string(),
+          message: z.string(),
+          date: z.string(),
+          full_hash: z.string().optional(),
+          author: z.string().optional(),
+          email: z.string().optional(),
+          body: z.string().optional(),
+        }),
+      )
+      .optional(),
+    files: strings.optional(),
+    count: z.number().int().optional(),
+    repo: z.string().optional().describe("standard: the repository's top level; result paths are relative to it"),
+    compared: z.string().optional(),
+    oid: z.string().optional(),
+    upstream: z.string().optional(),
+    ahead: z.number().int().optional(),
+    behind: z.number().int().optional(),
+    entries: z
+      .array(z.object({ path: z.string(), index: z.string(), worktree: z.string(), kind: z.string(), from: z.string().optional() }))
+      .optional(),
+  }),
+);
+
+export function localGitTool(runtime: LocalModelRuntime) {
+  return defineTool({
+    name: "local_git",
+    title: "Summarize git state",
+    description: [
+      "Runs git and returns exact lists instead of raw output: status (staged, modified, untracked, renamed, deleted), diff (numstat per file; staged with options.staged), log (commits; options.limit), changed_files.",
+      "Paths are relative to the repository's top level; options.paths limits every command.",
+    ].join(" "),
+    input,
+    output,
+    annotations: READ_ONLY,
+    timeoutMs: runtime.config.timeoutMs,
+    handler: (args, ctx) => runTask(runtime, "local_git", ctx, () => git(runtime, args, ctx)),
+  });
+}
+
+async function git(runtime: LocalModelRuntime, args: z.infer<typeof input>, ctx: ToolContext): Promise<TaskOutcome> {
+  const options = args.options ?? {};
+  const directory = args.repo === undefined ? runtime.guard.primaryRoot : await runtime.guard.resolveExisting(args.repo);
+  if (!(await stat(directory)).isDirectory()) throw new ToolError("INVALID_INPUT", `repo '${args.repo}' is not a directory.`, { details: { field: "repo" } });
+  if (args.engine === "model") runtime.model.assertConfigured('engine "model"');
+  const repo = await GitRepo.open(directory, runtime.guard, ctx.signal);
+  const given = options.paths ?? [];
+  const absolute = await Promise.all(given.map((p) => runtime.guard.resolveLoose(p)));
+  const filter = repo.paths(absolute, given);
+  const repoName = runtime.guard.display(repo.toplevel);
+  const { tree, raw } = await run(repo, args.task_type, options, filter, repoName, ctx.signal);
+
+  if (args.engine === "model") {
+    const tally = new ModelTally();
+    const schema = gitDataSchema(args.task_type);
+    const messages = jsonTaskMessages(
+      "git output parser",
+      `Parse this git ${args.task_type} output into the JSON structure. Paths are separated by NUL (shown as ⏎).`,
+      [{ label: "GIT OUTPUT", text: clip(raw.replaceAll("\0", "⏎\n"), runtime.config.maxInputChars) }],
+      schema,
+    );
+    const value = tally.add(await runtime.model.json<Json>({ messages, schema }, ctx.signal));
+    const usage = tally.usage(runtime.model.name);
+    return { engine: "model", data: { minimal: value, standard: { repo: repoName } }, inputChars: raw.length, ...(usage ? { model: usage } : {}) };
+  }
+  return { engine: "deterministic", data: tree, inputChars: raw.length, ...(options.format === "detailed" ? { minimumLevel: "full" } : {}) };
+}
+
+async function run(
+  repo: GitRepo,
+  task: GitTask,
+  options: NonNullable<z.infer<typeof input>["options"]>,
+  filter: PathFilter,
+  repoName: string,
+  signal: AbortSignal,
+): Promise<{ tree: LevelTree; raw: string }> {
+  switch (task) {
+    case "status": {
+      const { value: s, raw } = await repo.status(filter, signal);
+      const b = s.branch;
+      return {
+        raw,
+        tree: {
+          minimal: {
+            branch: b.head ?? null,
+            staged: s.staged,
+            modified: s.modified,
+            untracked: s.untracked,
+            renamed: s.renamed,
+            deleted: s.deleted,
+            ...(s.conflicted.length > 0 ? { conflicted: s.conflicted } : {}),
+          },
+          standard: {
+            repo: repoName,
+            ...(b.oid ? { oid: b.oid } : {}),
+            ...(b.upstream ? { upstream: b.upstream } : {}),
+            ...(b.ahead !== undefined ? { ahead: b.ahead } : {}),
+            ...(b.behind !== undefined ? { behind: b.behind } : {}),
+          },
+          full: { entries: s.entries.map((e) => ({ path: e.path, index: e.index, worktree: e.worktree, kind: e.kind, ...(e.from ? { from: e.from } : {}) })) },
+        },
+      };
+    }
+    case "diff": {
+      const staged = options.staged === true;
+      const { value, raw } = await repo.diff({ staged, ref: options.ref }, filter, signal);
+      const compared =
+        options.ref !== undefined ? `${staged ? "index" : "work tree"} vs ${options.ref}` : staged ? "index vs HEAD (staged)" : "work tree vs index (unstaged)";
+      return { raw, tree: { minimal: { ...value }, standard: { repo: repoName, compared } } };
+    }
+    case "log": {
+      const { value, raw } = await repo.log({ limit: options.limit ?? 10, ref: options.ref }, filter, signal);
+      return {
+        raw,
+        tree: {
+          minimal: { commits: value.map((c) => ({ hash: c.hash, message: c.subject, date: c.date })) },
+          standard: { repo: repoName, commits: value.map((c) => ({ full_hash: c.fullHash, author: c.author })) },
+          full: { commits: value.map((c) => ({ email: c.email, body: c.body })) },
+        },
+      };
+    }
+    case "changed_files": {
+      const { value, raw } = await repo.changedFiles(options.ref, filter, signal);
+      return { raw, tree: { minimal: { files: value, count: value.length }, standard: { repo: repoName, ...(options.ref ? { compared: `work tree vs ${options.ref}` } : {}) } } };
+    }
+  }
+}

@@ -1,0 +1,168 @@
+/**
+ * local_verify: a checklist against the code. Conditions (`contains`, `exports`, `imports`,
+ * `pattern`) are checked exactly, with `line N: <snippet>` evidence; a check with only a
+ * natural-language description goes to the model. A check on a file that does not exist fails.
+ */
+import { defineTool, ToolError, type ToolContext } from "@local-mcp/core";
+import { z } from "zod";
+import { jsonTaskMessages, numbered } from "../domain/model/prompts.js";
+import { SHORT_ANSWER_BOUNDS, VERDICT_SCHEMA } from "../domain/model/task-schemas.js";
+import { checkCondition, CONDITION_TYPES, missingFile, type ConditionType, type Verdict } from "../domain/verify/conditions.js";
+import { SourceCache } from "../domain/verify/source-cache.js";
+import { isScriptPath } from "../domain/ts/source-file.js";
+import type { LocalModelRuntime } from "../runtime.js";
+import { EngineChoiceSchema, READ_ONLY, contractOutput } from "./contract.js";
+import { chooseEngine } from "./engine-choice.js";
+import type { Json } from "./level-tree.js";
+import { itemProgress, ModelTally, runTask } from "./run-task.js";
+import type { EngineName, TaskOutcome } from "./task-response.js";
+
+const TASKS = ["must_haves", "patterns", "exports", "imports"] as const;
+/** The condition type a check without one gets from the task type. */
+const DEFAULT_TYPE: Record<(typeof TASKS)[number], ConditionType> = { must_haves: "contains", patterns: "pattern", exports: "exports", imports: "imports" };
+
+const check = z
+  .object({
+    id: z.string().min(1).max(200).describe("Check identifier, e.g. DATA-01"),
+    description: z.string().max(2000).optional().describe("What to verify; a check with only a description is judged by the model"),
+    file: z.string().min(1).max(4096).describe("File to check (relative to the first root)"),
+    condition: z
+      .object({
+        type: z.enum(CONDITION_TYPES).optional().describe("contains: substring; exports: exported name; imports: module or imported name; pattern: regex. Default from task_type"),
+        value: z.string().min(1).max(10_000),
+      })
+      .strict()
+      .optional(),
+  })
+  .strict();
+
+const input = z.object({
+  task_type: z.enum(TASKS).optional().describe("must_haves (default), patterns, exports, imports: also the condition type of checks that give none"),
+  checks: z.array(check).min(1).max(200),
+  engine: EngineChoiceSchema,
+});
+
+const result = z.object({
+  id: z.string(),
+  status: z.enum(["pass", "fail"]),
+  evidence: z.string().describe("`line N: <snippet>`, or `not found`"),
+  reason: z.string().optional(),
+  engine: z.enum(["deterministic", "model"]).optional(),
+  file: z.string().optional(),
+  line: z.number().int().optional(),
+  via: z.string().optional(),
+  condition: z.object({ type: z.string(), value: z.string() }).optional(),
+  confidence: z.number().optional(),
+});
+
+const output = contractOutput(z.object({ passed: z.number().int(), failed: z.number().int(), results: z.array(result) }));
+
+export function localVerifyTool(runtime: LocalModelRuntime) {
+  return defineTool({
+    name: "local_verify",
+    title: "Verify a checklist against code",
+    description: [
+      "Checks requirements (e.g. a GSD plan's must_haves) against files without you reading them.",
+      "Conditions are exact: contains (substring), exports (exported name, through re-exports), imports (module or imported name), pattern (regex); evidence is `line N: <snippet>`.",
+      "A check with only a description (no condition) is judged by the local model; without a model that is NOT_READY. A check on a missing file fails.",
+    ].join(" "),
+    input,
+    output,
+    annotations: READ_ONLY,
+    timeoutMs: runtime.config.timeoutMs,
+    handler: (args, ctx) => runTask(runtime, "local_verify", ctx, () => verify(runtime, args, ctx)),
+  });
+}
+
+interface Planned {
+  index: number;
+  check: z.infer<typeof check>;
+  type: ConditionType | undefined;
+  value: string | undefined;
+  useModel: boolean;
+}
+
+async function verify(runtime: LocalModelRuntime, args: z.infer<typeof input>, ctx: ToolContext): Promise<TaskOutcome> {
+  const defaultType = DEFAULT_TYPE[args.task_type ?? "must_haves"];
+  const cache = new SourceCache(runtime.guard);
+  const planned: Planned[] = [];
+  for (const [index, c] of args.checks.entries()) {
+    if (!c.condition && !c.description?.trim()) {
+      throw new ToolError("INVALID_INPUT", `Check ${c.id} has neither a condition nor a description.`, { details: { field: `checks.${index}` } });
+    }
+    const type = c.condition ? (c.condition.type ?? defaultType) : undefined;
+    // Read (and guard) every file up front: a forbidden path fails the call before any work.
+    const file = await cache.file(c.file);
+    const needsParser = type === "exports" || type === "imports";
+    const exactPossible = type !== undefined && (!needsParser || file === undefined || isScriptPath(file.given));
+    planned.push({ index, check: c, type, value: c.condition?.value, useModel: args.engine === "model" || !exactPossible });
+  }
+  const judged = planned.filter((p) => p.useModel && args.engine !== "model").map((p) => p.check.id);
+  chooseEngine(
+    args.engine,
+    { needsJudgment: judged.length > 0 ? `the check${judged.length > 1 ? "s" : ""} ${judged.join(", ")} (natural-language, or exports/imports of a non-TS/JS file)` : undefined },
+    runtime.model,
+  );
+
+  const tally = new ModelTally();
+  const minimal: Json[] = [];
+  const standard: Json[] = [];
+  const full: Json[] = [];
+  for (const p of planned) {
+    if (ctx.signal.aborted) throw ctx.signal.reason;
+    const file = await cache.file(p.check.file);
+    let verdict: Verdict;
+    let engine: EngineName = "deterministic";
+    let confidence = 1;
+    if (!file) verdict = missingFile(p.check.file);
+    else if (p.useModel) {
+      engine = "model";
+      ({ verdict, confidence } = await judge(runtime, p, file.given, file.text, tally, ctx.signal));
+    } else verdict = await checkCondition(p.type as ConditionType, p.value as string, file, { cache, regex: runtime.regex, signal: ctx.signal, index: p.index });
+    minimal.push({ id: p.check.id, status: verdict.status, evidence: verdict.evidence, ...(verdict.reason ? { reason: verdict.reason } : {}) });
+    standard.push({ engine, file: p.check.file, ...(verdict.line !== undefined ? { line: verdict.line } : {}), ...(verdict.via ? { via: verdict.via } : {}) });
+    full.push({ ...(p.type && p.value ? { condition: { type: p.type, value: p.value } } : {}), ...(engine === "model" ? { confidence } : {}) });
+    itemProgress(ctx, planned.length, p.index + 1, `checked ${p.check.id}`);
+  }
+  const passed = minimal.filter((r) => r.status === "pass").length;
+  const usage = tally.usage(runtime.model.name);
+  const read = await cache.readFiles();
+  return {
+    engine: usage ? "model" : "deterministic",
+    data: { minimal: { passed, failed: minimal.length - passed, results: minimal }, standard: { results: standard }, full: { results: full } },
+    inputChars: read.reduce((sum, f) => sum + f.text.length, 0),
+    ...(usage ? { model: usage } : {}),
+  };
+}
+
+async function judge(
+  runtime: LocalModelRuntime,
+  p: Planned,
+  path: string,
+  text: string,
+  tally: ModelTally,
+  signal: AbortSignal,
+): Promise<{ verdict: Verdict; confidence: number }> {
+  const condition = p.type && p.value ? `${p.type} "${p.value}"` : "(none: judge the description)";
+  const messages = jsonTaskMessages(
+    "code verification tool. Check whether the condition is satisfied",
+    [
+      `CHECK ${p.check.id}: ${p.check.description ?? ""}`,
+      `FILE: ${path}`,
+      `CONDITION: ${condition}`,
+      'Evidence must be specific: "line N: <relevant code>", or "not found". reason is null when the check passes, else why it fails.',
+    ].join("\n"),
+    [{ label: "FILE CONTENT (line numbers added)", text: numbered(text, runtime.config.maxInputChars) }],
+    VERDICT_SCHEMA,
+  );
+  const answer = await runtime.model.json<{ status: "pass" | "fail"; evidence: string; reason: string | null }>({ messages, schema: VERDICT_SCHEMA, grammarBounds: SHORT_ANSWER_BOUNDS }, signal);
+  const value = tally.add(answer);
+  const line = /^line (\d+)\b/.exec(value.evidence)?.[1];
+  const verdict: Verdict = {
+    status: value.status,
+    evidence: value.evidence,
+    ...(value.reason ? { reason: value.reason } : {}),
+    ...(line ? { line: Number(line) } : {}),
+  };
+  return { verdict, confidence: answer.confidence };
+}

@@ -1,0 +1,65 @@
+/**
+ * Runs one tool call's work and turns its outcome into the contract response, recording the
+ * call (engine, tokens, latency, or the error code) in the stats store.
+ */
+import { toToolError, type ToolContext } from "@local-mcp/core";
+import type { ModelAnswer } from "../domain/model/model-service.js";
+import type { LocalModelRuntime } from "../runtime.js";
+import { TaskResponse, type ModelUsage, type TaskOutcome } from "./task-response.js";
+
+export async function runTask(runtime: LocalModelRuntime, tool: string, ctx: ToolContext, work: () => Promise<TaskOutcome>): Promise<TaskResponse> {
+  const started = performance.now();
+  try {
+    const outcome = await work();
+    const latencyMs = performance.now() - started;
+    const response = new TaskResponse(outcome, {
+      confidenceThreshold: runtime.config.confidenceThreshold,
+      strictSchema: runtime.config.strictSchema,
+      renderLevel: ctx.level,
+      latencyMs,
+    });
+    runtime.stats.record({ tool, latencyMs, result: { engine: response.engine, tokensUsed: response.tokensUsed, tokensSaved: response.tokensSaved } });
+    return response;
+  } catch (error) {
+    runtime.stats.record({ tool, latencyMs: performance.now() - started, errorCode: toToolError(error).code });
+    throw error;
+  }
+}
+
+/** Adds up the model calls of one tool call. */
+export class ModelTally {
+  private calls = 0;
+  private tokensIn = 0;
+  private tokensOut = 0;
+  private retries = 0;
+  private schemaValid = true;
+  private confidence = 1;
+
+  add<T>(answer: ModelAnswer<T>): T {
+    this.calls += 1;
+    this.tokensIn += answer.tokensIn;
+    this.tokensOut += answer.tokensOut;
+    this.retries += answer.retries;
+    this.schemaValid &&= answer.schemaValid;
+    this.confidence = Math.min(this.confidence, answer.confidence);
+    return answer.value;
+  }
+
+  usage(name: string | undefined): ModelUsage | undefined {
+    if (this.calls === 0) return undefined;
+    return {
+      name,
+      calls: this.calls,
+      tokensIn: this.tokensIn,
+      tokensOut: this.tokensOut,
+      retries: this.retries,
+      schemaValid: this.schemaValid,
+      confidence: this.confidence,
+    };
+  }
+}
+
+/** Progress over `total` items, for clients that asked for it. */
+export function itemProgress(ctx: ToolContext, total: number, done: number, message: string): void {
+  ctx.progress({ progress: done, total, message });
+}

@@ -1,0 +1,136 @@
+/**
+ * The response contract every tool of this server returns (seed + issue 5):
+ *
+ *   success, data, error, confidence, tokens_used, tokens_saved, engine
+ *   + retries, schema_valid        for model results (schema_valid also when the caller gave a schema)
+ *   + model                        at standard: which model answered
+ *   + stats                        at full: the estimates behind tokens_saved, latency, model tokens
+ *
+ * `tokens_saved` = estimated tokens of what the server read for Claude (files, git output,
+ * templates) minus estimated tokens of this response as rendered at the call's level (4
+ * characters per token, see domain/tokens.ts). The same number appears at every level so the
+ * levels nest. A result below the confidence threshold, with data that fails the caller's
+ * schema, or with per-item problems has `success: false`; its data is kept for review.
+ */
+import { RESPONSE_LEVELS, ToolResponse, type ResponseLevel } from "@local-mcp/core";
+import { estimateTokens } from "../domain/tokens.js";
+import { renderTree, type Json, type LevelTree } from "./level-tree.js";
+
+export type EngineName = "deterministic" | "model";
+
+export interface ModelUsage {
+  name: string | undefined;
+  calls: number;
+  tokensIn: number;
+  tokensOut: number;
+  /** Retries summed over the calls. */
+  retries: number;
+  schemaValid: boolean;
+  /** The lowest confidence of the calls. */
+  confidence: number;
+}
+
+export interface TaskOutcome {
+  engine: EngineName;
+  data: LevelTree;
+  /** Characters the server read so Claude did not have to. */
+  inputChars: number;
+  /** Per-item problems; any makes `success` false. */
+  problems?: string[];
+  model?: ModelUsage;
+  /** The deterministic data checked against the caller's `schema`. */
+  schemaCheck?: { valid: boolean; error?: string };
+  /** `format: "detailed"` renders at least at this level. */
+  minimumLevel?: ResponseLevel;
+}
+
+export interface ResponseSettings {
+  confidenceThreshold: number;
+  strictSchema: boolean;
+  /** The level this call renders at (ctx.level): tokens_saved is measured on it. */
+  renderLevel: ResponseLevel;
+  latencyMs: number;
+}
+
+const rank = (level: ResponseLevel) => RESPONSE_LEVELS.indexOf(level);
+const round3 = (n: number) => Math.round(n * 1000) / 1000;
+
+export class TaskResponse extends ToolResponse {
+  private readonly rendered = new Map<ResponseLevel, Json>();
+  /** Estimated tokens saved for the response as the call renders it. */
+  readonly tokensSaved: number;
+  private readonly responseTokens: number;
+
+  constructor(
+    readonly outcome: TaskOutcome,
+    private readonly settings: ResponseSettings,
+  ) {
+    super();
+    const body = this.body(settings.renderLevel);
+    this.responseTokens = estimateTokens(JSON.stringify(body).length);
+    this.tokensSaved = estimateTokens(outcome.inputChars) - this.responseTokens;
+  }
+
+  get engine(): EngineName {
+    return this.outcome.engine;
+  }
+
+  get tokensUsed(): number {
+    return this.outcome.model ? this.outcome.model.tokensIn + this.outcome.model.tokensOut : 0;
+  }
+
+  private effective(level: ResponseLevel): ResponseLevel {
+    const minimum = this.outcome.minimumLevel;
+    return minimum !== undefined && rank(minimum) > rank(level) ? minimum : level;
+  }
+
+  /** Everything but tokens_saved and stats. */
+  private body(requested: ResponseLevel): Json {
+    const level = this.effective(requested);
+    const { outcome, settings } = this;
+    const model = outcome.model;
+    const confidence = model ? round3(model.confidence) : 1;
+    const errors = [...(outcome.problems ?? [])];
+    if (outcome.schemaCheck && !outcome.schemaCheck.valid && settings.strictSchema) {
+      errors.push(`The data does not match the given schema: ${outcome.schemaCheck.error ?? "invalid"}.`);
+    }
+    if (model && confidence < settings.confidenceThreshold) {
+      errors.push(`Low confidence (${confidence} < ${settings.confidenceThreshold}): the model was unsure; review the data before using it, or handle this task directly.`);
+    }
+    const schemaValid = model ? model.schemaValid && (outcome.schemaCheck?.valid ?? true) : outcome.schemaCheck?.valid;
+    const body: Json = {
+      success: errors.length === 0,
+      data: renderTree(outcome.data, level),
+      error: errors.length === 0 ? null : errors.join(" "),
+      confidence,
+      tokens_used: this.tokensUsed,
+      engine: outcome.engine,
+      ...(model ? { retries: model.retries } : {}),
+      ...(schemaValid === undefined ? {} : { schema_valid: schemaValid }),
+    };
+    if (rank(level) >= rank("standard") && model?.name) body.model = model.name;
+    return body;
+  }
+
+  toResponse(level: ResponseLevel): Record<string, unknown> {
+    const cached = this.rendered.get(level);
+    if (cached) return cached;
+    const body = this.body(level);
+    const out: Json = {};
+    for (const [key, value] of Object.entries(body)) {
+      out[key] = value;
+      if (key === "tokens_used") out.tokens_saved = this.tokensSaved;
+    }
+    if (this.effective(level) === "full") {
+      const model = this.outcome.model;
+      out.stats = {
+        input_tokens_estimate: estimateTokens(this.outcome.inputChars),
+        response_tokens_estimate: this.responseTokens,
+        latency_ms: Math.round(this.settings.latencyMs * 10) / 10,
+        ...(model ? { model_calls: model.calls, model_tokens_in: model.tokensIn, model_tokens_out: model.tokensOut } : {}),
+      };
+    }
+    this.rendered.set(level, out);
+    return out;
+  }
+}

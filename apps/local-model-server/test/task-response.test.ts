@@ -1,0 +1,53 @@
+import { describe, expect, it } from "vitest";
+import { assertLevelsNested } from "@local-mcp/core/testing";
+import { TaskResponse, type TaskOutcome } from "../src/tools/task-response.js";
+
+const outcome: TaskOutcome = {
+  engine: "model",
+  data: {
+    minimal: { results: { "a.md": { found: true, data: { wave: 1 } } } },
+    standard: { results: { "a.md": { line_numbers: [5] } } },
+    full: { results: { "a.md": { file: { path: "a.md", bytes: 400, tokens_estimate: 100 } } } },
+  },
+  inputChars: 4000,
+  model: { name: "tiny.gguf", calls: 1, tokensIn: 300, tokensOut: 20, retries: 1, schemaValid: true, confidence: 0.9 },
+};
+
+const settings = { confidenceThreshold: 0.7, strictSchema: true, renderLevel: "minimal" as const, latencyMs: 12.34 };
+
+describe("TaskResponse (the response contract)", () => {
+  it("renders nested levels with the same tokens_saved at each", () => {
+    const response = new TaskResponse(outcome, settings);
+    const levels = { minimal: response.toResponse("minimal"), standard: response.toResponse("standard"), full: response.toResponse("full") };
+    assertLevelsNested(levels);
+    expect(levels.minimal).toEqual({
+      success: true,
+      data: { results: { "a.md": { found: true, data: { wave: 1 } } } },
+      error: null,
+      confidence: 0.9,
+      tokens_used: 320,
+      tokens_saved: 1000 - Math.ceil(JSON.stringify({ ...levels.minimal, tokens_saved: undefined }).length / 4),
+      engine: "model",
+      retries: 1,
+      schema_valid: true,
+    });
+    expect(levels.standard.model).toBe("tiny.gguf");
+    expect(levels.full.stats).toEqual({ input_tokens_estimate: 1000, response_tokens_estimate: expect.any(Number), latency_ms: 12.3, model_calls: 1, model_tokens_in: 300, model_tokens_out: 20 });
+    expect(levels.full.tokens_saved).toBe(levels.minimal.tokens_saved);
+  });
+
+  it("keeps data but sets success false below the confidence threshold or for data failing a strict schema", () => {
+    const low = new TaskResponse({ ...outcome, model: { ...outcome.model!, confidence: 0.5 } }, settings).toResponse("minimal");
+    expect(low).toMatchObject({ success: false, confidence: 0.5, data: { results: { "a.md": { found: true } } } });
+    expect(low.error).toMatch(/^Low confidence \(0\.5 < 0\.7\)/);
+    const { model: _model, ...deterministic } = outcome;
+    const invalid = { ...deterministic, engine: "deterministic" as const, schemaCheck: { valid: false, error: "a.md: /wave must be string" } };
+    expect(new TaskResponse(invalid, settings).toResponse("minimal")).toMatchObject({ success: false, schema_valid: false, confidence: 1, tokens_used: 0 });
+    expect(new TaskResponse(invalid, { ...settings, strictSchema: false }).toResponse("minimal")).toMatchObject({ success: true, schema_valid: false, error: null });
+  });
+
+  it("renders at least at the minimum level a call asked for (format: detailed)", () => {
+    const response = new TaskResponse({ ...outcome, minimumLevel: "full" }, settings);
+    expect(response.toResponse("minimal")).toEqual(response.toResponse("full"));
+  });
+});
