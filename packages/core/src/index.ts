@@ -62,3 +62,4 @@ export type { EnvVarDoc, ServerMainOptions } from "./server/run-main.js";
 export { EXIT_NOT_BUILT, runUnbuiltMain } from "./server/run-unbuilt-main.js";
 export type { UnbuiltMainOptions } from "./server/run-unbuilt-main.js";
 export { writeFileAtomic } from "./files/atomic-write.js";
+export { seedFrom, seededRandom } from "./seeded-random.js";

@@ -1,3 +1,4 @@
+import { seededRandom } from "../seeded-random.js";
 import { GgmlType } from "../inference/gguf/ggml-type.js";
 import { ggufValue } from "../inference/gguf/metadata-values.js";
 import { GgufValueType } from "../inference/gguf/types.js";
@@ -24,17 +25,7 @@ export const TINY_MODEL = {
 
 export type TinyArchitecture = "llama" | "qwen2";
 
-/** mulberry32: a small, fast, seedable PRNG with uniform output in [0, 1). */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { seededRandom };
 
 /** `count` values uniform in [-amplitude, amplitude). */
 export function uniformValues(random: () => number, count: number, amplitude: number, center = 0): Float32Array {

@@ -3,7 +3,7 @@ import type { ScannedFile } from "../catalog/scan-repository.js";
 import { snippet } from "../catalog/snippets.js";
 import { languageName } from "../files/languages.js";
 import type { DatasetSample } from "./alpaca-record.js";
-import { seedFrom, seededRandom } from "./seeded-random.js";
+import { seedFrom, seededRandom } from "@local-mcp/core";
 
 /** Where completion samples split a chunk: at 30%, 50% and 70% of its lines (Mochi's recipe). */
 export const COMPLETION_SPLITS = [0.3, 0.5, 0.7] as const;
