@@ -6,7 +6,7 @@ import { performance } from "node:perf_hooks";
 import { describe, expect, it } from "vitest";
 import { indexProject, validateProject } from "../../src/domain/index.js";
 import type { CatDocModel } from "../../src/domain/index.js";
-import { generateProject } from "./generate-project.js";
+import { generateProject } from "../../src/testing/generate-project.js";
 
 const options = { objects: 240, morphisms: 1200, functors: 3, naturalTransformations: 1, seed: 7 };
 

@@ -2,7 +2,7 @@
 import { ConfigError } from "@local-mcp/core";
 import { describe, expect, it } from "vitest";
 import { loadCatDocConfig } from "../../src/config.js";
-import { writeGeneratedProject } from "../domain/generate-project.js";
+import { writeGeneratedProject } from "../../src/testing/generate-project.js";
 import { call, useCatDoc } from "./helpers.js";
 
 const { example, tempDir, connect } = useCatDoc();

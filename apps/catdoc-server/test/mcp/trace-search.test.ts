@@ -45,11 +45,11 @@ describe("catdoc_trace", () => {
     expect(path?.arrival.objectIds).toEqual(["infra-k8s-auth", "infra-k8s-user"]);
     expect((standard.paths as { steps: { name: string }[] }[])[0]?.steps[0]?.name).toBe("SpecifyFunctor (要件→仕様)");
     const explicit = await call(client, "catdoc_trace", { sourceId: "req-user-management", targetId: "spec-user-api", targetCategoryId: "specifications" });
-    // One functor step, then the arrival inside the target category (here the identity of spec-user-api).
-    expect(explicit).toMatchObject({ mode: "across", found: true, length: 2 });
-    expect((explicit.paths as { steps: { toObject: string }[]; arrival: { morphismIds: string[] } }[])[0]).toMatchObject({
+    // One functor step that lands on the target itself: no arrival path, not even its identity.
+    expect(explicit).toMatchObject({ mode: "across", found: true, length: 1 });
+    expect((explicit.paths as { steps: { toObject: string }[]; arrival: unknown }[])[0]).toMatchObject({
       steps: [{ kind: "functor", id: "specify-functor", fromObject: "req-user-management", toObject: "spec-user-api" }],
-      arrival: { morphismIds: ["id-spec-user"] },
+      arrival: null,
     });
   });
 });

@@ -85,8 +85,10 @@ export function traceAcross(index: ProjectIndex, source: string, targetCategory:
   if (targetObject !== null) requireObject(index, targetObject, targetCategory);
 
   const finish = (state: State): CrossCategoryPath | null => {
-    const arrival = targetObject === null ? null : shortestPathIn(target, state.objectId, targetObject);
-    if (targetObject !== null && arrival === null) return null;
+    // Landing exactly on the target needs no arrival path (not even its identity).
+    const arrived = targetObject !== null && state.objectId === targetObject;
+    const arrival = targetObject === null || arrived ? null : shortestPathIn(target, state.objectId, targetObject);
+    if (targetObject !== null && !arrived && arrival === null) return null;
     return {
       steps: state.steps,
       resultObject: state.objectId,

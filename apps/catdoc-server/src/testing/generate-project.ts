@@ -1,6 +1,7 @@
 /**
  * A deterministic generator of large CatDoc projects, for tests and the benchmark
- * (`generateProject({ objects: 2000, morphisms: 10000, functors: 5 })`).
+ * (`generateProject({ objects: 2000, morphisms: 10000, functors: 5 })`). Test-only code: no
+ * server module imports it; it is built to dist/testing/ so bench/catdoc.mjs can use it.
  *
  * The project has `functors` categories that are copies of one random category (objects,
  * identities and random non-identity arrows); functor i maps copy i to copy i+1 (the last maps
@@ -12,7 +13,7 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { stringify } from "yaml";
-import type { CatDocModel, Category, Functor, NaturalTransformation } from "../../src/domain/index.js";
+import type { CatDocModel, Category, Functor, NaturalTransformation } from "../domain/index.js";
 
 export interface GenerateOptions {
   /** Objects in the whole project (split evenly over the categories). */
