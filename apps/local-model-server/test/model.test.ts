@@ -14,6 +14,7 @@ let dir: Awaited<ReturnType<typeof tempDir>>;
 let modelPath: string;
 let server: Connected;
 let strict: Connected;
+const FLAG_SCHEMA = { type: "object", properties: { flag: { type: "boolean" } }, required: ["flag"], additionalProperties: false };
 
 function modelEnv(extra: Record<string, string> = {}): Record<string, string> {
   return {
@@ -39,14 +40,19 @@ beforeAll(async () => {
   // Threshold 0: these calls judge the path, not the random model's confidence.
   server = await connect(configFor(modelEnv({ LOCAL_MODEL_CONFIDENCE_THRESHOLD: "0" })));
   strict = await connect(configFor(modelEnv({ LOCAL_MODEL_CONFIDENCE_THRESHOLD: "0.99", LOCAL_MODEL_TIMEOUT_MS: "1500", LOCAL_MODEL_MODEL_MAX_TOKENS: "6000" })));
-});
+  // The model loads on the first model task, inside that call's 1.5 s deadline; on a loaded
+  // machine the load alone can take longer. The load goes on after a TIMEOUT, so warm it up here.
+  for (let attempt = 0; attempt < 20; attempt++) {
+    const warm = await strict.call("local_extract", { task_type: "frontmatter", engine: "model", files: [PLAN], extract: { fields: ["flag"] }, schema: FLAG_SCHEMA });
+    if (!warm.isError) break;
+  }
+}, 120_000);
 afterAll(async () => {
   await server.close();
   await strict.close();
   await dir.remove();
 });
 
-const FLAG_SCHEMA = { type: "object", properties: { flag: { type: "boolean" } }, required: ["flag"], additionalProperties: false };
 
 describe("the model engine (tiny GGUF through core's LlamaEngine)", () => {
   it("constrains engine-model output to the caller's schema, validated, with retries, tokens and confidence in the response", async () => {

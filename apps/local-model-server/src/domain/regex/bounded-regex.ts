@@ -142,7 +142,9 @@ export class RegexRunner {
       worker.on("message", onMessage);
       worker.on("error", onError);
       options.signal?.addEventListener("abort", onAbort, { once: true });
-      worker.postMessage({ id, text, patterns, maxMatches: options.maxMatches ?? 1000 });
+      // The signal may have fired while the worker was starting: its listener came too late.
+      if (options.signal?.aborted) onAbort();
+      else worker.postMessage({ id, text, patterns, maxMatches: options.maxMatches ?? 1000 });
     });
   }
 }
