@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { assertLevelsNested } from "@local-mcp/core/testing";
 import { buildRepo } from "./git-repo-fixture.js";
@@ -33,6 +34,12 @@ describe("local_git status (porcelain v2)", () => {
       renamed: [{ from: "c.txt", to: "c2.txt" }],
       deleted: ["d.txt", "e.txt"],
     });
+    // tokens_saved is measured against `git status --short`, not the porcelain v2 the server parses
+    const short = execFileSync("git", ["status", "--short", "--untracked-files=all"], { cwd: repo.path, encoding: "utf8" });
+    const shortTokens = Math.ceil(short.length / 4);
+    const responseTokens = Math.ceil(JSON.stringify(body).length / 4);
+    expect(body.tokens_saved).toBeLessThan(shortTokens);
+    expect(body.tokens_saved).toBeGreaterThanOrEqual(shortTokens - responseTokens - 8);
   });
 
   it("honours paths, and gives branch details and raw entries at higher levels", async () => {

@@ -81,6 +81,13 @@ describe("StatsStore", () => {
     expect(view.tools.local_git?.tokens_saved).toBe(100);
   });
 
+  it("shows a call whose merge into the file is still in flight", async () => {
+    const store = new StatsStore({ stateDir: state.path, logger: silentLogger });
+    store.record({ tool: "local_git", latencyMs: 1, result: { engine: "deterministic", tokensUsed: 0, tokensSaved: 5 } });
+    // record() has started the merge: the call is no longer pending and not yet in the file.
+    expect((await store.view()).totals).toEqual({ calls: 1, errors: 0, tokens_used: 0, tokens_saved: 5 });
+  });
+
   it("adds up what concurrent processes record, without losing or corrupting anything", async () => {
     const module = join(APP_DIR, "dist/domain/stats/stats-store.js");
     expect(existsSync(module), "build the app first (tsc -p tsconfig.build.json)").toBe(true);

@@ -6,6 +6,7 @@
 import { stat } from "node:fs/promises";
 import { defineTool, ToolError, type ToolContext } from "@local-mcp/core";
 import { z } from "zod";
+import { shortStatusText } from "../domain/git/status-parser.js";
 import { GitRepo, type PathFilter } from "../domain/git/git-repo.js";
 import { clip, jsonTaskMessages } from "../domain/model/prompts.js";
 import { gitDataSchema, type GitTask } from "../domain/model/task-schemas.js";
@@ -100,7 +101,8 @@ async function git(runtime: LocalModelRuntime, args: z.infer<typeof input>, ctx:
   const absolute = await Promise.all(given.map((p) => runtime.guard.resolveLoose(p)));
   const filter = repo.paths(absolute, given);
   const repoName = runtime.guard.display(repo.toplevel);
-  const { tree, raw } = await run(repo, args.task_type, options, filter, repoName, ctx.signal);
+  const { tree, raw, baseline } = await run(repo, args.task_type, options, filter, repoName, ctx.signal);
+  const inputChars = (baseline ?? raw).length;
 
   if (args.engine === "model") {
     const tally = new ModelTally();
@@ -113,9 +115,9 @@ async function git(runtime: LocalModelRuntime, args: z.infer<typeof input>, ctx:
     );
     const value = tally.add(await runtime.model.json<Json>({ messages, schema }, ctx.signal));
     const usage = tally.usage(runtime.model.name);
-    return { engine: "model", data: { minimal: value, standard: { repo: repoName } }, inputChars: raw.length, ...(usage ? { model: usage } : {}) };
+    return { engine: "model", data: { minimal: value, standard: { repo: repoName } }, inputChars, ...(usage ? { model: usage } : {}) };
   }
-  return { engine: "deterministic", data: tree, inputChars: raw.length, ...(options.format === "detailed" ? { minimumLevel: "full" } : {}) };
+  return { engine: "deterministic", data: tree, inputChars, ...(options.format === "detailed" ? { minimumLevel: "full" } : {}) };
 }
 
 async function run(
@@ -125,13 +127,15 @@ async function run(
   filter: PathFilter,
   repoName: string,
   signal: AbortSignal,
-): Promise<{ tree: LevelTree; raw: string }> {
+): Promise<{ tree: LevelTree; raw: string; baseline?: string }> {
   switch (task) {
     case "status": {
       const { value: s, raw } = await repo.status(filter, signal);
       const b = s.branch;
       return {
         raw,
+        // what a caller would otherwise read: `git status --short`, not the porcelain v2 we parse
+        baseline: shortStatusText(s.entries),
         tree: {
           minimal: {
             branch: b.head ?? null,

@@ -110,3 +110,17 @@ export function parsePorcelainV2(output: string): GitStatus {
   }
   return status;
 }
+
+/**
+ * The entries as `git status --short` prints them (`XY path`, `XY from -> path`, `?? path`): the
+ * most compact raw answer a caller could read instead. `tokens_saved` for status is measured
+ * against it, not against the machine format the server parses.
+ */
+export function shortStatusText(entries: readonly StatusEntry[]): string {
+  return entries
+    .map((e) => {
+      const code = e.kind === "untracked" ? "??" : e.kind === "ignored" ? "!!" : `${e.index}${e.worktree}`.replaceAll(".", " ");
+      return `${code} ${e.from ? `${e.from} -> ` : ""}${e.path}\n`;
+    })
+    .join("");
+}

@@ -186,6 +186,8 @@ export class StatsStore {
 
   /** The persisted totals plus anything not yet written, as the `local://stats` resource shows them. */
   async view(): Promise<StatsView> {
+    // A merge in flight holds calls that are neither pending nor in the file yet: wait for it.
+    await this.flush();
     const persisted = (await this.readFile().catch(() => undefined)) ?? undefined;
     const merged = addInto(structuredClone(persisted ?? emptyFile()), structuredClone(this.pending ?? emptyFile()));
     const tools: Record<string, ToolStatsView> = {};

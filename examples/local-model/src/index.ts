@@ -1,0 +1,4 @@
+// The public entry of Streaks.
+export * from "./habits/streak.js";
+export type { CheckIn, Habit } from "./habits/types.js";
+export { createHabitStore, type HabitStore } from "./store/habitStore.js";
