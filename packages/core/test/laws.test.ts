@@ -86,10 +86,20 @@ describe("the L-laws, through a real MCP client", () => {
     expect(error.status).toBe(503);
     expect(error.message).toMatch(/model is not ready: model is not configured/);
 
+    // still loading at the deadline: NOT_READY with the progress, not a TIMEOUT
     fixture.model.markLoading("loading weights", 0.4);
+    const waited = Date.now();
     error = errorOf((await conn.client.callTool({ name: "ask_model", arguments: { question: "hi" } })) as CallToolResult);
     expect(error.message).toMatch(/loading weights \(40%\)/);
     expect(error.recoverable).toBe(true);
+    expect(Date.now() - waited).toBeGreaterThanOrEqual(200);
+    expect(Date.now() - waited).toBeLessThan(300 + 100);
+
+    // a load that finishes within the call's deadline: the call waits and then runs
+    setTimeout(() => fixture.model.markReady(), 60);
+    const afterLoad = (await conn.client.callTool({ name: "ask_model", arguments: { question: "later" } })) as CallToolResult;
+    expect(afterLoad.structuredContent).toEqual({ answer: "echo: later" });
+    fixture.model.markLoading("reloading", 0);
 
     fixture.model.markFailed("adapter.gguf: alpha is not FLOAT32");
     error = errorOf((await conn.client.callTool({ name: "ask_model", arguments: { question: "hi" } })) as CallToolResult);

@@ -13,6 +13,7 @@ export type ReadinessState =
  */
 export class Readiness {
   private current: ReadinessState;
+  private readonly waiters = new Set<() => void>();
 
   constructor(
     /** What this readiness is about, e.g. "model" or "LoRA adapter". */
@@ -32,6 +33,7 @@ export class Readiness {
 
   markUnconfigured(reason: string): void {
     this.current = { state: "unconfigured", reason };
+    this.settle();
   }
 
   markLoading(reason = `loading ${this.subject}`, progress?: number): void {
@@ -40,10 +42,36 @@ export class Readiness {
 
   markReady(): void {
     this.current = { state: "ready" };
+    this.settle();
   }
 
   markFailed(reason: string): void {
     this.current = { state: "failed", reason };
+    this.settle();
+  }
+
+  /**
+   * While loading, waits until the state settles (ready, failed or unconfigured), the signal
+   * aborts, or `maxWaitMs` passes — whichever comes first. A call that arrives while a model is
+   * still loading then runs as soon as the load is done instead of being refused.
+   */
+  waitWhileLoading(maxWaitMs: number, signal?: AbortSignal): Promise<void> {
+    if (this.current.state !== "loading" || maxWaitMs <= 0 || signal?.aborted) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        signal?.removeEventListener("abort", done);
+        this.waiters.delete(done);
+        resolve();
+      };
+      const timer = setTimeout(done, maxWaitMs);
+      signal?.addEventListener("abort", done, { once: true });
+      this.waiters.add(done);
+    });
+  }
+
+  private settle(): void {
+    for (const waiter of [...this.waiters]) waiter();
   }
 
   /** Throws `NOT_READY` unless ready; the error says why and what to do. */

@@ -17,6 +17,7 @@ import { ToolError, ToolErrorBodySchema, toToolError } from "../errors.js";
 import { withDeadline } from "../guards/deadline.js";
 import { ProgressReporter } from "../guards/progress.js";
 import { createLogger, type Logger } from "../logger.js";
+import { DEFAULT_MAX_RESPONSE_TOKENS, estimateJsonTokens, responseTooLarge } from "../response-budget.js";
 import { processToolResponse, ResponseLevelSchema, type ResponseLevel } from "../response-level.js";
 import type { AnyToolDefinition } from "../tool-definition.js";
 import type { ResourceDefinition, ResourceTemplateDefinition } from "../resource-definition.js";
@@ -35,6 +36,11 @@ export interface ServerDefinition {
   responseLevel?: ResponseLevel;
   /** Deadline for tools that set none; 30 s if unset. */
   defaultTimeoutMs?: number;
+  /**
+   * Most tokens (chars/4 of the JSON) one tool result may have; a bigger one is replaced by a
+   * RESOURCE_EXHAUSTED error saying what would fit. Default 25,000: Claude Code's limit.
+   */
+  maxResponseTokens?: number;
   /** Heartbeat period for progress notifications; 1 s if unset. */
   heartbeatMs?: number;
   logger?: Logger;
@@ -53,6 +59,8 @@ export type ServerFactory = () => CreatedServer | Promise<CreatedServer>;
 
 const RESPONSE_LEVEL_ARG = "response_level";
 const DEFAULT_TIMEOUT_MS = 30_000;
+/** Time kept back from a call's deadline when it waits for a loading model (see below). */
+const READINESS_MARGIN_MS = 50;
 
 interface PreparedTool {
   definition: AnyToolDefinition;
@@ -167,19 +175,34 @@ export function createServer(definition: ServerDefinition): CreatedServer {
       onError: (error) => logger.warn("progress notification failed", { error }),
     });
     const level = requested ?? tool.responseLevel ?? definition.responseLevel ?? "minimal";
+    const timeoutMs = tool.timeoutMs ?? definition.defaultTimeoutMs ?? DEFAULT_TIMEOUT_MS;
+    const deadlineAt = Date.now() + timeoutMs;
     try {
-      for (const readiness of tool.requires ?? []) readiness.assertReady();
-      tool.memoryGuard?.assertWithinBound(`${tool.name}`);
       reporter.start();
+      // A model still loading gets the call's time to finish (heartbeats go on meanwhile); keep a
+      // little of it so the answer can still be NOT_READY with its progress rather than TIMEOUT.
+      for (const readiness of tool.requires ?? []) {
+        await readiness.waitWhileLoading(deadlineAt - Date.now() - READINESS_MARGIN_MS, extra.signal);
+        readiness.assertReady();
+      }
+      tool.memoryGuard?.assertWithinBound(`${tool.name}`);
       const response = await withDeadline(
         (signal) => tool.handler(args, { signal, progress: (r) => reporter.report(r), level, logger }),
-        { timeoutMs: tool.timeoutMs ?? definition.defaultTimeoutMs ?? DEFAULT_TIMEOUT_MS, signal: extra.signal, what: tool.name },
+        { timeoutMs: Math.max(1, deadlineAt - Date.now()), signal: extra.signal, what: tool.name },
       );
-      const { body } = processToolResponse(response, {
+      const { body, level: rendered } = processToolResponse(response, {
         requested,
         toolDefault: tool.responseLevel,
         serverDefault: definition.responseLevel,
       });
+      const text = JSON.stringify(body);
+      const tokens = estimateJsonTokens(text);
+      const maxTokens = definition.maxResponseTokens ?? DEFAULT_MAX_RESPONSE_TOKENS;
+      if (tokens > maxTokens) {
+        logger.warn(`tool ${tool.name} answer withheld: ~${tokens} tokens at ${rendered}, above ${maxTokens}`);
+        const changesState = !tool.annotations.readOnlyHint;
+        return errorResult(responseTooLarge({ tool: tool.name, level: rendered, tokens, maxTokens, response, changesState }));
+      }
       const checked = tool.output.safeParse(body);
       if (!checked.success) {
         logger.error(`tool ${tool.name} produced output that does not match its schema`, {
@@ -187,7 +210,7 @@ export function createServer(definition: ServerDefinition): CreatedServer {
         });
         return errorResult(new ToolError("INTERNAL", `${tool.name} produced an invalid result; this is a server bug.`));
       }
-      return { content: [{ type: "text", text: JSON.stringify(body) }], structuredContent: body };
+      return { content: [{ type: "text", text }], structuredContent: body };
     } catch (thrown) {
       const error = toToolError(thrown);
       if (error.code === "INTERNAL") {
