@@ -14,6 +14,13 @@ export {
   resolveResponseLevel,
 } from "./response-level.js";
 export type { LevelChoice, LevelParts, ResponseLevel } from "./response-level.js";
+export {
+  CHARS_PER_TOKEN,
+  DEFAULT_MAX_RESPONSE_TOKENS,
+  estimateJsonTokens,
+  estimateResponseTokens,
+  responseTooLarge,
+} from "./response-budget.js";
 export { LOG_LEVELS, createLogger, silentLogger } from "./logger.js";
 export type { LogFields, LogLevel, Logger, LoggerOptions } from "./logger.js";
 export {
