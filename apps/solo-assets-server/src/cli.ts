@@ -1,6 +1,23 @@
 #!/usr/bin/env node
-// CLI entry. The app has no tools yet: the bin says so instead of pretending (see status.ts).
-import { runUnbuiltMain } from "@local-mcp/core";
-import { APP } from "./status.js";
+// `solo-assets`: the command line of the function library (see cli/program.ts). The entry reads
+// the environment through config.ts, hands the process streams to the program and sets the exit
+// status; nothing else in the CLI touches the process.
+import { APP_VERSION } from "./app-info.js";
+import { runCli } from "./cli/program.js";
+import { soloConfigFromProcess } from "./config.js";
 
-runUnbuiltMain({ bin: "solo-assets", version: APP.version, summary: APP.summary, status: APP.status });
+process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+  if (error.code === "EPIPE") process.exit(0);
+  throw error;
+});
+
+process.exitCode = await runCli(process.argv.slice(2), {
+  io: { stdout: process.stdout, stderr: process.stderr },
+  config: soloConfigFromProcess,
+  version: APP_VERSION,
+  waitForStop: () =>
+    new Promise((resolve) => {
+      process.once("SIGINT", () => resolve("SIGINT"));
+      process.once("SIGTERM", () => resolve("SIGTERM"));
+    }),
+});

@@ -1,0 +1,190 @@
+/**
+ * The configuration of the solo-assets bins — the only module that reads the environment
+ * (STYLE.md §6). `SOLO_*` variables are parsed with zod through core's `parseEnvConfig`, the
+ * shared `LOCAL_MCP_*` ones through `parseCommonConfig`, the Gemini key through
+ * `geminiApiKeyFromEnv`. The environment is a parameter, so tests inject it. Settings chosen in
+ * the dashboard live in a file next to the library (see domain/settings); a variable set here
+ * wins over that file.
+ */
+import { homedir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { parseCommonConfig, parseEnvConfig } from "@local-mcp/core";
+import type { CommonConfig, Env, EnvVarDoc } from "@local-mcp/core";
+import { geminiApiKeyFromEnv } from "@local-mcp/core/embeddings";
+import { z } from "zod";
+
+const ms = (min: number, max: number, fallback: number) => z.coerce.number().int().min(min).max(max).default(fallback);
+
+const SoloEnvSchema = z.object({
+  dbPath: z.string().trim().min(1).optional(),
+  envsDir: z.string().trim().min(1).optional(),
+  embedder: z.enum(["auto", "local", "gemini"]).optional(),
+  embeddingModel: z.string().trim().min(1).optional(),
+  embeddingDimension: z.coerce.number().int().min(16).max(3072).optional(),
+  geminiBaseUrl: z.url().optional(),
+  critic: z.enum(["auto", "off", "gemini", "local"]).optional(),
+  criticModel: z.string().trim().min(1).optional(),
+  criticModelPath: z.string().trim().min(1).optional(),
+  criticThreshold: z.coerce.number().int().min(0).max(100).default(80),
+  criticThreads: z.coerce.number().int().min(1).max(256).optional(),
+  criticTimeoutMs: ms(1_000, 600_000, 60_000),
+  linter: z.enum(["auto", "ruff", "ruff-wasm"]).default("auto"),
+  typer: z.enum(["auto", "mypy", "pyright"]).default("auto"),
+  python: z.string().trim().min(1).default("python3"),
+  installer: z.enum(["auto", "uv", "pip"]).default("auto"),
+  installTimeoutMs: ms(1_000, 3_600_000, 300_000),
+  testTimeoutMs: ms(100, 600_000, 30_000),
+  testMemoryMb: z.coerce.number().int().min(64).max(1_048_576).default(1024),
+  networkIsolation: z.enum(["auto", "required", "off"]).default("auto"),
+  lockTimeoutMs: ms(100, 600_000, 30_000),
+});
+type SoloEnv = z.infer<typeof SoloEnvSchema>;
+
+export type EmbedderChoice = NonNullable<SoloEnv["embedder"]>;
+export type CriticChoice = NonNullable<SoloEnv["critic"]>;
+
+/** Where the library keeps its files; all derived from the database path unless set. */
+export interface SoloPaths {
+  /** The DuckDB file (SOLO_DB_PATH). */
+  dbPath: string;
+  /** Pooled Python environments, one folder per dependency hash (SOLO_ENVS_DIR). */
+  envsDir: string;
+  /** Dashboard settings (JSON, mode 0600). */
+  settingsPath: string;
+  /** The Gemini API key saved from the dashboard (mode 0600). */
+  apiKeyPath: string;
+  /** One file per process using the library (MCP servers, dashboard). */
+  processesDir: string;
+  /** mypy's cache, shared by every save (keeps a warm type check fast). */
+  typeCacheDir: string;
+}
+
+export interface SoloConfig extends CommonConfig {
+  paths: SoloPaths;
+  /** Variables that override the settings file (undefined: the file or the default decides). */
+  overrides: {
+    embedder?: EmbedderChoice | undefined;
+    embeddingModel?: string | undefined;
+    embeddingDimension?: number | undefined;
+    critic?: CriticChoice | undefined;
+    criticModel?: string | undefined;
+    criticModelPath?: string | undefined;
+  };
+  /** GOOGLE_API_KEY, else GEMINI_API_KEY. Never logged, never passed to saved code. */
+  geminiApiKey: string | undefined;
+  geminiBaseUrl: string | undefined;
+  criticThreshold: number;
+  /** CPU threads of the local critic (unset: llama.cpp decides). */
+  criticThreads: number | undefined;
+  criticTimeoutMs: number;
+  linter: SoloEnv["linter"];
+  typer: SoloEnv["typer"];
+  python: string;
+  installer: SoloEnv["installer"];
+  installTimeoutMs: number;
+  testTimeoutMs: number;
+  testMemoryMb: number;
+  networkIsolation: SoloEnv["networkIsolation"];
+  lockTimeoutMs: number;
+  /**
+   * The environment for the gate's own tools (ruff, mypy, pyright, pip, uv): this one without
+   * anything that looks like a secret. Saved code never sees even this; its tests get a minimal
+   * environment built from scratch (domain/gate/tests/sandbox-env.ts).
+   */
+  toolEnv: Record<string, string>;
+}
+
+/** The variables the solo-assets bins read, for `--help` and the docs. */
+export const SOLO_ENV_DOCS: readonly EnvVarDoc[] = [
+  { name: "SOLO_DB_PATH", description: "the library's DuckDB file (default $XDG_DATA_HOME/local-mcp/solo-assets.duckdb, else ~/.local/share/…)" },
+  { name: "SOLO_ENVS_DIR", description: "pooled Python test environments (default: solo-assets-envs next to the database)" },
+  { name: "SOLO_EMBEDDER", description: "auto | local | gemini (default auto: gemini when an API key is set, else the built-in local embedder)" },
+  { name: "SOLO_EMBEDDING_MODEL", description: "Gemini embedding model (default gemini-embedding-001)" },
+  { name: "SOLO_EMBEDDING_DIMENSION", description: "vector length (default 768 for Gemini, 512 for the local embedder)" },
+  { name: "SOLO_CRITIC", description: "auto | off | gemini | local (default auto: gemini with a key, local with SOLO_CRITIC_MODEL_PATH, else off)" },
+  { name: "SOLO_CRITIC_MODEL", description: "Gemini model of the critic (default gemma-3-27b-it)" },
+  { name: "SOLO_CRITIC_MODEL_PATH", description: "GGUF model for the local critic" },
+  { name: "SOLO_CRITIC_THRESHOLD", description: "critic pass mark, 0-100 (default 80)" },
+  { name: "SOLO_CRITIC_THREADS", description: "CPU threads of the local critic (default: llama.cpp decides)" },
+  { name: "SOLO_CRITIC_TIMEOUT_MS", description: "limit for one critic review (default 60000)" },
+  { name: "SOLO_LINTER", description: "auto | ruff | ruff-wasm (default auto: the ruff binary when on PATH)" },
+  { name: "SOLO_TYPER", description: "auto | mypy | pyright (default auto: mypy when installed, else pyright from npm)" },
+  { name: "SOLO_PYTHON", description: "the Python that makes test environments (default python3)" },
+  { name: "SOLO_INSTALLER", description: "auto | uv | pip (default auto: uv when on PATH)" },
+  { name: "SOLO_INSTALL_TIMEOUT_MS", description: "limit for installing an environment's dependencies (default 300000)" },
+  { name: "SOLO_TEST_TIMEOUT_MS", description: "limit for one test run; the whole process group is killed (default 30000)" },
+  { name: "SOLO_TEST_MEMORY_MB", description: "address-space limit of a test run (default 1024)" },
+  { name: "SOLO_NETWORK_ISOLATION", description: "auto | required | off: run tests under `unshare -rn` (default auto: when it works)" },
+  { name: "SOLO_LOCK_TIMEOUT_MS", description: "how long to wait for the library file when other processes use it (default 30000)" },
+  { name: "SOLO_GEMINI_BASE_URL", description: "another Gemini endpoint (a proxy or a test fake)" },
+  { name: "GOOGLE_API_KEY", description: "Gemini API key (or GEMINI_API_KEY); enables Gemini embeddings and the Gemini critic" },
+];
+
+/** Variable names whose values must never reach a tool or saved code. */
+const SECRET_NAME = /(KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|AUTH|COOKIE|SESSION)/i;
+
+function toolEnvironment(env: Env): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(env)) {
+    if (value === undefined) continue;
+    // pip's and uv's own settings may carry an index credential; they stay with the installer.
+    if (SECRET_NAME.test(key) && !/^(PIP|UV)_/.test(key)) continue;
+    out[key] = value;
+  }
+  return out;
+}
+
+/** `$XDG_DATA_HOME/local-mcp`, else `~/.local/share/local-mcp`. */
+function defaultDataDir(env: Env): string {
+  const xdg = env.XDG_DATA_HOME?.trim();
+  const home = env.HOME?.trim() || homedir();
+  return join(xdg && xdg.length > 0 ? xdg : join(home, ".local", "share"), "local-mcp");
+}
+
+export function loadSoloConfig(env: Env, cwd = process.cwd()): SoloConfig {
+  const common = parseCommonConfig(env);
+  const own = parseEnvConfig("SOLO_", SoloEnvSchema, env);
+  const dbPath = own.dbPath === undefined ? join(defaultDataDir(env), "solo-assets.duckdb") : resolve(cwd, own.dbPath);
+  const dataDir = dirname(dbPath);
+  const stem = dbPath.replace(/\.duckdb$/i, "");
+  const envsDir = own.envsDir === undefined ? join(dataDir, "solo-assets-envs") : resolve(cwd, own.envsDir);
+  return {
+    ...common,
+    paths: {
+      dbPath,
+      envsDir,
+      settingsPath: `${stem}.settings.json`,
+      apiKeyPath: `${stem}.gemini-key`,
+      processesDir: `${stem}.processes`,
+      typeCacheDir: join(envsDir, ".mypy-cache"),
+    },
+    overrides: {
+      embedder: own.embedder,
+      embeddingModel: own.embeddingModel,
+      embeddingDimension: own.embeddingDimension,
+      critic: own.critic,
+      criticModel: own.criticModel,
+      criticModelPath: own.criticModelPath === undefined ? undefined : resolve(cwd, own.criticModelPath),
+    },
+    geminiApiKey: geminiApiKeyFromEnv(env),
+    geminiBaseUrl: own.geminiBaseUrl,
+    criticThreshold: own.criticThreshold,
+    criticThreads: own.criticThreads,
+    criticTimeoutMs: own.criticTimeoutMs,
+    linter: own.linter,
+    typer: own.typer,
+    python: own.python,
+    installer: own.installer,
+    installTimeoutMs: own.installTimeoutMs,
+    testTimeoutMs: own.testTimeoutMs,
+    testMemoryMb: own.testMemoryMb,
+    networkIsolation: own.networkIsolation,
+    lockTimeoutMs: own.lockTimeoutMs,
+    toolEnv: toolEnvironment(env),
+  };
+}
+
+/** The configuration of this process (what the bins call). */
+export function soloConfigFromProcess(): SoloConfig {
+  return loadSoloConfig(process.env, process.cwd());
+}

@@ -1,0 +1,269 @@
+/**
+ * The quality gate (seed §3, "Three Guardians" plus dynamic tests), in order:
+ *   1. lint  — Ruff E,F,W,I: E/F reject; W/I are fixed and the fixed code goes on;
+ *   2. type  — mypy --ignore-missing-imports, else pyright: any error rejects;
+ *   3. test  — the test cases in the pooled environment, sandboxed;
+ *   4. critic — a language model's scores, passing at ≥ the threshold (or off).
+ * The first rejection stops the gate; later steps are reported as skipped. The status:
+ * `broken` when a step rejected the code; `unverified` when nothing rejected it but the tests
+ * did not run (skipped, none given) or a step could not judge (a tool or the critic failed);
+ * `active` otherwise.
+ */
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { silentLogger, toToolError } from "@local-mcp/core";
+import type { Logger } from "@local-mcp/core";
+import type { TestCase } from "../library/function-record.js";
+import { meanScore } from "./critic/critic.js";
+import type { Critic } from "./critic/critic.js";
+import { formatDiagnostics } from "./gate-report.js";
+import type {
+  CriticReport,
+  FunctionStatus,
+  GateReport,
+  LintReport,
+  Rejection,
+  StepName,
+  TestReport,
+  TypeReport,
+} from "./gate-report.js";
+import type { Linter } from "./lint/linter.js";
+import type { PythonTestRunner } from "./tests/test-runner.js";
+import type { Typer } from "./typer/typer.js";
+
+export interface GateInput {
+  name: string;
+  description: string;
+  code: string;
+  dependencies: readonly string[];
+  testCases: readonly TestCase[];
+  skipTests: boolean;
+}
+
+export interface GateContext {
+  signal: AbortSignal;
+  /** Human-readable progress ("installing numpy"); the tool forwards it to the client. */
+  progress?: (message: string) => void;
+}
+
+export interface QualityGateParts {
+  linter: () => Promise<Linter>;
+  typer: () => Promise<Typer>;
+  tests: PythonTestRunner;
+  /** Undefined when the critic is off. */
+  critic: () => Promise<Critic | undefined>;
+  criticThreshold: number;
+  criticTimeoutMs: number;
+  logger?: Logger;
+}
+
+const SKIPPED = "Not run: an earlier step rejected the code.";
+
+export class QualityGate {
+  private readonly logger: Logger;
+
+  constructor(private readonly parts: QualityGateParts) {
+    this.logger = parts.logger ?? silentLogger;
+  }
+
+  async run(input: GateInput, context: GateContext): Promise<GateReport> {
+    const started = Date.now();
+    const say = (message: string) => context.progress?.(message);
+
+    say("lint: ruff E,F,W,I");
+    const lint = await this.lint(input.code, context.signal);
+    const code = lint.fixedCode;
+    let rejection: Rejection | undefined = lint.rejection;
+
+    let type: TypeReport;
+    if (rejection) {
+      type = { step: "type", status: "skipped", tool: "", duration_ms: 0, summary: SKIPPED, errors: [] };
+    } else {
+      say("type check");
+      type = await this.typeCheck(code, context.signal);
+      if (type.status === "failed") {
+        rejection = { step: "type", kind: "type_error", message: type.summary, details: formatDiagnostics(type.errors) };
+      }
+    }
+
+    let test: TestReport;
+    if (rejection) {
+      test = { step: "test", status: "skipped", tool: "", duration_ms: 0, summary: SKIPPED, outcome: "skipped", cases: [] };
+    } else {
+      say("tests");
+      test = await this.test({ ...input, code }, context);
+      rejection = testRejection(test);
+    }
+
+    let critic: CriticReport;
+    if (rejection) {
+      critic = { step: "critic", status: "skipped", backend: "off", tool: "", duration_ms: 0, summary: SKIPPED, threshold: this.parts.criticThreshold };
+    } else {
+      critic = await this.critique({ ...input, code }, context);
+      if (critic.status === "failed") {
+        rejection = { step: "critic", kind: "critic_rejected", message: critic.summary, ...(critic.comments ? { details: critic.comments } : {}) };
+      }
+    }
+
+    const steps: GateReport["steps"] = [lint.report, type, test, critic];
+    return {
+      status: statusOf(steps, rejection),
+      code,
+      code_changed: code !== input.code,
+      steps,
+      ...(rejection ? { rejection } : {}),
+      checked_at: new Date().toISOString(),
+      duration_ms: Date.now() - started,
+    };
+  }
+
+  private async lint(code: string, signal: AbortSignal): Promise<{ report: LintReport; fixedCode: string; rejection?: Rejection }> {
+    const started = Date.now();
+    let linter: Linter | undefined;
+    try {
+      linter = await this.parts.linter();
+      const found = await linter.lint(code, signal);
+      const base = { step: "lint" as const, tool: found.tool, duration_ms: Date.now() - started, errors: found.errors, fixed: found.fixed, unfixed: found.unfixed, syntax_error: found.syntaxError };
+      const fixedNote = found.fixed.length > 0 ? ` ${found.fixed.length} W/I finding(s) were fixed automatically.` : "";
+      if (found.syntaxError) {
+        const first = found.errors.find((d) => d.code === "invalid-syntax");
+        const summary = `Syntax error${first ? ` at line ${first.line}:${first.column}: ${first.message}` : ""}.`;
+        return {
+          report: { ...base, status: "failed", summary },
+          fixedCode: found.fixedCode,
+          rejection: { step: "lint", kind: "syntax_error", message: summary, details: formatDiagnostics(found.errors) },
+        };
+      }
+      if (found.errors.length > 0) {
+        const codes = [...new Set(found.errors.map((d) => d.code))].join(", ");
+        const summary = `${found.errors.length} lint error(s) (${codes}) must be fixed.${fixedNote}`;
+        return {
+          report: { ...base, status: "failed", summary },
+          fixedCode: found.fixedCode,
+          rejection: { step: "lint", kind: "lint_error", message: summary, details: formatDiagnostics(found.errors) },
+        };
+      }
+      const unfixedNote = found.unfixed.length > 0 ? ` ${found.unfixed.length} warning(s) have no automatic fix and were left.` : "";
+      return { report: { ...base, status: "passed", summary: `No E/F findings.${fixedNote}${unfixedNote}` }, fixedCode: found.fixedCode };
+    } catch (error) {
+      if (signal.aborted) throw signal.reason;
+      const message = toToolError(error).message;
+      this.logger.warn("lint step failed", { error: message });
+      return {
+        report: { step: "lint", status: "error", tool: linter?.kind ?? "ruff", duration_ms: Date.now() - started, summary: `The linter could not run: ${message}`, errors: [], fixed: [], unfixed: [], syntax_error: false },
+        fixedCode: code,
+      };
+    }
+  }
+
+  private async typeCheck(code: string, signal: AbortSignal): Promise<TypeReport> {
+    const started = Date.now();
+    const dir = await mkdtemp(join(tmpdir(), "solo-type-"));
+    let typer: Typer | undefined;
+    try {
+      typer = await this.parts.typer();
+      await writeFile(join(dir, "function.py"), code);
+      const found = await typer.check(dir, signal);
+      const duration_ms = Date.now() - started;
+      if (found.errors.length > 0) {
+        const first = found.errors[0];
+        return {
+          step: "type",
+          status: "failed",
+          tool: found.tool,
+          duration_ms,
+          summary: `${found.errors.length} type error(s)${first ? `; first at line ${first.line}: ${first.message}` : ""}.`,
+          errors: found.errors,
+        };
+      }
+      return { step: "type", status: "passed", tool: found.tool, duration_ms, summary: "No type errors.", errors: [] };
+    } catch (error) {
+      if (signal.aborted) throw signal.reason;
+      const message = toToolError(error).message;
+      this.logger.warn("type step failed", { error: message });
+      return { step: "type", status: "error", tool: typer?.kind ?? "typer", duration_ms: Date.now() - started, summary: `The type checker could not run: ${message}`, errors: [] };
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }
+
+  private async test(input: GateInput, context: GateContext): Promise<TestReport> {
+    const started = Date.now();
+    try {
+      return await this.parts.tests.run(
+        { name: input.name, code: input.code, dependencies: input.dependencies, cases: input.testCases, skip: input.skipTests },
+        context,
+      );
+    } catch (error) {
+      if (context.signal.aborted) throw context.signal.reason;
+      const message = toToolError(error).message;
+      this.logger.warn("test step failed", { error: message });
+      return { step: "test", status: "error", tool: "python", duration_ms: Date.now() - started, summary: `The tests could not run: ${message}`, outcome: "error", cases: [] };
+    }
+  }
+
+  private async critique(input: GateInput, context: GateContext): Promise<CriticReport> {
+    const started = Date.now();
+    const threshold = this.parts.criticThreshold;
+    let critic: Critic | undefined;
+    try {
+      critic = await this.parts.critic();
+      if (!critic) {
+        return { step: "critic", status: "skipped", backend: "off", tool: "off", duration_ms: 0, summary: "The critic is off.", threshold };
+      }
+      context.progress?.(`critic: ${critic.backend} ${critic.model}`);
+      const deadline = AbortSignal.any([context.signal, AbortSignal.timeout(this.parts.criticTimeoutMs)]);
+      const verdict = await critic.review({ name: input.name, description: input.description, code: input.code }, deadline);
+      const score = meanScore(verdict.scores);
+      const passed = score >= threshold;
+      const s = verdict.scores;
+      return {
+        step: "critic",
+        status: passed ? "passed" : "failed",
+        backend: critic.backend,
+        model: critic.model,
+        tool: `${critic.backend} ${critic.model}`,
+        duration_ms: Date.now() - started,
+        summary: `${critic.backend} ${critic.model} scored ${score} (readability ${s.readability}, docstring ${s.docstring}, reusability ${s.reusability}); ${passed ? "passes" : "below"} the threshold ${threshold}.`,
+        threshold,
+        scores: verdict.scores,
+        score,
+        comments: verdict.comments,
+      };
+    } catch (error) {
+      if (context.signal.aborted) throw context.signal.reason;
+      const message = toToolError(error).message;
+      this.logger.warn("critic failed", { error: message });
+      return {
+        step: "critic",
+        status: "error",
+        backend: critic?.backend ?? "off",
+        ...(critic ? { model: critic.model } : {}),
+        tool: critic ? `${critic.backend} ${critic.model}` : "critic",
+        duration_ms: Date.now() - started,
+        summary: `The critic could not score the code: ${message}`,
+        threshold,
+      };
+    }
+  }
+}
+
+function testRejection(test: TestReport): Rejection | undefined {
+  const kinds: Partial<Record<TestReport["outcome"], Rejection["kind"]>> = {
+    test_failed: "test_failed",
+    timeout: "timeout",
+    install_failed: "install_failed",
+    syntax_error: "syntax_error",
+  };
+  const kind = kinds[test.outcome];
+  if (!kind) return undefined;
+  return { step: "test", kind, message: test.summary, ...(test.traceback ? { details: test.traceback } : {}) };
+}
+
+function statusOf(steps: GateReport["steps"], rejection: Rejection | undefined): FunctionStatus {
+  if (rejection) return "broken";
+  const verified: StepName[] = ["lint", "type", "test"];
+  const unverified = steps.some((s) => (verified.includes(s.step) && s.status !== "passed") || s.status === "error");
+  return unverified ? "unverified" : "active";
+}

@@ -1,0 +1,341 @@
+/**
+ * The function library: save (quality gate → embedding → one transaction), search (vector and
+ * keyword rankings fused), fetch, list, history, delete and reindex. No MCP types here; the
+ * tools, the CLI and the dashboard all call this.
+ *
+ * A save does its slow work — the gate, the embedding — before it touches the database, then
+ * writes the version row, the function row and the vector in one short transaction: other
+ * processes wait milliseconds, not seconds, and a crash at any point leaves either the whole
+ * save or none of it.
+ */
+import { hostname } from "node:os";
+import { ToolError, silentLogger, toToolError } from "@local-mcp/core";
+import type { Logger } from "@local-mcp/core";
+import type { Embedder } from "@local-mcp/core/embeddings";
+import type { FunctionStatus, GateReport } from "../gate/gate-report.js";
+import type { GateContext, QualityGate } from "../gate/quality-gate.js";
+import { normaliseDependencies } from "../python/dependencies.js";
+import { FUNCTION_NAME, findTopLevelFunction, parameterNames } from "../python/function-source.js";
+import { embeddingText, splitIdentifier, textHash } from "../search/embedding-text.js";
+import { keywordTerms } from "../search/keyword-terms.js";
+import { reciprocalRankFusion } from "../search/rank-fusion.js";
+import type { LibraryDatabase } from "../storage/library-database.js";
+import type { FunctionMetadata, FunctionRecord, TestCase, VersionRecord } from "./function-record.js";
+import {
+  countUnembedded,
+  deleteFunction,
+  embeddingStates,
+  findFunction,
+  findVersion,
+  functionExists,
+  functionsByIds,
+  keywordCandidates,
+  libraryCounts,
+  listFunctions,
+  listVersions,
+  storeEmbedding,
+  storeSave,
+  vectorCandidates,
+} from "./function-repository.js";
+import type { FunctionFilter, LibraryCounts } from "./function-repository.js";
+
+export interface SaveRequest {
+  name: string;
+  code: string;
+  description: string;
+  tags: readonly string[];
+  dependencies: readonly string[];
+  testCases: readonly TestCase[];
+  skipTests: boolean;
+}
+
+export interface SaveOutcome {
+  function: FunctionRecord;
+  gate: GateReport;
+  submittedCode: string;
+}
+
+export interface SearchRequest {
+  query: string;
+  limit: number;
+  tags?: readonly string[];
+  /** Broken functions are left out unless asked for. */
+  includeBroken?: boolean;
+}
+
+export interface SearchHit {
+  function: FunctionRecord;
+  /** Fused score (reciprocal rank fusion). */
+  score: number;
+  similarity?: number;
+  keywordScore?: number;
+  vectorRank?: number;
+  keywordRank?: number;
+}
+
+export interface SearchOutcome {
+  hits: SearchHit[];
+  embedding: { model: string; dimension: number; error?: string };
+  /** Functions in scope with no vector of the current model (found by keywords only). */
+  unembedded: number;
+}
+
+export interface ReindexOutcome {
+  model: string;
+  dimension: number;
+  embedded: number;
+  upToDate: number;
+}
+
+export interface FunctionLibraryOptions {
+  db: LibraryDatabase;
+  gate: QualityGate;
+  embedder: Embedder;
+  logger?: Logger;
+}
+
+/** Candidates taken from each ranking before fusion. */
+const CANDIDATES = 50;
+const REINDEX_BATCH = 32;
+
+function notFound(name: string, version?: number): ToolError {
+  return new ToolError("NOT_FOUND", version === undefined ? `No function named '${name}'.` : `Function '${name}' has no version ${version}.`, {
+    suggestion: version === undefined ? "Search with search_functions or list them with list_functions." : "List the versions with get_function_history.",
+  });
+}
+
+function checkName(name: string): void {
+  if (!FUNCTION_NAME.test(name)) {
+    throw new ToolError("INVALID_INPUT", `'${name}' is not a Python function name.`, {
+      suggestion: "Use the name of the function as written after `def` (letters, digits, underscores).",
+      details: { fields: [{ field: "name", message: "not a Python identifier" }] },
+    });
+  }
+}
+
+function normaliseTags(tags: readonly string[]): string[] {
+  return [...new Set(tags.map((tag) => tag.trim().toLowerCase()).filter((tag) => tag.length > 0))].sort();
+}
+
+export class FunctionLibrary {
+  readonly db: LibraryDatabase;
+  readonly embedder: Embedder;
+  private readonly gate: QualityGate;
+  private readonly logger: Logger;
+
+  constructor(options: FunctionLibraryOptions) {
+    this.db = options.db;
+    this.gate = options.gate;
+    this.embedder = options.embedder;
+    this.logger = options.logger ?? silentLogger;
+  }
+
+  async save(request: SaveRequest, context: GateContext): Promise<SaveOutcome> {
+    const checked = this.check(request);
+    const gate = await this.gate.run(
+      {
+        name: checked.name,
+        description: checked.description,
+        code: request.code,
+        dependencies: checked.dependencies,
+        testCases: request.testCases,
+        skipTests: request.skipTests,
+      },
+      context,
+    );
+    return this.commit(request, gate, context);
+  }
+
+  /**
+   * Stores a save whose gate report is already known (what `save` does after the gate; also
+   * for importing functions checked elsewhere): embeds it, then writes the version, the
+   * function row and the vector in one transaction.
+   */
+  async commit(request: SaveRequest, gate: GateReport, context: GateContext): Promise<SaveOutcome> {
+    const { name, description, dependencies, tags } = this.check(request);
+    const source = findTopLevelFunction(gate.code, name) ?? findTopLevelFunction(request.code, name);
+    const signature = source?.signature ?? `def ${name}(...)`;
+    const docstring = source?.docstring ?? "";
+    const text = embeddingText({ name, description, signature, docstring, tags });
+
+    context.progress?.(`embedding with ${this.embedder.model}`);
+    let vector: Float32Array | undefined;
+    let embedding: FunctionMetadata["embedding"];
+    try {
+      [vector] = await this.embedder.embed([text], { task: "document", signal: context.signal });
+      embedding = { model: this.embedder.model, dimension: this.embedder.dimension };
+    } catch (error) {
+      if (context.signal.aborted) throw context.signal.reason;
+      // The save still counts: keyword search finds it, and `solo-assets reindex` adds the vector later.
+      const message = toToolError(error).message;
+      this.logger.warn("embedding failed; saving without a vector", { name, error: message });
+      embedding = { error: message };
+    }
+    const at = new Date().toISOString();
+    const metadata: FunctionMetadata = { gate, embedding, saved_by: { pid: process.pid, host: hostname() } };
+    const row = {
+      name,
+      status: gate.status,
+      code: gate.code,
+      submittedCode: request.code,
+      description,
+      signature,
+      docstring,
+      tags,
+      dependencies,
+      testCases: [...request.testCases],
+      metadata,
+      // Keywords come from the words, not from type names ("str", "list") that every signature repeats.
+      searchTerms: keywordTerms([splitIdentifier(name), description, docstring, tags.join(" "), parameterNames(signature).map(splitIdentifier).join(" ")].join("\n")),
+      nameTerms: keywordTerms(splitIdentifier(name)),
+      at,
+    };
+    context.progress?.("storing");
+    const stored = await this.db.write(async (session) => {
+      const saved = await storeSave(session, row);
+      if (vector) await storeEmbedding(session, { functionId: saved.id, model: this.embedder.model, vector, textHash: textHash(text), at });
+      return findFunction(session, name);
+    }, context.signal);
+    if (!stored) throw new ToolError("INTERNAL", `The save of '${name}' was committed but cannot be read back.`);
+    return { function: stored, gate, submittedCode: request.code };
+  }
+
+  /** Validates and normalises a save request (INVALID_INPUT naming the field). */
+  private check(request: SaveRequest): { name: string; description: string; dependencies: string[]; tags: string[] } {
+    checkName(request.name);
+    if (!findTopLevelFunction(request.code, request.name)) {
+      throw new ToolError("INVALID_INPUT", `The code defines no top-level function named '${request.name}'.`, {
+        suggestion: `Pass the complete source with \`def ${request.name}(...)\` at the start of a line, or fix 'name'.`,
+        details: { fields: [{ field: "code", message: `no top-level def ${request.name}` }] },
+      });
+    }
+    return {
+      name: request.name,
+      description: request.description.trim(),
+      dependencies: normaliseDependencies(request.dependencies),
+      tags: normaliseTags(request.tags),
+    };
+  }
+
+  async get(name: string, version: number | undefined, signal?: AbortSignal): Promise<{ current?: FunctionRecord; version?: VersionRecord }> {
+    checkName(name);
+    return this.db.read(async (session) => {
+      const current = await findFunction(session, name);
+      if (version === undefined) {
+        if (!current) throw notFound(name);
+        return { current };
+      }
+      const stored = await findVersion(session, name, version);
+      if (!stored) throw notFound(name, version);
+      return { ...(current ? { current } : {}), version: stored };
+    }, signal);
+  }
+
+  async history(name: string, signal?: AbortSignal): Promise<{ current?: FunctionRecord; versions: VersionRecord[] }> {
+    checkName(name);
+    return this.db.read(async (session) => {
+      const versions = await listVersions(session, name);
+      if (versions.length === 0) throw notFound(name);
+      const current = await findFunction(session, name);
+      return { ...(current ? { current } : {}), versions };
+    }, signal);
+  }
+
+  async list(filter: FunctionFilter, page: { limit: number; offset: number }, signal?: AbortSignal) {
+    return this.db.read((session) => listFunctions(session, filter, page), signal);
+  }
+
+  async delete(name: string, signal?: AbortSignal): Promise<{ name: string; versionsKept: number }> {
+    checkName(name);
+    const deleted = await this.db.write((session) => deleteFunction(session, name), signal);
+    if (!deleted) throw notFound(name);
+    return { name, versionsKept: deleted.versions };
+  }
+
+  async counts(signal?: AbortSignal): Promise<LibraryCounts> {
+    return this.db.read((session) => libraryCounts(session), signal);
+  }
+
+  async search(request: SearchRequest, signal?: AbortSignal): Promise<SearchOutcome> {
+    const query = request.query.trim();
+    if (query.length === 0) {
+      throw new ToolError("INVALID_INPUT", "The query is empty.", { details: { fields: [{ field: "query", message: "empty" }] } });
+    }
+    const statuses: FunctionStatus[] | undefined = request.includeBroken ? undefined : ["active", "unverified"];
+    const filter: FunctionFilter = { ...(statuses ? { statuses } : {}), ...(request.tags?.length ? { tags: normaliseTags(request.tags) } : {}) };
+    const model = this.embedder.model;
+    let queryVector: Float32Array | undefined;
+    let embedError: string | undefined;
+    try {
+      [queryVector] = await this.embedder.embed([query], { task: "query", signal });
+    } catch (error) {
+      if (signal?.aborted) throw signal.reason;
+      embedError = toToolError(error).message;
+      this.logger.warn("query embedding failed; keyword search only", { error: embedError });
+    }
+    const terms = keywordTerms(query);
+    const candidates = Math.max(CANDIDATES, request.limit * 4);
+    return this.db.read(async (session) => {
+      const byVector = queryVector ? await vectorCandidates(session, { vector: queryVector, model, filter, limit: candidates }) : [];
+      const byKeyword = await keywordCandidates(session, { terms, filter, limit: candidates });
+      const fused = reciprocalRankFusion([byVector.map((c) => c.id), byKeyword.map((c) => c.id)]).slice(0, request.limit);
+      const records = await functionsByIds(session, fused.map((f) => f.id));
+      const similarity = new Map(byVector.map((c) => [c.id, c.score]));
+      const keyword = new Map(byKeyword.map((c) => [c.id, c.score]));
+      const hits: SearchHit[] = [];
+      for (const item of fused) {
+        const record = records.get(item.id);
+        if (!record) continue;
+        const [vectorRank, keywordRank] = item.ranks;
+        hits.push({
+          function: record,
+          score: item.score,
+          ...(similarity.has(item.id) ? { similarity: similarity.get(item.id) } : {}),
+          ...(keyword.has(item.id) ? { keywordScore: keyword.get(item.id) } : {}),
+          ...(vectorRank !== undefined ? { vectorRank } : {}),
+          ...(keywordRank !== undefined ? { keywordRank } : {}),
+        });
+      }
+      const unembedded = await countUnembedded(session, model, this.embedder.dimension, filter);
+      return {
+        hits,
+        embedding: { model, dimension: this.embedder.dimension, ...(embedError ? { error: embedError } : {}) },
+        unembedded,
+      };
+    }, signal);
+  }
+
+  /**
+   * Gives every function a vector of the current embedding model: those without one, or whose
+   * text changed (or all, with `all`). Vectors of other models stay, so switching back is free.
+   */
+  async reindex(options: { all?: boolean; signal?: AbortSignal; progress?: (done: number, total: number) => void } = {}): Promise<ReindexOutcome> {
+    const model = this.embedder.model;
+    const dimension = this.embedder.dimension;
+    const states = await this.db.read((session) => embeddingStates(session, model, dimension), options.signal);
+    const todo = states
+      .map((state) => ({ state, text: embeddingText(state) }))
+      .filter(({ state, text }) => options.all === true || state.storedHash !== textHash(text));
+    let done = 0;
+    for (let start = 0; start < todo.length; start += REINDEX_BATCH) {
+      const batch = todo.slice(start, start + REINDEX_BATCH);
+      const vectors = await this.embedder.embed(
+        batch.map((item) => item.text),
+        { task: "document", signal: options.signal },
+      );
+      const at = new Date().toISOString();
+      await this.db.write(async (session) => {
+        for (const [i, item] of batch.entries()) {
+          const vector = vectors[i];
+          if (!vector) continue;
+          // The function may have been deleted meanwhile: only write vectors of existing rows.
+          if (!(await functionExists(session, item.state.id))) continue;
+          await storeEmbedding(session, { functionId: item.state.id, model, vector, textHash: textHash(item.text), at });
+        }
+      }, options.signal);
+      done += batch.length;
+      options.progress?.(done, todo.length);
+    }
+    return { model, dimension, embedded: todo.length, upToDate: states.length - todo.length };
+  }
+}

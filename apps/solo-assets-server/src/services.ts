@@ -1,0 +1,128 @@
+/**
+ * Everything one process needs to work with the library, built from the configuration: the
+ * database, the quality gate (linter, typer, pooled test environments, sandbox, critic), the
+ * embedder and the function library on top. The MCP server, the CLI and the dashboard share it.
+ * Tools are detected lazily (the first save probes ruff and mypy), so start-up stays fast.
+ */
+import { createLogger } from "@local-mcp/core";
+import type { Logger } from "@local-mcp/core";
+import { createEmbedder } from "@local-mcp/core/embeddings";
+import type { Embedder } from "@local-mcp/core/embeddings";
+import type { SoloConfig } from "./config.js";
+import { createCritic } from "./domain/gate/critic/create-critic.js";
+import type { Critic } from "./domain/gate/critic/critic.js";
+import type { Linter } from "./domain/gate/lint/linter.js";
+import { selectLinter } from "./domain/gate/lint/select-linter.js";
+import { QualityGate } from "./domain/gate/quality-gate.js";
+import { EnvironmentPool } from "./domain/gate/tests/environment-pool.js";
+import { Sandbox } from "./domain/gate/tests/sandbox.js";
+import type { SandboxCapabilities } from "./domain/gate/tests/sandbox.js";
+import { PythonTestRunner } from "./domain/gate/tests/test-runner.js";
+import { selectTyper } from "./domain/gate/typer/select-typer.js";
+import type { Typer } from "./domain/gate/typer/typer.js";
+import { Lazy } from "./domain/lazy.js";
+import { FunctionLibrary } from "./domain/library/function-library.js";
+import { ProcessRegistry } from "./domain/presence/process-registry.js";
+import { resolveSettings } from "./domain/settings/effective-settings.js";
+import type { EffectiveSettings } from "./domain/settings/effective-settings.js";
+import { SettingsStore } from "./domain/settings/settings-store.js";
+import { LibraryDatabase } from "./domain/storage/library-database.js";
+import { migrateLibrarySchema } from "./domain/storage/schema.js";
+
+export interface GateTools {
+  linter: string;
+  typer: string;
+  sandbox: SandboxCapabilities;
+}
+
+export interface SoloServices {
+  config: SoloConfig;
+  settings: EffectiveSettings;
+  settingsStore: SettingsStore;
+  library: FunctionLibrary;
+  registry: ProcessRegistry;
+  embedder: Embedder;
+  logger: Logger;
+  /** Which linter, typer and sandbox features this machine gives the gate (probes on first call). */
+  gateTools(): Promise<GateTools>;
+  dispose(): Promise<void>;
+}
+
+export function createSoloEmbedder(settings: EffectiveSettings, config: SoloConfig, logger: Logger): Embedder {
+  const embedding = settings.embedding;
+  if (embedding.backend === "gemini" && settings.apiKey.value) {
+    return createEmbedder({
+      backend: "gemini",
+      apiKey: settings.apiKey.value,
+      model: embedding.model,
+      outputDimensionality: embedding.dimension,
+      ...(config.geminiBaseUrl ? { baseUrl: config.geminiBaseUrl } : {}),
+      logger: logger.child("gemini"),
+    });
+  }
+  return createEmbedder({ backend: "local", dimension: embedding.dimension });
+}
+
+export function openSoloServices(config: SoloConfig, options: { logger?: Logger } = {}): SoloServices {
+  const logger = options.logger ?? createLogger({ name: "solo-assets", level: config.logLevel });
+  const settingsStore = new SettingsStore(config.paths);
+  const settings = resolveSettings(config, settingsStore.read(), settingsStore.readApiKey());
+  for (const note of [settings.embedding.note, settings.critic.note]) if (note) logger.warn(note);
+
+  const db = new LibraryDatabase(config.paths.dbPath, {
+    lockTimeoutMs: config.lockTimeoutMs,
+    migrate: migrateLibrarySchema,
+    logger: logger.child("db"),
+  });
+  const env = config.toolEnv;
+  const linter = new Lazy<Linter>(() => selectLinter(config.linter, env));
+  const typer = new Lazy<Typer>(() => selectTyper(config.typer, { python: config.python, cacheDir: config.paths.typeCacheDir, env }));
+  const sandbox = new Sandbox({
+    networkIsolation: config.networkIsolation,
+    memoryMb: config.testMemoryMb,
+    timeoutMs: config.testTimeoutMs,
+    toolEnv: env,
+  });
+  const pool = new EnvironmentPool({
+    envsDir: config.paths.envsDir,
+    python: config.python,
+    installer: config.installer,
+    installTimeoutMs: config.installTimeoutMs,
+    env,
+    logger: logger.child("envs"),
+  });
+  const critic = createCritic(settings, {
+    geminiBaseUrl: config.geminiBaseUrl,
+    timeoutMs: config.criticTimeoutMs,
+    threads: config.criticThreads,
+    logger,
+  });
+  const gate = new QualityGate({
+    linter: () => linter.get(),
+    typer: () => typer.get(),
+    tests: new PythonTestRunner(pool, sandbox, logger.child("tests")),
+    critic: async (): Promise<Critic | undefined> => critic,
+    criticThreshold: config.criticThreshold,
+    criticTimeoutMs: config.criticTimeoutMs,
+    logger: logger.child("gate"),
+  });
+  const embedder = createSoloEmbedder(settings, config, logger);
+  const library = new FunctionLibrary({ db, gate, embedder, logger: logger.child("library") });
+  return {
+    config,
+    settings,
+    settingsStore,
+    library,
+    registry: new ProcessRegistry(config.paths.processesDir),
+    embedder,
+    logger,
+    gateTools: async () => {
+      const [l, t, s] = await Promise.all([linter.get(), typer.get(), sandbox.describe()]);
+      return { linter: l.kind, typer: t.kind, sandbox: s };
+    },
+    dispose: async () => {
+      await critic?.dispose?.();
+      await embedder.dispose?.();
+    },
+  };
+}

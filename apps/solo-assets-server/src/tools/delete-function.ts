@@ -1,0 +1,27 @@
+import { LeveledResponse, defineTool } from "@local-mcp/core";
+import { z } from "zod";
+import type { SoloServices } from "../services.js";
+
+export function createDeleteFunctionTool(services: SoloServices) {
+  return defineTool({
+    name: "delete_function",
+    title: "Delete a function",
+    description:
+      "Removes a function from the library: it no longer appears in search, lists or get_function. Its saved versions " +
+      "stay readable through get_function_history and get_function(name, version). Only delete when the user asks.",
+    input: z.object({ name: z.string().min(1).max(100).describe("The function's name") }),
+    output: z.object({
+      name: z.string(),
+      deleted: z.boolean(),
+      versions_kept: z.number().int().optional(),
+    }),
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+    handler: async (input, { signal }) => {
+      const deleted = await services.library.delete(input.name, signal);
+      return new LeveledResponse({
+        minimal: { name: deleted.name, deleted: true },
+        standard: { versions_kept: deleted.versionsKept },
+      });
+    },
+  });
+}

@@ -1,0 +1,68 @@
+import { ToolResponse, atLevel, defineTool } from "@local-mcp/core";
+import type { ResponseLevel } from "@local-mcp/core";
+import { z } from "zod";
+import type { FunctionRecord, VersionRecord } from "../domain/library/function-record.js";
+import type { SoloServices } from "../services.js";
+import { gateDetails } from "./function-views.js";
+import { GateReportSchema, StatusSchema } from "./output-schemas.js";
+
+class HistoryResponse extends ToolResponse {
+  constructor(
+    private readonly name: string,
+    private readonly current: FunctionRecord | undefined,
+    private readonly versions: VersionRecord[],
+  ) {
+    super();
+  }
+
+  toResponse(level: ResponseLevel): Record<string, unknown> {
+    const versions = this.versions.map((v) =>
+      atLevel(level, {
+        minimal: { version: v.version, status: v.status, saved_at: v.createdAt },
+        standard: {
+          description: v.description,
+          steps: v.metadata.gate.steps.map((s) => `${s.step} ${s.status}`).join(", "),
+          ...(v.metadata.gate.rejection ? { rejection: v.metadata.gate.rejection.kind } : {}),
+        },
+        full: { code: v.code, gate_report: gateDetails(v.metadata.gate) },
+      }),
+    );
+    return atLevel(level, {
+      minimal: { name: this.name, deleted: this.current === undefined, versions },
+      standard: { latest_version: this.current?.version ?? null },
+    });
+  }
+}
+
+export function createGetFunctionHistoryTool(services: SoloServices) {
+  return defineTool({
+    name: "get_function_history",
+    title: "A function's versions",
+    description:
+      "Lists every saved version of a function, newest first, with each version's gate status; fetch one with " +
+      "get_function(name, version). History stays after delete_function.",
+    input: z.object({ name: z.string().min(1).max(100).describe("The function's name") }),
+    output: z.object({
+      name: z.string(),
+      deleted: z.boolean(),
+      versions: z.array(
+        z.object({
+          version: z.number().int(),
+          status: StatusSchema,
+          saved_at: z.string(),
+          description: z.string().optional(),
+          steps: z.string().optional(),
+          rejection: z.string().optional(),
+          code: z.string().optional(),
+          gate_report: GateReportSchema.optional(),
+        }),
+      ),
+      latest_version: z.number().int().nullable().optional(),
+    }),
+    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    handler: async (input, { signal }) => {
+      const { current, versions } = await services.library.history(input.name, signal);
+      return new HistoryResponse(input.name, current, versions);
+    },
+  });
+}

@@ -1,0 +1,61 @@
+import { LeveledResponse, defineTool } from "@local-mcp/core";
+import { z } from "zod";
+import type { SoloServices } from "../services.js";
+import { gateDetails } from "./function-views.js";
+import { GateReportSchema, StatusSchema, TestCaseSchema } from "./output-schemas.js";
+
+export function createGetFunctionTool(services: SoloServices) {
+  return defineTool({
+    name: "get_function",
+    title: "Get a function's code",
+    description:
+      "Returns the full source of a function from the library (the latest version, or the given one) so you can use it " +
+      "in your work: paste it into the project or import it. Find names with search_functions first. Check `status`: " +
+      "'active' passed the quality gate; 'broken' did not; 'unverified' was stored without tests.",
+    input: z.object({
+      name: z.string().min(1).max(100).describe("The function's name"),
+      version: z.number().int().min(1).optional().describe("A specific version (see get_function_history); default the latest"),
+    }),
+    output: z.object({
+      name: z.string(),
+      version: z.number().int(),
+      status: StatusSchema,
+      code: z.string(),
+      description: z.string().optional(),
+      signature: z.string().optional(),
+      tags: z.array(z.string()).optional(),
+      dependencies: z.array(z.string()).optional(),
+      test_cases: z.array(TestCaseSchema).optional(),
+      latest_version: z.number().int().nullable().optional().describe("the current version; null when the function was deleted"),
+      saved_at: z.string().optional(),
+      docstring: z.string().optional(),
+      gate_report: GateReportSchema.optional(),
+      embedding: z.record(z.string(), z.unknown()).optional(),
+    }),
+    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    handler: async (input, { signal }) => {
+      const found = await services.library.get(input.name, input.version, signal);
+      const current = found.current;
+      const chosen = found.version ?? current;
+      if (!chosen) throw new Error("get returned neither a version nor the current function");
+      const docstring = found.version === undefined ? (current?.docstring ?? "") : undefined;
+      return new LeveledResponse({
+        minimal: { name: chosen.name, version: chosen.version, status: chosen.status, code: chosen.code },
+        standard: {
+          description: chosen.description,
+          signature: chosen.signature,
+          tags: chosen.tags,
+          dependencies: chosen.dependencies,
+          test_cases: chosen.testCases,
+          latest_version: current?.version ?? null,
+          saved_at: found.version ? found.version.createdAt : (current?.updatedAt ?? ""),
+        },
+        full: {
+          ...(docstring !== undefined ? { docstring } : {}),
+          gate_report: gateDetails(chosen.metadata.gate),
+          embedding: chosen.metadata.embedding,
+        },
+      });
+    },
+  });
+}

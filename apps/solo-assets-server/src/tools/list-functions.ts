@@ -1,0 +1,60 @@
+import { ToolResponse, atLevel, defineTool } from "@local-mcp/core";
+import type { ResponseLevel } from "@local-mcp/core";
+import { z } from "zod";
+import type { FunctionRecord } from "../domain/library/function-record.js";
+import type { SoloServices } from "../services.js";
+import { functionSummary } from "./function-views.js";
+import { FunctionSummarySchema, StatusSchema } from "./output-schemas.js";
+
+class ListResponse extends ToolResponse {
+  constructor(
+    private readonly total: number,
+    private readonly offset: number,
+    private readonly functions: FunctionRecord[],
+  ) {
+    super();
+  }
+
+  toResponse(level: ResponseLevel): Record<string, unknown> {
+    return atLevel(level, {
+      minimal: { total: this.total, count: this.functions.length, functions: this.functions.map((f) => functionSummary(f, level)) },
+      standard: { offset: this.offset },
+    });
+  }
+}
+
+export function createListFunctionsTool(services: SoloServices) {
+  return defineTool({
+    name: "list_functions",
+    title: "List the library's functions",
+    description:
+      "Lists the functions in the library, most recently saved first, optionally filtered by status, tags or a text " +
+      "that the name or description contains. To find a function for a task, prefer search_functions.",
+    input: z.object({
+      status: StatusSchema.optional().describe("Only functions with this status"),
+      tags: z.array(z.string().min(1).max(50)).max(20).optional().describe("Only functions with any of these tags"),
+      text: z.string().max(200).optional().describe("Only functions whose name or description contains this text"),
+      limit: z.number().int().min(1).max(500).default(50),
+      offset: z.number().int().min(0).default(0),
+    }),
+    output: z.object({
+      total: z.number().int(),
+      count: z.number().int(),
+      functions: z.array(FunctionSummarySchema),
+      offset: z.number().int().optional(),
+    }),
+    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    handler: async (input, { signal }) => {
+      const { total, functions } = await services.library.list(
+        {
+          ...(input.status ? { statuses: [input.status] } : {}),
+          ...(input.tags ? { tags: input.tags.map((t) => t.toLowerCase()) } : {}),
+          ...(input.text ? { text: input.text } : {}),
+        },
+        { limit: input.limit, offset: input.offset },
+        signal,
+      );
+      return new ListResponse(total, input.offset, functions);
+    },
+  });
+}

@@ -1,0 +1,112 @@
+/**
+ * zod schemas of what the tools return: the gate's step reports and a function at each
+ * response level. Fields that are not present at every level are optional (core checks every
+ * result against these).
+ */
+import { z } from "zod";
+
+export const StatusSchema = z.enum(["active", "broken", "unverified"]).describe("active: passed the gate; broken: rejected; unverified: stored without running tests (or a step could not judge)");
+const StepStatusSchema = z.enum(["passed", "failed", "skipped", "error"]);
+
+const DiagnosticSchema = z.object({ code: z.string(), message: z.string(), line: z.number().int(), column: z.number().int() });
+
+const StepBase = {
+  status: StepStatusSchema,
+  tool: z.string(),
+  duration_ms: z.number(),
+  summary: z.string(),
+};
+
+export const LintReportSchema = z.object({
+  step: z.literal("lint"),
+  ...StepBase,
+  errors: z.array(DiagnosticSchema),
+  fixed: z.array(DiagnosticSchema),
+  unfixed: z.array(DiagnosticSchema),
+  syntax_error: z.boolean(),
+});
+
+export const TypeReportSchema = z.object({ step: z.literal("type"), ...StepBase, errors: z.array(DiagnosticSchema) });
+
+export const TestReportSchema = z.object({
+  step: z.literal("test"),
+  ...StepBase,
+  outcome: z.enum(["passed", "test_failed", "timeout", "install_failed", "syntax_error", "skipped", "no_tests", "error"]),
+  cases: z.array(
+    z.object({
+      index: z.number().int(),
+      kind: z.enum(["call", "assert"]),
+      label: z.string(),
+      passed: z.boolean(),
+      actual: z.string().optional(),
+      error: z.string().optional(),
+    }),
+  ),
+  environment: z
+    .object({
+      hash: z.string(),
+      dependencies: z.array(z.string()),
+      reused: z.boolean(),
+      installer: z.string(),
+      install_ms: z.number(),
+    })
+    .optional(),
+  sandbox: z.object({ network_isolated: z.boolean(), memory_mb: z.number(), timeout_ms: z.number() }).optional(),
+  traceback: z.string().optional(),
+});
+
+export const CriticReportSchema = z.object({
+  step: z.literal("critic"),
+  ...StepBase,
+  backend: z.enum(["gemini", "local", "off"]),
+  model: z.string().optional(),
+  threshold: z.number(),
+  scores: z.object({ readability: z.number(), docstring: z.number(), reusability: z.number() }).optional(),
+  score: z.number().optional(),
+  comments: z.string().optional(),
+});
+
+export const StepReportSchema = z.discriminatedUnion("step", [LintReportSchema, TypeReportSchema, TestReportSchema, CriticReportSchema]);
+
+export const StepSummarySchema = z.object({
+  step: z.enum(["lint", "type", "test", "critic"]),
+  status: StepStatusSchema,
+  tool: z.string(),
+  summary: z.string(),
+});
+
+export const RejectionSchema = z
+  .object({
+    step: z.enum(["lint", "type", "test", "critic"]),
+    kind: z.enum(["syntax_error", "lint_error", "type_error", "install_failed", "timeout", "test_failed", "critic_rejected"]),
+    message: z.string(),
+    details: z.string().optional().describe("diagnostics, the traceback, or the install log"),
+  })
+  .describe("why the gate rejected the code: fix this and save again");
+
+export const GateReportSchema = z.object({
+  status: StatusSchema,
+  code_changed: z.boolean(),
+  steps: z.array(StepReportSchema),
+  rejection: RejectionSchema.optional(),
+  checked_at: z.string(),
+  duration_ms: z.number(),
+});
+
+export const TestCaseSchema = z.union([
+  z.object({ input: z.record(z.string(), z.unknown()), expected: z.unknown() }),
+  z.string(),
+]);
+
+/** A function in lists and search results: minimal ⊆ standard ⊆ full. */
+export const FunctionSummarySchema = z.object({
+  name: z.string(),
+  status: StatusSchema,
+  version: z.number().int(),
+  description: z.string().optional(),
+  signature: z.string().optional(),
+  tags: z.array(z.string()).optional(),
+  docstring: z.string().optional(),
+  dependencies: z.array(z.string()).optional(),
+  updated_at: z.string().optional(),
+});

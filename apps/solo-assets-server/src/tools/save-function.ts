@@ -1,0 +1,89 @@
+import { LeveledResponse, defineTool } from "@local-mcp/core";
+import { z } from "zod";
+import type { SoloServices } from "../services.js";
+import { criticLabel, gateDetails, stepSummaries } from "./function-views.js";
+import { GateReportSchema, RejectionSchema, StatusSchema, StepSummarySchema, TestCaseSchema } from "./output-schemas.js";
+
+export function createSaveFunctionTool(services: SoloServices) {
+  const { config, settings } = services;
+  return defineTool({
+    name: "save_function",
+    title: "Save a verified function",
+    description:
+      "Stores a finished, reusable Python function in the personal function library after a quality gate: Ruff lint " +
+      "(E/F errors reject; W/I are fixed automatically and the fixed code is stored), a type check, its test cases run in " +
+      "an isolated environment with its dependencies, and an optional LLM critic. This is for storing verified assets for " +
+      "later reuse — it is NOT a way to run or try out code. Search with search_functions before writing new code. Every " +
+      "save is a new version; the answer says which step rejected the code and why (the traceback for failing tests), " +
+      "so you can fix it and save again. Test cases: [{\"input\": {\"arg\": value}, \"expected\": value}] or assert " +
+      "statements as strings.",
+    input: z.object({
+      name: z.string().min(1).max(100).describe("The function's name, as written after `def` in code"),
+      code: z.string().min(1).max(200_000).describe("Complete Python source defining the function at top level (imports included)"),
+      description: z.string().min(1).max(4000).describe("What the function does, in a sentence or two (used for search)"),
+      tags: z.array(z.string().min(1).max(50)).max(20).default([]).describe("Keywords, e.g. ['text', 'dates']"),
+      dependencies: z
+        .array(z.string().min(1).max(200))
+        .max(50)
+        .default([])
+        .describe("PyPI requirements the code imports, e.g. ['python-dateutil>=2.8']; the standard library needs none"),
+      test_cases: z
+        .array(TestCaseSchema)
+        .max(200)
+        .default([])
+        .describe('[{"input": {"text": "A B"}, "expected": "a-b"}] (keyword arguments → expected return value), or assert statements like "assert f(1) == 2"'),
+      skip_tests: z.boolean().default(false).describe("Store without running tests; the function is then 'unverified'"),
+    }),
+    output: z.object({
+      name: z.string(),
+      version: z.number().int(),
+      status: StatusSchema,
+      critic: z.string().describe("which critic ran: 'gemini <model>', 'local <model>', 'off' or 'not run'"),
+      rejection: RejectionSchema.optional(),
+      gate: z.array(StepSummarySchema).optional(),
+      code_changed: z.boolean().optional().describe("true when W/I fixes changed the stored code"),
+      signature: z.string().optional(),
+      code: z.string().optional().describe("the code as stored"),
+      gate_report: GateReportSchema.optional(),
+    }),
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+    responseLevel: "standard",
+    timeoutMs: config.installTimeoutMs + 2 * config.testTimeoutMs + config.criticTimeoutMs + 60_000,
+    handler: async (input, { signal, progress, logger }) => {
+      let step = 0;
+      const report = (message: string) => {
+        step += 1;
+        logger.debug(`save_function ${input.name}: ${message}`);
+        progress({ progress: step, message });
+      };
+      const saved = await services.library.save(
+        {
+          name: input.name,
+          code: input.code,
+          description: input.description,
+          tags: input.tags,
+          dependencies: input.dependencies,
+          testCases: input.test_cases,
+          skipTests: input.skip_tests,
+        },
+        { signal, progress: report },
+      );
+      const gate = saved.gate;
+      logger.info(`saved ${saved.function.name} v${saved.function.version}: ${gate.status}`, {
+        critic: settings.critic.backend,
+        ms: gate.duration_ms,
+      });
+      return new LeveledResponse({
+        minimal: {
+          name: saved.function.name,
+          version: saved.function.version,
+          status: saved.function.status,
+          critic: criticLabel(gate),
+          ...(gate.rejection ? { rejection: gate.rejection } : {}),
+        },
+        standard: { gate: stepSummaries(gate), code_changed: gate.code_changed },
+        full: { signature: saved.function.signature, code: saved.function.code, gate_report: gateDetails(gate) },
+      });
+    },
+  });
+}

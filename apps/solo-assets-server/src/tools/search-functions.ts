@@ -1,0 +1,91 @@
+import { ToolResponse, atLevel, defineTool } from "@local-mcp/core";
+import type { ResponseLevel } from "@local-mcp/core";
+import { z } from "zod";
+import type { SearchOutcome } from "../domain/library/function-library.js";
+import type { SoloServices } from "../services.js";
+import { functionSummary } from "./function-views.js";
+import { FunctionSummarySchema } from "./output-schemas.js";
+
+const round = (n: number | undefined, digits = 4) => (n === undefined ? undefined : Number(n.toFixed(digits)));
+
+class SearchResponse extends ToolResponse {
+  constructor(
+    private readonly query: string,
+    private readonly outcome: SearchOutcome,
+  ) {
+    super();
+  }
+
+  toResponse(level: ResponseLevel): Record<string, unknown> {
+    const results = this.outcome.hits.map((hit) =>
+      functionSummary(hit.function, level, {
+        minimal: { score: round(hit.score, 5) },
+        full: {
+          similarity: round(hit.similarity),
+          keyword_score: round(hit.keywordScore),
+          vector_rank: hit.vectorRank,
+          keyword_rank: hit.keywordRank,
+        },
+      }),
+    );
+    const { embedding, unembedded } = this.outcome;
+    const note =
+      unembedded > 0
+        ? `${unembedded} function(s) have no vector of ${embedding.model} and were matched by keywords only; run \`solo-assets reindex\`.`
+        : undefined;
+    return atLevel(level, {
+      minimal: { count: results.length, results },
+      standard: { query: this.query, embedding_model: embedding.model, ...(note ? { note } : {}) },
+      full: { unembedded, ...(embedding.error ? { embedding_error: embedding.error } : {}) },
+    });
+  }
+}
+
+export function createSearchFunctionsTool(services: SoloServices) {
+  return defineTool({
+    name: "search_functions",
+    title: "Search the function library",
+    description:
+      "Finds verified functions in the personal library by meaning: describe what you need in plain words (\"parse an " +
+      "ISO date string into a datetime\"). Call this BEFORE writing a new helper function — reuse beats rewriting. Results " +
+      "are ranked by semantic similarity fused with keyword matches; broken functions are left out unless include_broken. " +
+      "Fetch the code of a match with get_function.",
+    input: z.object({
+      query: z.string().min(1).max(2000).describe("What the function should do, in natural language"),
+      limit: z.number().int().min(1).max(50).default(5).describe("How many results (default 5)"),
+      tags: z.array(z.string().min(1).max(50)).max(20).optional().describe("Only functions with any of these tags"),
+      include_broken: z.boolean().default(false).describe("Also return functions whose last save failed the gate"),
+    }),
+    output: z.object({
+      count: z.number().int(),
+      results: z.array(
+        FunctionSummarySchema.extend({
+          score: z.number().optional().describe("fused rank score (higher is better)"),
+          similarity: z.number().optional(),
+          keyword_score: z.number().optional(),
+          vector_rank: z.number().int().optional(),
+          keyword_rank: z.number().int().optional(),
+        }),
+      ),
+      query: z.string().optional(),
+      embedding_model: z.string().optional(),
+      note: z.string().optional(),
+      unembedded: z.number().int().optional(),
+      embedding_error: z.string().optional(),
+    }),
+    annotations: {
+      readOnlyHint: true,
+      destructiveHint: false,
+      idempotentHint: true,
+      openWorldHint: services.settings.embedding.backend === "gemini",
+    },
+    responseLevel: "standard",
+    handler: async (input, { signal }) => {
+      const outcome = await services.library.search(
+        { query: input.query, limit: input.limit, includeBroken: input.include_broken, ...(input.tags ? { tags: input.tags } : {}) },
+        signal,
+      );
+      return new SearchResponse(input.query, outcome);
+    },
+  });
+}
