@@ -25,7 +25,7 @@ interface OpenScope {
 }
 
 /**
- * The line heuristic for brace languages (Go, Rust, Java; documented in DOCS.md): comments and
+ * The line heuristic for brace languages (Go, Rust, Java; documented in docs/mochi.md): comments and
  * strings are masked, the brace depth at each line is counted, and each trimmed line is matched
  * against the language's rules (brace-language-rules.ts) for declarations, imports, throws, error
  * checks and patterns. A declaration's block ends where the braces it opens close; top-level

@@ -41,7 +41,7 @@ interface OpenTry {
 }
 
 /**
- * The line heuristic for Python (documented in DOCS.md): strings and comments are masked, then
+ * The line heuristic for Python (documented in docs/mochi.md): strings and comments are masked, then
  * each line is read with its indentation. `def`/`class` open blocks that end at the next line
  * indented as much or less; `def` directly in a class is a method; top-level names assigned are
  * constants when UPPER_CASE, else variables; `import` / `from … import`, `raise`, `try`/`except`
