@@ -213,12 +213,15 @@ async function listObjects(server, args = {}) {
 }
 const first = await startServer();
 let firstCall;
-const warm = { minimal: [], standard: [], full: [] };
+// 1,000 objects at full (metadata and content) are ~33k tokens: past the 25,000-token cap every
+// tool result obeys, so the server answers RESOURCE_EXHAUSTED; the levels measured are minimal
+// and standard.
+const warm = { minimal: [], standard: [] };
 let validateCall;
 try {
   firstCall = await listObjects(first.server);
   for (let i = 0; i < REPS; i++) {
-    for (const level of ["minimal", "standard", "full"]) warm[level].push(await listObjects(first.server, { response_level: level, offset: (i % 2) * 1000 }));
+    for (const level of ["minimal", "standard"]) warm[level].push(await listObjects(first.server, { response_level: level, offset: (i % 2) * 1000 }));
   }
   validateCall = await timeAsync(() => first.server.client.callTool({ name: "catdoc_validate", arguments: { limit: 10 } }));
   first.server.assertCleanStdout();
@@ -239,7 +242,6 @@ info("first call of a fresh server (parse included)", fmt(firstCall));
 figure("cold: first call, project already loaded", coldTool, TARGETS.listObjects);
 figure("warm: minimal (ids), p50", stats(warm.minimal).p50, TARGETS.listObjects, `  p95 ${fmt(stats(warm.minimal).p95)}`);
 figure("warm: standard (+ titles, domains), p50", stats(warm.standard).p50, TARGETS.listObjects, `  p95 ${fmt(stats(warm.standard).p95)}`);
-figure("warm: full (+ metadata, document paths), p50", stats(warm.full).p50, TARGETS.listObjects, `  p95 ${fmt(stats(warm.full).p95)}`);
 info("catdoc_validate over MCP (its first call)", fmt(validateCall.ms));
 
 console.log(`  (${missed === 0 ? "every target MET" : `${missed} target(s) MISSED`}; benchmark ran ${((performance.now() - benchStarted) / 1000).toFixed(1)} s)`);

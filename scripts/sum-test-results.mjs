@@ -1,4 +1,4 @@
-// Sums the vitest JSON reports of every package (test-results/vitest.json) into one line:
+// Sums the vitest JSON reports of every package (packages/*, apps/*, tests/*: test-results/vitest.json) into one line:
 // "N passed, N failed". A package with no report, or a failed run with no failed test (a file that
 // did not load), counts as one failure so nothing is silently skipped.
 import { existsSync, readFileSync, readdirSync } from "node:fs";
@@ -8,7 +8,8 @@ const root = new URL("..", import.meta.url).pathname;
 let passed = 0;
 let failed = 0;
 const notes = [];
-for (const group of ["packages", "apps"]) {
+for (const group of ["packages", "apps", "tests"]) {
+  if (!existsSync(join(root, group))) continue;
   for (const name of readdirSync(join(root, group))) {
     const dir = join(root, group, name);
     if (!existsSync(join(dir, "package.json"))) continue;
