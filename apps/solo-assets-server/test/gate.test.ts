@@ -222,3 +222,28 @@ describe("the quality gate", () => {
     expect(existsSync(library.dbPath)).toBe(true);
   });
 });
+
+describe("the quality gate without a Python toolchain", () => {
+  it("reports the test step as an error and stores the function unverified, not broken", async () => {
+    const noPython = tempLibrary();
+    const other = await connectSolo(noPython.dbPath, { SOLO_PYTHON: "/nonexistent/python3", SOLO_ENVS_DIR: join(noPython.dir, "envs") });
+    try {
+      const saved = saveView(
+        await callTool(other.client, "save_function", {
+          name: "slugify",
+          code: SLUGIFY,
+          description: "Make a URL slug from text",
+          test_cases: [{ input: { text: "Hello World" }, expected: "hello-world" }],
+          response_level: "full",
+        }),
+      );
+      expect(saved.status).toBe("unverified");
+      const test = step(saved, "test");
+      expect(test.status).toBe("error");
+      expect(test.summary).toMatch(/Python \(\/nonexistent\/python3\) could not be started/);
+    } finally {
+      await other.close();
+      noPython.remove();
+    }
+  });
+});

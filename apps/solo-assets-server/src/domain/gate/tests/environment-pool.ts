@@ -47,6 +47,14 @@ export class EnvironmentInstallError extends Error {
   }
 }
 
+/**
+ * Python (or the configured installer) cannot run at all: not a problem of the function's
+ * dependencies, so the test step reports an error and the function is stored as unverified.
+ */
+export class ToolchainUnavailableError extends Error {
+  override readonly name = "ToolchainUnavailableError";
+}
+
 export interface EnvironmentPoolOptions {
   envsDir: string;
   /** The Python that makes environments (SOLO_PYTHON). */
@@ -109,17 +117,15 @@ export class EnvironmentPool {
       timeoutMs: 15_000,
     });
     if (version.code !== 0) {
-      throw new EnvironmentInstallError(
-        `Python (${this.options.python}) could not be started: ${(version.spawnError ?? version.stderr).trim().slice(0, 300)}`,
-        version.stderr,
-        false,
+      throw new ToolchainUnavailableError(
+        `Python (${this.options.python}) could not be started: ${(version.spawnError ?? version.stderr).trim().slice(0, 300)}. Install Python 3 or set SOLO_PYTHON.`,
       );
     }
     const pythonTag = `cpython-${version.stdout.trim()}`;
     const uvPath = this.options.installer === "pip" ? undefined : findOnPath("uv", env.PATH);
     const uv = uvPath ? await probeTool(uvPath, [], ["--version"], env) : undefined;
     if (this.options.installer === "uv" && !uv) {
-      throw new EnvironmentInstallError("SOLO_INSTALLER=uv but uv is not on PATH.", "", false);
+      throw new ToolchainUnavailableError("SOLO_INSTALLER=uv but uv is not on PATH.");
     }
     if (uv) return { pythonTag, installer: "uv", uv, hostPip: false };
     const pip = await runProcess(this.options.python, ["-m", "pip", "--version"], { env, timeoutMs: 15_000 });
