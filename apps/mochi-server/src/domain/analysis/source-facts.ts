@@ -133,3 +133,18 @@ export function cleanDocComment(raw: string): string {
     .replace(/\n{3,}/g, "\n\n")
     .trim();
 }
+
+/** How people call each kind of identifier in prose ("classes are PascalCase"). */
+export const IDENTIFIER_KIND_LABELS: Record<IdentifierKind, string> = {
+  file: "file names",
+  class: "classes",
+  interface: "interfaces",
+  type: "type aliases",
+  enum: "enums",
+  function: "functions",
+  method: "methods",
+  property: "properties",
+  constant: "module-level constants",
+  variable: "variables",
+  parameter: "parameters",
+};

@@ -1,22 +1,9 @@
 import { COMPATIBLE_STYLES, NAMING_STYLES, namingStyle, stripPrivacyMarks, type NamingStyle } from "../analysis/naming-style.js";
-import { IDENTIFIER_KINDS, type FileFacts, type IdentifierKind } from "../analysis/source-facts.js";
+import { IDENTIFIER_KIND_LABELS, IDENTIFIER_KINDS, type FileFacts, type IdentifierKind } from "../analysis/source-facts.js";
 import { LANGUAGES, languageName, type Language } from "../files/languages.js";
 import type { Convention, NamingKind } from "./catalog-schema.js";
 import { Counter, percent, ratio } from "./counting.js";
 
-const KIND_LABEL: Record<IdentifierKind, string> = {
-  file: "file names",
-  class: "classes",
-  interface: "interfaces",
-  type: "type aliases",
-  enum: "enums",
-  function: "functions",
-  method: "methods",
-  property: "properties",
-  constant: "module-level constants",
-  variable: "variables",
-  parameter: "parameters",
-};
 const DEFINITE: readonly NamingStyle[] = ["camelCase", "PascalCase", "UPPER_SNAKE_CASE", "snake_case", "kebab-case"];
 const EXAMPLES_PER_KIND = 3;
 
@@ -83,11 +70,11 @@ export function namingConvention(facts: readonly FileFacts[]): Convention {
     for (const k of list) {
       const matching = Math.round(k.consistency * k.total);
       const examples = k.examples.length > 0 ? `, e.g. ${k.examples.join(", ")}` : "";
-      rules.push(`${prefix}${KIND_LABEL[k.kind]} are ${k.dominant}: ${matching} of ${k.total} (${percent(matching, k.total)})${examples}`);
+      rules.push(`${prefix}${IDENTIFIER_KIND_LABELS[k.kind]} are ${k.dominant}: ${matching} of ${k.total} (${percent(matching, k.total)})${examples}`);
     }
     const headline = list
       .filter((k) => ["file", "class", "function", "constant"].includes(k.kind))
-      .map((k) => `${KIND_LABEL[k.kind]} ${k.dominant}`)
+      .map((k) => `${IDENTIFIER_KIND_LABELS[k.kind]} ${k.dominant}`)
       .join(", ");
     if (headline) summaries.push(`${languages.length > 1 ? `${languageName(language)}: ` : ""}${headline}`);
   }

@@ -1,20 +1,10 @@
 import type { Catalog, NamingKind } from "../catalog/catalog-schema.js";
 import { fenceTag, languageName, LANGUAGES } from "../files/languages.js";
+import { IDENTIFIER_KIND_LABELS } from "../analysis/source-facts.js";
 import type { DatasetSample } from "./alpaca-record.js";
 
-const KIND_WORDS: Record<string, string> = {
-  file: "files",
-  class: "classes",
-  interface: "interfaces",
-  type: "type aliases",
-  enum: "enums",
-  function: "functions",
-  method: "methods",
-  property: "properties",
-  constant: "module-level constants",
-  variable: "variables",
-  parameter: "parameters",
-};
+/** Identifier kinds in questions; "files" reads better than "file names" there. */
+const KIND_WORDS: Record<string, string> = { ...IDENTIFIER_KIND_LABELS, file: "files" };
 
 /**
  * Question-and-answer samples from the catalog: for each pattern, what it is and where it is used,
