@@ -19,23 +19,21 @@ import { FUNCTION_NAME, findTopLevelFunction, parameterNames } from "../python/f
 import { embeddingText, splitIdentifier, textHash } from "../search/embedding-text.js";
 import { keywordTerms } from "../search/keyword-terms.js";
 import { reciprocalRankFusion } from "../search/rank-fusion.js";
+import { SearchIndex } from "../search/search-index.js";
 import type { LibraryDatabase } from "../storage/library-database.js";
 import type { FunctionMetadata, FunctionRecord, TestCase, VersionRecord } from "./function-record.js";
 import {
-  countUnembedded,
   deleteFunction,
   embeddingStates,
   findFunction,
   findVersion,
   functionExists,
   functionsByIds,
-  keywordCandidates,
   libraryCounts,
   listFunctions,
   listVersions,
   storeEmbedding,
   storeSave,
-  vectorCandidates,
 } from "./function-repository.js";
 import type { FunctionFilter, LibraryCounts } from "./function-repository.js";
 
@@ -122,6 +120,8 @@ export class FunctionLibrary {
   readonly embedder: Embedder;
   private readonly gate: QualityGate;
   private readonly logger: Logger;
+  /** The in-memory ranking, for the embedder's model; built by the first search. */
+  private index: SearchIndex | undefined;
 
   constructor(options: FunctionLibraryOptions) {
     this.db = options.db;
@@ -275,9 +275,14 @@ export class FunctionLibrary {
     }
     const terms = keywordTerms(query);
     const candidates = Math.max(CANDIDATES, request.limit * 4);
+    const index = this.searchIndex();
     return this.db.read(async (session) => {
-      const byVector = queryVector ? await vectorCandidates(session, { vector: queryVector, model, filter, limit: candidates }) : [];
-      const byKeyword = await keywordCandidates(session, { terms, filter, limit: candidates });
+      const synced = await index.sync(session);
+      if (synced.full || synced.ms > 1_000) {
+        this.logger.info("search index loaded", { functions: index.size, read: synced.read, removed: synced.removed, ms: Math.round(synced.ms) });
+      }
+      const ranking = index.rank({ ...(queryVector ? { vector: queryVector } : {}), terms, filter, limit: candidates });
+      const { byVector, byKeyword } = ranking;
       const fused = reciprocalRankFusion([byVector.map((c) => c.id), byKeyword.map((c) => c.id)]).slice(0, request.limit);
       const records = await functionsByIds(session, fused.map((f) => f.id));
       const similarity = new Map(byVector.map((c) => [c.id, c.score]));
@@ -296,13 +301,20 @@ export class FunctionLibrary {
           ...(keywordRank !== undefined ? { keywordRank } : {}),
         });
       }
-      const unembedded = await countUnembedded(session, model, this.embedder.dimension, filter);
       return {
         hits,
         embedding: { model, dimension: this.embedder.dimension, ...(embedError ? { error: embedError } : {}) },
-        unembedded,
+        unembedded: ranking.unembedded,
       };
     }, signal);
+  }
+
+  /** The index for the embedder's current model (a new one when the model changed). */
+  private searchIndex(): SearchIndex {
+    if (this.index?.model !== this.embedder.model || this.index.dimension !== this.embedder.dimension) {
+      this.index = new SearchIndex(this.embedder.model, this.embedder.dimension);
+    }
+    return this.index;
   }
 
   /**

@@ -124,7 +124,7 @@ export async function storeSave(session: DbSession, save: StoredFunctionRow): Pr
       `UPDATE functions SET version = $version, status = $status, code = $code, description = $description,
          signature = $signature, docstring = $docstring, tags = $tags, dependencies = $dependencies,
          test_cases = $test_cases, metadata = $metadata, search_terms = $search_terms, name_terms = $name_terms,
-         updated_at = $at
+         updated_at = $at, revision = nextval('revision_seq')
        WHERE id = $id AND name = $name`,
       { ...common, id },
     );
@@ -163,7 +163,7 @@ export async function storeSave(session: DbSession, save: StoredFunctionRow): Pr
   return { id, version };
 }
 
-/** Replaces the function's vector for one model (other models' vectors stay). */
+/** Replaces the function's vector for one model (other models' vectors stay) and bumps its revision. */
 export async function storeEmbedding(
   session: DbSession,
   embedding: { functionId: number; model: string; vector: Float32Array; textHash: string; at: string },
@@ -184,6 +184,7 @@ export async function storeEmbedding(
       at: embedding.at,
     },
   );
+  await session.run(`UPDATE functions SET revision = nextval('revision_seq') WHERE id = $id`, { id: embedding.functionId });
 }
 
 export async function findFunction(session: DbSession, name: string): Promise<FunctionRecord | undefined> {
@@ -236,67 +237,8 @@ export async function deleteFunction(session: DbSession, name: string): Promise<
   return { id, versions: Number(versions[0]?.n ?? 0) };
 }
 
-export interface Candidate {
-  id: number;
-  score: number;
-}
-
-/** The functions whose vector (of this model) is most similar to the query: brute-force cosine. */
-export async function vectorCandidates(
-  session: DbSession,
-  query: { vector: Float32Array; model: string; filter: FunctionFilter; limit: number },
-): Promise<Candidate[]> {
-  const { where, params } = filterSql(query.filter);
-  const rows = await session.all(
-    `SELECT f.id AS id, list_cosine_similarity(e.vector, $vector) AS score
-     FROM embeddings e JOIN functions f ON f.id = e.function_id
-     WHERE e.model_name = $model AND e.dimension = $dimension AND ${where}
-     ORDER BY score DESC, f.id LIMIT $limit`,
-    { ...params, vector: floatList(query.vector), model: query.model, dimension: query.vector.length, limit: query.limit },
-  );
-  return rows.map((row) => ({ id: Number(row.id), score: Number(row.score) }));
-}
-
-/**
- * The functions sharing terms with the query, scored by the sum of the shared terms' inverse
- * document frequency (BM25's idf), a term in the name counting twice.
- */
-export async function keywordCandidates(
-  session: DbSession,
-  query: { terms: readonly string[]; filter: FunctionFilter; limit: number },
-): Promise<Candidate[]> {
-  if (query.terms.length === 0) return [];
-  const { where, params } = filterSql(query.filter);
-  const rows = await session.all(
-    `WITH q AS (SELECT DISTINCT unnest($terms) AS term),
-     scoped AS (SELECT f.id, f.search_terms, f.name_terms FROM functions f WHERE ${where}),
-     total AS (SELECT count(*) AS n FROM scoped),
-     matches AS (SELECT s.id, q.term, list_contains(s.name_terms, q.term) AS in_name
-                 FROM scoped s JOIN q ON list_contains(s.search_terms, q.term)),
-     df AS (SELECT term, count(*) AS df FROM matches GROUP BY term)
-     SELECT m.id AS id,
-            sum(ln(1 + (total.n - df.df + 0.5) / (df.df + 0.5)) * CASE WHEN m.in_name THEN 2 ELSE 1 END) AS score
-     FROM matches m JOIN df USING (term) CROSS JOIN total
-     GROUP BY m.id ORDER BY score DESC, m.id LIMIT $limit`,
-    { ...params, terms: varcharList(query.terms), limit: query.limit },
-  );
-  return rows.map((row) => ({ id: Number(row.id), score: Number(row.score) }));
-}
-
 export async function functionExists(session: DbSession, id: number): Promise<boolean> {
   return (await session.all(`SELECT 1 FROM functions WHERE id = $id`, { id })).length > 0;
-}
-
-/** Functions matching the filter that have no vector of this model (search finds them by keywords only). */
-export async function countUnembedded(session: DbSession, model: string, dimension: number, filter: FunctionFilter): Promise<number> {
-  const { where, params } = filterSql(filter);
-  const rows = await session.all(
-    `SELECT count(*) AS n FROM functions f
-     WHERE ${where} AND NOT EXISTS (
-       SELECT 1 FROM embeddings e WHERE e.function_id = f.id AND e.model_name = $model AND e.dimension = $dimension)`,
-    { ...params, model, dimension },
-  );
-  return Number(rows[0]?.n ?? 0);
 }
 
 export interface EmbeddingState {

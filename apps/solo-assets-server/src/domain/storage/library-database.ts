@@ -14,8 +14,8 @@
  */
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
-import { BIGINT, BOOLEAN, DOUBLE, DuckDBInstance, FLOAT, INTEGER, LIST, VARCHAR, listValue } from "@duckdb/node-api";
-import type { DuckDBConnection, DuckDBType, DuckDBValue } from "@duckdb/node-api";
+import { BIGINT, BOOLEAN, DOUBLE, DuckDBInstance, DuckDBListValue, DuckDBListVector, FLOAT, INTEGER, LIST, VARCHAR, listValue } from "@duckdb/node-api";
+import type { DuckDBConnection, DuckDBDataChunk, DuckDBType, DuckDBValue } from "@duckdb/node-api";
 import { ToolError, abortableDelay, silentLogger } from "@local-mcp/core";
 import type { Logger } from "@local-mcp/core";
 
@@ -33,10 +33,29 @@ export const varcharList = (items: readonly string[]): SqlList => ({ kind: "list
 export const floatList = (items: ArrayLike<number>): SqlList => ({ kind: "list", itemType: "FLOAT", items: Array.from(items) });
 export const integerList = (items: readonly number[]): SqlList => ({ kind: "list", itemType: "INTEGER", items });
 
+/**
+ * One chunk of a streamed result (up to 2,048 rows), read cell by cell without building a row
+ * object per row: bulk loads (the search index reads 100k vectors) take seconds this way instead
+ * of the half minute `all` needs.
+ */
+export interface ChunkRows {
+  readonly rowCount: number;
+  /** A numeric cell (BIGINTs as numbers); null when NULL. */
+  number(column: number, row: number): number | null;
+  /** A VARCHAR cell; null when NULL. */
+  string(column: number, row: number): string | null;
+  /** A VARCHAR[] cell; null when NULL. */
+  strings(column: number, row: number): string[] | null;
+  /** A FLOAT[] cell copied into `target` (which must be long enough); its length, or null when NULL. */
+  floats(column: number, row: number, target: Float32Array): number | null;
+}
+
 /** What a unit of work gets: parameterised statements on one connection. */
 export interface DbSession {
   all(sql: string, params?: SqlParams): Promise<Row[]>;
   run(sql: string, params?: SqlParams): Promise<void>;
+  /** Streams the result chunk by chunk to `visit`. */
+  scan(sql: string, params: SqlParams, visit: (rows: ChunkRows) => void): Promise<void>;
 }
 
 export interface LibraryDatabaseOptions {
@@ -105,6 +124,35 @@ function plain(value: unknown): unknown {
   return value;
 }
 
+function chunkRows(chunk: DuckDBDataChunk): ChunkRows {
+  const cell = (column: number, row: number): unknown => chunk.getColumnVector(column).getItem(row);
+  return {
+    rowCount: chunk.rowCount,
+    number: (column, row) => {
+      const value = cell(column, row);
+      return value === null ? null : Number(value);
+    },
+    string: (column, row) => {
+      const value = cell(column, row);
+      return value === null ? null : String(value);
+    },
+    strings: (column, row) => {
+      const value = cell(column, row);
+      return value instanceof DuckDBListValue ? value.items.map(String) : null;
+    },
+    floats: (column, row, target) => {
+      const vector = chunk.getColumnVector(column);
+      if (!(vector instanceof DuckDBListVector)) throw new Error(`column ${column} is not a list`);
+      if (vector.getItemVector(row) === null) return null;
+      const offset = vector.getEntryOffset(row);
+      const length = vector.getEntryLength(row);
+      const items = vector.childVector;
+      for (let i = 0; i < length; i++) target[i] = Number(items.getItem(offset + i));
+      return length;
+    },
+  };
+}
+
 function sessionOn(connection: DuckDBConnection): DbSession {
   const all = async (sql: string, params: SqlParams = {}) => {
     const { values, types } = bindings(params);
@@ -120,6 +168,13 @@ function sessionOn(connection: DuckDBConnection): DbSession {
     run: async (sql, params = {}) => {
       const { values, types } = bindings(params);
       await connection.run(sql, values, types);
+    },
+    scan: async (sql, params, visit) => {
+      const { values, types } = bindings(params);
+      const result = await connection.stream(sql, values, types);
+      for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
+        visit(chunkRows(chunk));
+      }
     },
   };
 }
