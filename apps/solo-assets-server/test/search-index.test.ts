@@ -19,7 +19,7 @@ import { commitUnchecked } from "./helpers/unchecked-save.js";
 import { tempLibrary, testServices } from "./helpers/test-library.js";
 import type { TempLibrary } from "./helpers/test-library.js";
 
-const DIMENSION = 96;
+const DIMENSION = 768;
 const MODEL = "test-model";
 const WORDS = "parse format date time json csv path file hash slug split merge sort filter count retry cache token email url".split(" ");
 

@@ -23,9 +23,10 @@
  * 100k; logged).
  */
 import type { FunctionStatus } from "../gate/gate-report.js";
-import { allFunctionIds, libraryFingerprint, scanIndexRows } from "../library/index-repository.js";
+import { allFunctionIds, libraryFingerprint, scanFunctionRows, scanVectors } from "../library/index-repository.js";
 import type { IndexRow, LibraryFingerprint } from "../library/index-repository.js";
 import type { DbSession } from "../storage/library-database.js";
+import { TermLists } from "./term-lists.js";
 import { VectorCodec, cosineInt8, hammingDistance } from "./vector-codec.js";
 
 /** Signature-picked candidates the int8 cosine re-orders (all of them when the scope is smaller). */
@@ -73,8 +74,7 @@ export class SearchIndex {
   private signatures = new Uint32Array(0);
   private vectors = new Int8Array(0);
   private tags: (readonly string[])[] = [];
-  private terms: Int32Array[] = [];
-  private nameTerms: Int32Array[] = [];
+  private readonly terms = new TermLists();
   private readonly slotOf = new Map<number, number>();
   private readonly free: number[] = [];
   private used = 0;
@@ -103,11 +103,7 @@ export class SearchIndex {
     // A lower max than we hold means another library took this path's place: start over.
     const full = held === undefined || target.max < held.max;
     if (full) this.clear();
-    let read = 0;
-    await scanIndexRows(session, { since: full ? -1 : (held?.max ?? -1), model: this.model, dimension: this.dimension }, (row) => {
-      this.upsert(row);
-      read += 1;
-    });
+    let read = await this.load(session, full ? -1 : (held?.max ?? -1));
     let removed = 0;
     if (this.slotOf.size !== target.count) {
       const present = await allFunctionIds(session);
@@ -122,11 +118,25 @@ export class SearchIndex {
     if (now.count !== target.count || now.sum !== target.sum || now.max !== target.max) {
       // Cannot happen while revisions only grow; if it does, a full reload is always right.
       this.clear();
-      await scanIndexRows(session, { since: -1, model: this.model, dimension: this.dimension }, (row) => this.upsert(row));
-      read = this.slotOf.size;
+      read = await this.load(session, -1);
     }
     this.fingerprint = target;
     return { read, removed, full, ms: performance.now() - started };
+  }
+
+  /** Reads the functions with a revision above `since`, then their vectors; returns how many. */
+  private async load(session: DbSession, since: number): Promise<number> {
+    const changed: number[] = [];
+    await scanFunctionRows(session, since, (row) => {
+      this.upsert(row);
+      changed.push(row.id);
+    });
+    if (changed.length === 0) return 0;
+    await scanVectors(session, { model: this.model, dimension: this.dimension, ...(since < 0 ? {} : { ids: changed }) }, (id, vector) => {
+      const slot = this.slotOf.get(id);
+      if (slot !== undefined) this.setVector(slot, vector);
+    });
+    return changed.length;
   }
 
   /** The vector and keyword rankings (best first, ties by id) of the functions in `filter`'s scope. */
@@ -139,88 +149,78 @@ export class SearchIndex {
     return { byVector, byKeyword: this.rankByKeyword(query.terms, scope, query.limit), unembedded };
   }
 
-  private scope(filter: IndexFilter): number[] {
-    const statuses = filter.statuses && filter.statuses.length > 0 ? new Set(filter.statuses.map((s) => STATUS_CODES[s])) : undefined;
+  /** The slots of the functions in the filter's scope. */
+  private scope(filter: IndexFilter): Int32Array {
+    const allowed = new Uint8Array(4);
+    if (filter.statuses && filter.statuses.length > 0) for (const status of filter.statuses) allowed[STATUS_CODES[status]] = 1;
+    else allowed.fill(1);
     const tags = filter.tags && filter.tags.length > 0 ? new Set(filter.tags) : undefined;
-    const out: number[] = [];
+    const out = new Int32Array(this.used);
+    let count = 0;
     for (let slot = 0; slot < this.used; slot++) {
-      if (this.ids[slot] === -1) continue;
-      if (statuses && !statuses.has(this.statuses[slot] ?? 0)) continue;
+      if (this.ids[slot] === -1 || allowed[this.statuses[slot] as number] !== 1) continue;
       if (tags && !(this.tags[slot] ?? []).some((tag) => tags.has(tag))) continue;
-      out.push(slot);
+      out[count++] = slot;
     }
-    return out;
+    return out.subarray(0, count);
   }
 
-  private rankByVector(vector: Float32Array, scope: readonly number[], limit: number): Ranked[] {
-    let pool = scope.filter((slot) => this.hasVector[slot] === 1);
+  private rankByVector(vector: Float32Array, scope: Int32Array, limit: number): Ranked[] {
+    let pool: Int32Array = new Int32Array(scope.length);
+    let withVector = 0;
+    for (const slot of scope) if (this.hasVector[slot] === 1) pool[withVector++] = slot;
+    pool = pool.subarray(0, withVector);
     if (pool.length > POOL) pool = this.nearestBySignature(vector, pool);
     let squares = 0;
     for (const value of vector) squares += value * value;
     const queryNorm = Math.sqrt(squares);
-    const scored = pool.map((slot) => ({
-      id: this.ids[slot] ?? 0,
-      score: cosineInt8(vector, queryNorm, this.vectors, slot * this.dimension, this.scales[slot] ?? 1, this.norms[slot] ?? 0),
-    }));
-    return top(scored, limit);
+    const best = new TopK(limit);
+    for (const slot of pool) {
+      best.offer(this.ids[slot] as number, cosineInt8(vector, queryNorm, this.vectors, slot * this.dimension, this.scales[slot] as number, this.norms[slot] as number));
+    }
+    return best.sorted();
   }
 
   /** The `POOL` slots whose signatures differ least from the query's (a counting selection). */
-  private nearestBySignature(vector: Float32Array, slots: readonly number[]): number[] {
-    const query = new Uint32Array(this.codec.words);
+  private nearestBySignature(vector: Float32Array, slots: Int32Array): Int32Array {
+    const words = this.codec.words;
+    const query = new Uint32Array(words);
     this.codec.signature(vector, query);
     const distances = new Uint16Array(slots.length);
     const histogram = new Uint32Array(this.codec.bits + 1);
     for (let i = 0; i < slots.length; i++) {
-      const distance = hammingDistance(this.signatures, (slots[i] ?? 0) * this.codec.words, query);
+      const distance = hammingDistance(this.signatures, (slots[i] as number) * words, query);
       distances[i] = distance;
-      histogram[distance] = (histogram[distance] ?? 0) + 1;
+      histogram[distance] = (histogram[distance] as number) + 1;
     }
     let threshold = 0;
     for (let seen = 0; threshold <= this.codec.bits; threshold++) {
-      seen += histogram[threshold] ?? 0;
+      seen += histogram[threshold] as number;
       if (seen >= POOL) break;
     }
-    const nearer: number[] = [];
-    const atThreshold: number[] = [];
-    for (let i = 0; i < slots.length; i++) {
-      const distance = distances[i] ?? 0;
-      if (distance < threshold) nearer.push(slots[i] ?? 0);
-      else if (distance === threshold) atThreshold.push(slots[i] ?? 0);
-    }
-    return nearer.concat(atThreshold.slice(0, POOL - nearer.length));
+    const out = new Int32Array(POOL);
+    let count = 0;
+    for (let i = 0; i < slots.length; i++) if ((distances[i] as number) < threshold) out[count++] = slots[i] as number;
+    for (let i = 0; i < slots.length && count < POOL; i++) if (distances[i] === threshold) out[count++] = slots[i] as number;
+    return out.subarray(0, count);
   }
 
-  private rankByKeyword(queryTerms: readonly string[], scope: readonly number[], limit: number): Ranked[] {
-    const wanted = new Map<number, number>(); // term id → position among the query's distinct known terms
+  private rankByKeyword(queryTerms: readonly string[], scope: Int32Array, limit: number): Ranked[] {
+    // Term id → its position among the query's distinct known terms (−1: not in the query).
+    const position = new Int32Array(this.termIds.size).fill(-1);
+    let wanted = 0;
     for (const term of new Set(queryTerms)) {
       const id = this.termIds.get(term);
-      if (id !== undefined && !wanted.has(id)) wanted.set(id, wanted.size);
+      if (id !== undefined && position[id] === -1) position[id] = wanted++;
     }
-    if (wanted.size === 0) return [];
-    const documentFrequency = new Array<number>(wanted.size).fill(0);
-    const matches: { slot: number; term: number; inName: boolean }[] = [];
-    for (const slot of scope) {
-      const terms = this.terms[slot];
-      if (!terms) continue;
-      for (const termId of terms) {
-        const position = wanted.get(termId);
-        if (position === undefined) continue;
-        documentFrequency[position] = (documentFrequency[position] ?? 0) + 1;
-        matches.push({ slot, term: position, inName: (this.nameTerms[slot] ?? EMPTY).includes(termId) });
-      }
-    }
+    if (wanted === 0) return [];
+    const documentFrequency = new Float64Array(wanted);
+    this.terms.countDocuments(scope, position, documentFrequency);
     const total = scope.length;
     const idf = documentFrequency.map((df) => Math.log(1 + (total - df + 0.5) / (df + 0.5)));
-    const scores = new Map<number, number>();
-    for (const match of matches) {
-      const id = this.ids[match.slot] ?? 0;
-      scores.set(id, (scores.get(id) ?? 0) + (idf[match.term] ?? 0) * (match.inName ? 2 : 1));
-    }
-    return top(
-      [...scores].map(([id, score]) => ({ id, score })),
-      limit,
-    );
+    const best = new TopK(limit);
+    this.terms.score(scope, position, idf, (slot, score) => best.offer(this.ids[slot] as number, score));
+    return best.sorted();
   }
 
   private upsert(row: IndexRow): void {
@@ -234,17 +234,22 @@ export class SearchIndex {
     this.revisions[slot] = row.revision;
     this.statuses[slot] = STATUS_CODES[row.status] ?? 0;
     this.tags[slot] = row.tags;
-    this.terms[slot] = Int32Array.from(new Set(row.searchTerms), (term) => this.termId(term));
-    this.nameTerms[slot] = Int32Array.from(new Set(row.nameTerms), (term) => this.termId(term));
-    if (row.vector) {
-      this.codec.signature(row.vector, this.signatures, slot * this.codec.words);
-      const { scale, norm } = this.codec.quantize(row.vector, this.vectors, slot * this.dimension);
-      this.scales[slot] = scale;
-      this.norms[slot] = norm;
-      this.hasVector[slot] = 1;
-    } else {
-      this.hasVector[slot] = 0;
-    }
+    const inName = new Set(row.nameTerms);
+    const terms = [...new Set(row.searchTerms)];
+    this.terms.set(
+      slot,
+      terms.map((term) => this.termId(term)),
+      terms.map((term) => (inName.has(term) ? 2 : 1)),
+    );
+    this.hasVector[slot] = 0; // until scanVectors finds one
+  }
+
+  private setVector(slot: number, vector: Float32Array): void {
+    this.codec.signature(vector, this.signatures, slot * this.codec.words);
+    const { scale, norm } = this.codec.quantize(vector, this.vectors, slot * this.dimension);
+    this.scales[slot] = scale;
+    this.norms[slot] = norm;
+    this.hasVector[slot] = 1;
   }
 
   private remove(id: number): void {
@@ -254,8 +259,7 @@ export class SearchIndex {
     this.ids[slot] = -1;
     this.hasVector[slot] = 0;
     this.tags[slot] = [];
-    this.terms[slot] = EMPTY;
-    this.nameTerms[slot] = EMPTY;
+    this.terms.clear(slot);
     this.free.push(slot);
   }
 
@@ -264,8 +268,7 @@ export class SearchIndex {
     this.free.length = 0;
     this.used = 0;
     this.tags = [];
-    this.terms = [];
-    this.nameTerms = [];
+    this.terms.reset();
     this.fingerprint = undefined;
   }
 
@@ -305,13 +308,33 @@ export class SearchIndex {
     this.norms = grow(this.norms, (n) => new Float32Array(n));
     this.signatures = grow(this.signatures, (n) => new Uint32Array(n), this.codec.words);
     this.vectors = grow(this.vectors, (n) => new Int8Array(n), this.dimension);
+    this.terms.ensureSlots(capacity);
     this.capacity = capacity;
   }
 }
 
-const EMPTY = new Int32Array(0);
+/** Keeps the `k` best offers by score, ties broken by the smaller id (as `ORDER BY score DESC, id`). */
+class TopK {
+  private readonly items: Ranked[] = [];
+  constructor(private readonly k: number) {}
 
-/** The `limit` best by score, ties broken by the smaller id (as `ORDER BY score DESC, id`). */
-function top(items: Ranked[], limit: number): Ranked[] {
-  return items.sort((a, b) => b.score - a.score || a.id - b.id).slice(0, limit);
+  offer(id: number, score: number): void {
+    const items = this.items;
+    if (items.length === this.k) {
+      const worst = items[items.length - 1] as Ranked;
+      if (score < worst.score || (score === worst.score && id > worst.id)) return;
+      items.pop();
+    }
+    let at = items.length;
+    while (at > 0 && before(id, score, items[at - 1] as Ranked)) at--;
+    items.splice(at, 0, { id, score });
+  }
+
+  sorted(): Ranked[] {
+    return this.items;
+  }
+}
+
+function before(id: number, score: number, other: Ranked): boolean {
+  return score > other.score || (score === other.score && id < other.id);
 }
