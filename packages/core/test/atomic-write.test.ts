@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import { mkdtemp, readdir, readFile, rm, stat, writeFile, chmod } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -20,6 +21,17 @@ describe("writeFileAtomic", () => {
     expect(await readFile(file, "utf8")).toBe("two\n");
     expect((await stat(file)).mode & 0o777).toBe(0o600);
     expect(await readdir(dir)).toEqual(["a.yaml"]);
+  });
+
+  it("removes temporary files of dead writers in its folder after a write, and only those", async () => {
+    // A finished child's pid stands for a writer killed with -9 before its rename.
+    const dead = spawnSync(process.execPath, ["-e", ""]).pid;
+    const orphan = `.other.md.${dead}.0123456789ab.tmp`;
+    const live = `.other.md.${process.ppid}.0123456789ab.tmp`;
+    const unrelated = `.notes.${dead}.tmp`;
+    for (const name of [orphan, live, unrelated]) await writeFile(join(dir, name), "partial");
+    await writeFileAtomic(join(dir, "d.md"), "new\n");
+    expect((await readdir(dir)).sort()).toEqual([live, unrelated, "d.md"].sort());
   });
 
   it("leaves the old file whole when the write fails", async () => {
