@@ -89,7 +89,7 @@ export interface SoloConfig extends CommonConfig {
   /**
    * The environment for the gate's own tools (ruff, mypy, pyright, pip, uv): this one without
    * anything that looks like a secret. Saved code never sees even this; its tests get a minimal
-   * environment built from scratch (domain/gate/tests/sandbox-env.ts).
+   * environment built from scratch, with the library's own files hidden (domain/gate/tests/sandbox.ts).
    */
   toolEnv: Record<string, string>;
 }

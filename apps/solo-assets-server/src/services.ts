@@ -4,11 +4,12 @@
  * embedder and the function library on top. The MCP server, the CLI and the dashboard share it.
  * Tools are detected lazily (the first save probes ruff and mypy), so start-up stays fast.
  */
+import { basename, dirname } from "node:path";
 import { createLogger } from "@local-mcp/core";
 import type { Logger } from "@local-mcp/core";
 import { createEmbedder } from "@local-mcp/core/embeddings";
 import type { Embedder } from "@local-mcp/core/embeddings";
-import type { SoloConfig } from "./config.js";
+import type { SoloConfig, SoloPaths } from "./config.js";
 import { createCritic } from "./domain/gate/critic/create-critic.js";
 import type { Critic } from "./domain/gate/critic/critic.js";
 import type { Linter } from "./domain/gate/lint/linter.js";
@@ -63,6 +64,15 @@ export function createSoloEmbedder(settings: EffectiveSettings, config: SoloConf
   return createEmbedder({ backend: "local", dimension: embedding.dimension });
 }
 
+/**
+ * The library's own files next to its database — the database (and its WAL), the settings, the
+ * saved API key, the process records, and their temporary files: saved code must not see them.
+ */
+export function libraryFiles(paths: SoloPaths): { dir: string; matches: (name: string) => boolean } {
+  const names = [paths.dbPath, paths.settingsPath, paths.apiKeyPath, paths.processesDir].map((path) => basename(path));
+  return { dir: dirname(paths.dbPath), matches: (name) => names.some((own) => name === own || name.startsWith(`${own}.`)) };
+}
+
 export function openSoloServices(config: SoloConfig, options: { logger?: Logger } = {}): SoloServices {
   const logger = options.logger ?? createLogger({ name: "solo-assets", level: config.logLevel });
   const settingsStore = new SettingsStore(config.paths);
@@ -82,6 +92,7 @@ export function openSoloServices(config: SoloConfig, options: { logger?: Logger 
     memoryMb: config.testMemoryMb,
     timeoutMs: config.testTimeoutMs,
     toolEnv: env,
+    privateFiles: libraryFiles(config.paths),
   });
   const pool = new EnvironmentPool({
     envsDir: config.paths.envsDir,

@@ -2,9 +2,10 @@
  * The quality gate's cases, through save_function on a real server: real ruff/mypy (or their
  * fallbacks), real pooled venvs, real sandboxed Python subprocesses, a real DuckDB file.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { saveView, step } from "./helpers/gate-views.js";
@@ -26,14 +27,18 @@ def slugify(text: str) -> str:
     return "-".join(re.findall(r"[a-z0-9]+", text.lower()))
 `;
 
-/** A process is gone when /proc has no entry or it is a zombie nobody reaped yet. */
-function isAlive(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    return !/^\d+ \(.*\) Z/.test(stat);
-  } catch {
-    return false;
-  }
+/** Live processes whose command line holds `marker` (a zombie nobody reaped yet counts as gone). */
+function processesWith(marker: string): number[] {
+  return readdirSync("/proc")
+    .filter((entry) => /^\d+$/.test(entry))
+    .filter((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/cmdline`, "utf8").includes(marker) && !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
 }
 
 let library: TempLibrary;
@@ -135,14 +140,19 @@ describe("the quality gate", () => {
   });
 
   it("kills an endless loop at the time limit, with the whole process group", async () => {
-    const pidFile = join(library.dir, "child.pid");
+    // Outside the library's folder, which the sandbox covers; the child is found by a marker in
+    // its command line (inside the sandbox's PID namespace its pid means nothing out here).
+    const markers = mkdtempSync(join(tmpdir(), "solo-gate-spin-"));
+    const pidFile = join(markers, "child.pid");
+    const marker = `solo-gate-spin-${process.pid}-${Date.now()}`;
     const code = [
       "import subprocess",
       "import sys",
       "",
       "",
-      "def spin(path: str) -> int:",
-      '    child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"])',
+      "def spin(path: str, marker: str) -> int:",
+      '    sleeper = [sys.executable, "-c", "import time; time.sleep(600)", marker]',
+      "    child = subprocess.Popen(sleeper)",
       '    with open(path, "w") as handle:',
       "        handle.write(str(child.pid))",
       "    while True:",
@@ -150,16 +160,16 @@ describe("the quality gate", () => {
       "",
     ].join("\n");
     const started = Date.now();
-    const saved = await save({ name: "spin", code, test_cases: [{ input: { path: pidFile }, expected: 0 }] });
+    const saved = await save({ name: "spin", code, test_cases: [{ input: { path: pidFile, marker }, expected: 0 }] });
     const elapsed = Date.now() - started;
     expect(saved.status).toBe("broken");
     expect(saved.rejection?.kind).toBe("timeout");
     expect(step(saved, "test").outcome).toBe("timeout");
     expect(elapsed).toBeGreaterThanOrEqual(2500);
     expect(elapsed).toBeLessThan(20_000);
-    const childPid = Number(readFileSync(pidFile, "utf8"));
-    expect(childPid).toBeGreaterThan(0);
-    expect(isAlive(childPid)).toBe(false);
+    expect(Number(readFileSync(pidFile, "utf8"))).toBeGreaterThan(0);
+    await expect.poll(() => processesWith(marker), { timeout: 10_000 }).toEqual([]);
+    rmSync(markers, { recursive: true, force: true });
   });
 
   it("reports a dependency that cannot be installed as install_failed, quickly", async () => {

@@ -202,6 +202,12 @@ export class RemoteBackend implements InferenceBackend {
     };
   }
 
+  /** `text` without the API key: it never goes into a message or a log line. */
+  private redact(text: string): string {
+    const key = this.config.apiKey;
+    return key ? text.split(key).join("[redacted]") : text;
+  }
+
   private badResponse(path: string): ToolError {
     return new ToolError("UPSTREAM_ERROR", `The remote model server sent an unexpected answer to ${path}.`, {
       suggestion: "Check that the server speaks the OpenAI API and the model name is right.",
@@ -221,12 +227,13 @@ export class RemoteBackend implements InferenceBackend {
         response = await fetch(url, { method, headers, signal, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
       } catch (error) {
         if (signal.aborted) throw signal.reason;
-        lastProblem = `network error: ${(error as Error).message}`;
+        lastProblem = this.redact(`network error: ${(error as Error).message}`);
         this.logger.warn(`remote ${path} failed, attempt ${attempt}`, { problem: lastProblem });
         continue;
       }
       if (response.ok) return (await response.json()) as unknown;
-      const detail = (await response.text().catch(() => "")).slice(0, 300);
+      // Servers echo a wrong key in their error bodies ("Incorrect API key provided: sk-…").
+      const detail = this.redact(await response.text().catch(() => "")).slice(0, 300);
       lastProblem = `HTTP ${response.status}${detail ? `: ${detail}` : ""}`;
       if (response.status !== 429 && response.status < 500) break;
       this.logger.warn(`remote ${path} answered ${response.status}, attempt ${attempt}`);

@@ -1,7 +1,8 @@
 /**
  * A saved function's dependencies: PEP 508 names with optional extras and version specifiers,
  * nothing else — no URLs, paths or pip options (an argument starting with "-" would be an
- * option to pip). The environment that runs a function's tests is pooled by the hash of the
+ * option to pip), and no name ending like an archive (`x.tar.gz`, `x.whl`), which pip would
+ * install from a file of that name in its working directory. The environment that runs a function's tests is pooled by the hash of the
  * normalised, sorted list, so equal lists share one environment.
  */
 import { createHash } from "node:crypto";
@@ -11,6 +12,8 @@ const NAME = "[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?";
 const EXTRAS = "\\[[A-Za-z0-9._-]+(?:,[A-Za-z0-9._-]+)*\\]";
 const SPEC = "(?:===|==|~=|!=|<=|>=|<|>)[A-Za-z0-9.*+!_-]+";
 const REQUIREMENT = new RegExp(`^(${NAME})(${EXTRAS})?((?:${SPEC})(?:,${SPEC})*)?$`);
+/** pip and uv take a "name" with an archive's extension for a file (relative to their working directory). */
+const ARCHIVE_NAME = /\.(zip|whl|tar|tgz|tbz|txz|tlz|tar\.(gz|bz2|xz|lz|lzma))$/i;
 
 /** PEP 503 name normalisation: lowercase, runs of `-_.` become `-`. */
 function canonicalName(name: string): string {
@@ -24,7 +27,7 @@ export function normaliseDependencies(dependencies: readonly string[]): string[]
   for (const raw of dependencies) {
     const compact = raw.replace(/\s+/g, "");
     const match = REQUIREMENT.exec(compact);
-    if (!match || compact.length > 200) {
+    if (!match || compact.length > 200 || ARCHIVE_NAME.test(match[1] ?? "")) {
       bad.push(raw);
       continue;
     }
