@@ -7,7 +7,8 @@ const PLAN_2 = ".planning/phases/01-data-foundation/01-02-PLAN.md";
 const SUMMARY_1 = ".planning/phases/01-data-foundation/01-01-SUMMARY.md";
 const BROKEN = ".planning/phases/02-feed/02-01-PLAN.md";
 
-type Results = { results: Record<string, { found: boolean; data: unknown; line_numbers?: (number | null)[]; error?: string; details?: Record<string, unknown> }> };
+type Counts = { files: number; found: number; entries: number; failed?: number };
+type Results = { counts: Counts; results: Record<string, { found: boolean; data: unknown; line_numbers?: (number | null)[]; error?: string; details?: Record<string, unknown> }> };
 
 let server: Connected;
 let state: Awaited<ReturnType<typeof tempDir>>;
@@ -30,9 +31,13 @@ describe("local_extract frontmatter (YAML)", () => {
     });
     expect(isError).toBe(false);
     expect(body).toMatchObject({ success: true, error: null, confidence: 1, tokens_used: 0, engine: "deterministic" });
-    expect(dataOf<Results>(body).results).toEqual({
-      [PLAN_1]: { found: true, data: { wave: 1, autonomous: true, depends_on: [] } },
-      [PLAN_2]: { found: true, data: { wave: 2, autonomous: false, depends_on: ["01-01"] } },
+    // Without response_level the tool answers at standard: the data, with the line of each field.
+    expect(dataOf<Results>(body)).toEqual({
+      counts: { files: 2, found: 2, entries: 6 },
+      results: {
+        [PLAN_1]: { found: true, data: { wave: 1, autonomous: true, depends_on: [] }, line_numbers: [5, 8, 6] },
+        [PLAN_2]: { found: true, data: { wave: 2, autonomous: false, depends_on: ["01-01"] }, line_numbers: [5, 8, 6] },
+      },
     });
     expect(body.tokens_saved).toBeGreaterThan(0);
   });
@@ -80,8 +85,9 @@ describe("local_extract frontmatter (YAML)", () => {
     const { isError, body } = await server.call("local_extract", { task_type: "frontmatter", files: [PLAN_1, BROKEN], extract: { fields: ["wave"] } });
     expect(isError).toBe(false);
     expect(body.success).toBe(false);
+    expect(dataOf<Results>(body).counts).toEqual({ files: 2, found: 1, entries: 1, failed: 1 });
     const results = dataOf<Results>(body).results;
-    expect(results[PLAN_1]).toEqual({ found: true, data: { wave: 1 } });
+    expect(results[PLAN_1]).toEqual({ found: true, data: { wave: 1 }, line_numbers: [5] });
     expect(results[BROKEN]?.found).toBe(false);
     expect(results[BROKEN]?.error).toMatch(/^YAML error in the frontmatter at line 5: /);
     expect(body.error).toContain(BROKEN);
@@ -89,7 +95,7 @@ describe("local_extract frontmatter (YAML)", () => {
 
   it("says found: false for a file without frontmatter", async () => {
     const { body } = await server.call("local_extract", { task_type: "frontmatter", files: ["README.md"], extract: { fields: ["wave"] } });
-    expect(dataOf<Results>(body).results["README.md"]).toEqual({ found: false, data: {} });
+    expect(dataOf<Results>(body).results["README.md"]).toEqual({ found: false, data: {}, line_numbers: [] });
     expect(body.success).toBe(true);
   });
 
@@ -208,8 +214,8 @@ describe("local_extract structure", () => {
   it("outlines Markdown headings (ATX and Setext, not inside code fences) and TS symbols", async () => {
     const { body } = await server.call("local_extract", { task_type: "structure", files: ["README.md", "src/stores/feedStore.ts"], extract: { format: "list" } });
     expect(dataOf<Results>(body).results).toEqual({
-      "README.md": { found: true, data: ["# Family App", "## Setup", "## Stores", "### familyStore"] },
-      "src/stores/feedStore.ts": { found: true, data: ["function loadData", "class FeedCache", "  property entries", "  constructor constructor", "  method get"] },
+      "README.md": { found: true, data: ["# Family App", "## Setup", "## Stores", "### familyStore"], line_numbers: [1, 6, 13, 14] },
+      "src/stores/feedStore.ts": { found: true, data: ["function loadData", "class FeedCache", "  property entries", "  constructor constructor", "  method get"], line_numbers: [4, 9, 10, 12, 14] },
     });
   });
 
@@ -229,6 +235,9 @@ describe("local_extract response levels", () => {
     const [minimal, standard, full] = levels.map(({ tokens_saved: _saved, ...rest }) => rest);
     assertLevelsNested({ minimal, standard, full });
     expect(Object.keys(minimal ?? {})).toEqual(["success", "data", "error", "confidence", "tokens_used", "engine"]);
+    // minimal is the summary alone; the results per file come at standard.
+    expect(minimal?.data).toEqual({ counts: { files: 2, found: 2, entries: 3 } });
+    expect((standard?.data as Results).results[PLAN_1]).toEqual({ found: true, data: { phase: "01-data-foundation", wave: 1 }, line_numbers: [2, 5] });
     expect((full?.data as Results).results[PLAN_1]).toMatchObject({ file: { path: PLAN_1, bytes: expect.any(Number), tokens_estimate: expect.any(Number) } });
     expect(full?.stats).toMatchObject({ input_tokens_estimate: expect.any(Number), response_tokens_estimate: expect.any(Number) });
     const saved = levels.map((b) => b.tokens_saved as number);

@@ -26,13 +26,16 @@ describe("local_git status (porcelain v2)", () => {
     const { isError, body } = await server.call("local_git", { task_type: "status" });
     expect(isError).toBe(false);
     expect(body).toMatchObject({ success: true, engine: "deterministic", confidence: 1, tokens_used: 0 });
-    expect(dataOf(body)).toEqual({
+    // Without response_level the tool answers at standard: the lists.
+    expect(dataOf(body)).toMatchObject({
       branch: "main",
+      counts: { staged: 4, modified: 4, untracked: 2, renamed: 1, deleted: 2 },
       staged: ["a.txt", "c2.txt", "d.txt", "f.txt"],
       modified: ["b.txt", "f.txt", "img.bin", "space name.txt"],
       untracked: ["new.txt", "src/new/thing.ts"],
       renamed: [{ from: "c.txt", to: "c2.txt" }],
       deleted: ["d.txt", "e.txt"],
+      repo: ".",
     });
     // tokens_saved is measured against `git status --short`, not the porcelain v2 the server parses
     const short = execFileSync("git", ["status", "--short", "--untracked-files=all"], { cwd: repo.path, encoding: "utf8" });
@@ -42,11 +45,24 @@ describe("local_git status (porcelain v2)", () => {
     expect(body.tokens_saved).toBeGreaterThanOrEqual(shortTokens - responseTokens - 8);
   });
 
+  it("summarizes at minimal: the branch and how many paths of each kind", async () => {
+    const { body } = await server.call("local_git", { task_type: "status", response_level: "minimal" });
+    expect(dataOf(body)).toEqual({ branch: "main", counts: { staged: 4, modified: 4, untracked: 2, renamed: 1, deleted: 2 } });
+  });
+
   it("honours paths, and gives branch details and raw entries at higher levels", async () => {
     const everything = await server.call("local_git", { task_type: "status", options: { paths: ["."] } });
     expect(dataOf(everything.body).untracked).toEqual(["new.txt", "src/new/thing.ts"]);
     const limited = await server.call("local_git", { task_type: "status", options: { paths: ["src", "b.txt"] } });
-    expect(dataOf(limited.body)).toEqual({ branch: "main", staged: [], modified: ["b.txt"], untracked: ["src/new/thing.ts"], renamed: [], deleted: [] });
+    expect(dataOf(limited.body)).toMatchObject({
+      branch: "main",
+      counts: { staged: 0, modified: 1, untracked: 1, renamed: 0, deleted: 0 },
+      staged: [],
+      modified: ["b.txt"],
+      untracked: ["src/new/thing.ts"],
+      renamed: [],
+      deleted: [],
+    });
     const [minimal, standard, full] = await Promise.all(
       (["minimal", "standard", "full"] as const).map(async (level) => {
         const { tokens_saved: _saved, ...rest } = (await server.call("local_git", { task_type: "status", options: { paths: ["c2.txt", "e.txt"] }, response_level: level })).body;
@@ -82,7 +98,11 @@ describe("local_git diff (numstat)", () => {
         { file: "img.bin", added: 0, removed: 0, binary: true },
         { file: "space name.txt", added: 1, removed: 1 },
       ],
+      repo: ".",
+      compared: "work tree vs index (unstaged)",
     });
+    const minimal = await server.call("local_git", { task_type: "diff", response_level: "minimal" });
+    expect(dataOf(minimal.body)).toEqual({ files_changed: 5, insertions: 4, deletions: 3 });
   });
 
   it("counts staged changes with renames (--cached)", async () => {
@@ -104,7 +124,14 @@ describe("local_git diff (numstat)", () => {
 
   it("compares with a revision, and refuses option-like or unknown revisions", async () => {
     const { body } = await server.call("local_git", { task_type: "diff", options: { ref: "HEAD~1", paths: ["docs"] } });
-    expect(dataOf(body)).toEqual({ files_changed: 1, insertions: 1, deletions: 0, changes: [{ file: "docs/guide.md", added: 1, removed: 0 }] });
+    expect(dataOf(body)).toEqual({
+      files_changed: 1,
+      insertions: 1,
+      deletions: 0,
+      changes: [{ file: "docs/guide.md", added: 1, removed: 0 }],
+      repo: ".",
+      compared: "work tree vs HEAD~1",
+    });
     const optionLike = await server.call("local_git", { task_type: "diff", options: { ref: "--output=/tmp/x" } });
     expect(errorOf(optionLike.body).code).toBe("INVALID_INPUT");
     const unknown = await server.call("local_git", { task_type: "diff", options: { ref: "no-such-branch" } });
@@ -120,7 +147,13 @@ describe("local_git log and changed_files", () => {
       { hash: hashes.first.slice(0, 7), message: "Initial commit", date: "2025-01-15T10:00:00+00:00", full_hash: hashes.first, author: "Ada Tester", email: "ada@example.com", body: "" },
     ]);
     const limited = await server.call("local_git", { task_type: "log", options: { limit: 1 } });
-    expect(dataOf(limited.body)).toEqual({ commits: [{ hash: hashes.head.slice(0, 7), message: "Add guide", date: "2025-01-16T11:30:00+00:00" }] });
+    expect(dataOf(limited.body)).toEqual({
+      oneline: [`${hashes.head.slice(0, 7)} Add guide`],
+      commits: [{ hash: hashes.head.slice(0, 7), message: "Add guide", date: "2025-01-16T11:30:00+00:00", full_hash: hashes.head, author: "Ada Tester" }],
+      repo: ".",
+    });
+    const minimal = await server.call("local_git", { task_type: "log", response_level: "minimal" });
+    expect(dataOf(minimal.body)).toEqual({ oneline: [`${hashes.head.slice(0, 7)} Add guide`, `${hashes.first.slice(0, 7)} Initial commit`] });
     const byPath = await server.call("local_git", { task_type: "log", options: { paths: ["a.txt"] } });
     expect((dataOf(byPath.body).commits as { message: string }[]).map((c) => c.message)).toEqual(["Initial commit"]);
     const whole = await server.call("local_git", { task_type: "log", options: { paths: ["."] } });
@@ -130,9 +163,12 @@ describe("local_git log and changed_files", () => {
   it("lists every changed path once", async () => {
     const { body } = await server.call("local_git", { task_type: "changed_files" });
     expect(dataOf(body)).toEqual({
-      files: ["a.txt", "b.txt", "c2.txt", "d.txt", "e.txt", "f.txt", "img.bin", "new.txt", "space name.txt", "src/new/thing.ts"],
       count: 10,
+      files: ["a.txt", "b.txt", "c2.txt", "d.txt", "e.txt", "f.txt", "img.bin", "new.txt", "space name.txt", "src/new/thing.ts"],
+      repo: ".",
     });
+    const minimal = await server.call("local_git", { task_type: "changed_files", response_level: "minimal" });
+    expect(dataOf(minimal.body)).toEqual({ count: 10 });
   });
 });
 

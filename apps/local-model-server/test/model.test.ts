@@ -122,7 +122,10 @@ describe("the model engine (tiny GGUF through core's LlamaEngine)", () => {
   it("runs any task with engine model: git status parsed by the model keeps the contract shape", async () => {
     const { body } = await server.call("local_git", { task_type: "status", engine: "model", repo: join(dir.path, "repo") });
     expect(body).toMatchObject({ engine: "model", schema_valid: true });
-    expect(Object.keys(dataOf(body)).sort()).toEqual(["deleted", "modified", "renamed", "staged", "untracked"]);
+    expect(Object.keys(dataOf(body)).sort()).toEqual(["counts", "deleted", "modified", "renamed", "repo", "staged", "untracked"]);
+    // The same levels as the exact engine: minimal counts what the lists at standard hold.
+    const counts = dataOf(body).counts as Record<string, number>;
+    for (const kind of ["staged", "modified", "untracked", "renamed", "deleted"]) expect(counts[kind]).toBe((dataOf(body)[kind] as unknown[]).length);
   });
 
   it("keeps low-confidence data for review with success false", async () => {
@@ -143,7 +146,7 @@ describe("the model engine (tiny GGUF through core's LlamaEngine)", () => {
     expect(errorOf(body)).toMatchObject({ code: "TIMEOUT", status: 504 });
     expect(elapsed).toBeLessThan(1500 + 1500);
     const after = await strict.call("local_extract", { task_type: "frontmatter", files: [PLAN], extract: { fields: ["wave"] } });
-    expect(dataOf(after.body).results).toEqual({ [PLAN]: { found: true, data: { wave: 1 } } });
+    expect(dataOf(after.body).results).toEqual({ [PLAN]: { found: true, data: { wave: 1 }, line_numbers: [5] } });
   });
 });
 

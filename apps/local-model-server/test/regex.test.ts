@@ -37,7 +37,7 @@ describe("catastrophic regexes are bounded", () => {
     expect(errorOf(body).suggestion).toMatch(/nested quantifiers/);
     expect(elapsed).toBeLessThan(BOUND_MS + 2_000);
     const after = await server.call("local_extract", { task_type: "pattern_match", files: ["fine.txt"], extract: { patterns: ["^b\\w+"] } });
-    expect(dataOf(after.body).results).toEqual({ "fine.txt": { found: true, data: { "^b\\w+": ["beta"] } } });
+    expect(dataOf(after.body).results).toEqual({ "fine.txt": { found: true, data: { "^b\\w+": ["beta"] }, line_numbers: [2] } });
   });
 
   it("bounds verify's pattern condition the same way", async () => {

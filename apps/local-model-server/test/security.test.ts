@@ -57,13 +57,13 @@ describe("reads stay under the roots", () => {
     expect((await extractError("link-out.txt")).message).toContain("symlink");
     expect(await extractError("dir-out/secret.txt")).toMatchObject({ code: "FORBIDDEN" });
     const inside = await server.call("local_extract", { task_type: "frontmatter", files: ["link-in.txt"] });
-    expect(dataOf(inside.body).results).toEqual({ "link-in.txt": { found: true, data: { title: "ok" } } });
+    expect(dataOf(inside.body).results).toEqual({ "link-in.txt": { found: true, data: { title: "ok" }, line_numbers: [2] } });
   });
 
   it("reads absolute paths in any configured root", async () => {
     const path = join(other, "second.md");
     const { body } = await server.call("local_extract", { task_type: "frontmatter", files: [path] });
-    expect(dataOf(body).results).toEqual({ [path]: { found: true, data: { title: "second root" } } });
+    expect(dataOf(body).results).toEqual({ [path]: { found: true, data: { title: "second root" }, line_numbers: [2] } });
   });
 
   it("refuses binary files, oversized files and directories", async () => {

@@ -135,18 +135,27 @@ describe("mochi tools over the MCP client", () => {
       goal: "report a failure with a custom error class that carries an error code",
       context: "throw new Error('user not found')",
     });
-    const patterns = minimal.patterns as Array<{ name: string; description: string; example: string; relevance: number }>;
+    // minimal: name, relevance and the resource with the code; the description and example from standard.
+    const patterns = minimal.patterns as Array<{ name: string; relevance: number; uri: string }>;
     expect(patterns.length).toBe(3);
     for (const p of patterns) {
-      expect(Object.keys(p).sort()).toEqual(["description", "example", "name", "relevance"]);
+      expect(Object.keys(p).sort()).toEqual(["name", "relevance", "uri"]);
+      expect(p.uri).toBe(`mochi://patterns/${p.name}`);
       expect(p.relevance).toBeGreaterThanOrEqual(0);
       expect(p.relevance).toBeLessThanOrEqual(1);
-      expect(p.example.length).toBeGreaterThan(0);
     }
     const relevances = patterns.map((p) => p.relevance);
     expect([...relevances].sort((a, b) => b - a)).toEqual(relevances);
     expect(patterns.map((p) => p.name)).toContain("custom-error-class");
+    for (const p of standard.patterns as Array<{ title: string; description: string; example: string }>) {
+      expect(p.description.length).toBeGreaterThan(0);
+      expect(p.example.length).toBeGreaterThan(0);
+    }
     expect(standard.ranked_by).toBe("embeddings+model");
+    // Without response_level the tool answers at standard: the description and example are what it is for.
+    const { body: unasked } = await call("suggest_pattern", { goal: "register handlers by name" });
+    expect(unasked).toHaveProperty("ranked_by");
+    expect((unasked.patterns as Array<Record<string, unknown>>)[0]).toHaveProperty("example");
     expect((full.patterns as Array<{ model_score: number | null }>).every((p) => p.model_score !== null)).toBe(true);
   });
 

@@ -51,36 +51,6 @@ interface RatioCase {
 /** A call asking for the most the tool allows: every level must fit the budget or be withheld with RESOURCE_EXHAUSTED. */
 type WorstCase = RatioCase;
 
-/**
- * Calls whose minimal level is above 25% of full on these fixtures, with why (measured; see the
- * table this test prints). They are not fixed here: each needs its minimal level redesigned
- * (ids and counts only), which changes what the tool's docs, demo and benchmark rely on — the
- * owners' call — or has nothing to drop because its answer is already ids and counts. Each entry
- * is checked to still be over, so a fix must remove it; every other call must be at or under 25%.
- */
-const KNOWN_OVER_QUARTER: Record<string, string> = {
-  "catdoc-mcp catdoc_list_categories": "minimal: id and counts per category; standard and full add only names and functor ids",
-  "catdoc-mcp catdoc_list_objects": "minimal: id and categoryId per object; full adds title, domain, metadata (one key here) and documentPath",
-  "catdoc-mcp catdoc_list_morphisms": "minimal: id, source, target, categoryId per morphism; full adds only name, isIdentity and rare metadata",
-  "catdoc-mcp catdoc_list_functors": "minimal: ids, categories and mapping counts; full adds only names",
-  "catdoc-mcp catdoc_list_natural_transformations": "minimal: ids, functors and component count; full adds only names and categories",
-  "catdoc-mcp catdoc_get_graph": "minimal: node ids and edge endpoints, i.e. the graph itself",
-  "catdoc-mcp catdoc_validate": "minimal: every listed warning as code + ids; standard adds messages, full severities",
-  "catdoc-mcp catdoc_validate_category": "as catdoc_validate",
-  "catdoc-mcp catdoc_validate_functor": "a valid functor: verdict and counts, nothing more to add at full",
-  "catdoc-mcp catdoc_validate_natural_transformation": "a valid transformation: verdict and counts, nothing more to add at full",
-  "mochi-mcp suggest_pattern": "minimal carries each pattern's description and example code (the answer); full adds scores and locations",
-  "mochi-mcp suggest_pattern limit 10": "as suggest_pattern",
-  "local-model-mcp local_extract imports ×40": "minimal is the extracted data itself; full adds file sizes and per-import details",
-  "local-model-mcp local_extract pattern_match ×40": "minimal is the matched texts; full adds each match's line, column and line text (at the threshold: ~0.25)",
-  "local-model-mcp local_extract structure ×20": "minimal is the outline itself; full adds file sizes and details",
-  "local-model-mcp local_extract frontmatter ×20": "minimal is the frontmatter fields themselves; full adds file sizes",
-  "local-model-mcp local_git log 100": "minimal: hash, subject and date per commit; full adds hashes, author, email, body",
-  "local-model-mcp local_git status": "minimal: the path lists; full adds the porcelain entries",
-  "local-model-mcp local_git changed_files": "the answer is the file list; standard adds only the repository and the comparison",
-  "local-model-mcp local_git diff": "the answer is the per-file counts; standard adds only the repository and the comparison",
-};
-
 function keyOf(server: string, c: RatioCase): string {
   return `${server} ${c.label ?? c.tool}`;
 }
@@ -249,8 +219,7 @@ describe.each(SUITES)("token budgets of $server.name", (suite) => {
       const measured = await answers(server, c.tool, c.args);
       const ratio = measured.minimal.tokens / measured.full.tokens;
       const key = keyOf(suite.server.name, c);
-      const known = KNOWN_OVER_QUARTER[key];
-      rows.push({ server: suite.server.name, call: c.label ?? c.tool, answers: measured, ratio, verdict: ratio <= MAX_RATIO ? "ok" : known ? "known over" : "OVER" });
+      rows.push({ server: suite.server.name, call: c.label ?? c.tool, answers: measured, ratio, verdict: ratio <= MAX_RATIO ? "ok" : "OVER" });
       for (const level of LEVELS) {
         expect.soft(measured[level].error, `${key} at ${level}`).toBeUndefined();
         expect.soft(measured[level].tokens, `${key} at ${level}`).toBeLessThanOrEqual(MAX_TOKENS);
@@ -260,8 +229,6 @@ describe.each(SUITES)("token budgets of $server.name", (suite) => {
     }
     const over = rows.filter((r) => r.server === suite.server.name && r.verdict === "OVER").map((r) => `${r.call} (${r.ratio?.toFixed(3)})`);
     expect(over, "minimal above 25% of full").toEqual([]);
-    const stale = rows.filter((r) => r.server === suite.server.name && r.verdict === "ok" && KNOWN_OVER_QUARTER[`${r.server} ${r.call}`]).map((r) => r.call);
-    expect(stale, "listed in KNOWN_OVER_QUARTER but now within 25%: remove them").toEqual([]);
   });
 
   it("the largest requests each tool allows stay within 25,000 tokens (or are withheld with RESOURCE_EXHAUSTED)", async () => {

@@ -15,8 +15,9 @@ export const catdocGetGraphTool = defineCatDocTool({
   description:
     "Returns the graph of the project or one category: objects as nodes, morphisms as edges (between the nodes returned), and " +
     "the functors and natural transformations between categories. Nodes come a page at a time (limit/offset), edges up to " +
-    "edgeLimit; for the whole graph at once read the resource catdoc://graph. minimal: ids and endpoints; standard: adds titles, " +
-    "domains, names and the functors; full: adds metadata and the functors' object mappings.",
+    "edgeLimit; for the whole graph at once read the resource catdoc://graph. minimal: the counts and the node ids of the page; " +
+    "standard: adds the nodes (with titles and domains) and the edges among them (endpoints, names), the categories, functors " +
+    "and natural transformations; full: adds metadata and the functors' object mappings.",
   input: z.object({
     categoryId: z.string().min(1).optional().describe("Only this category (and the functors into or out of it)."),
     includeIdentities: z.boolean().optional().describe("Include identity morphisms as edges (default false)."),
@@ -26,20 +27,27 @@ export const catdocGetGraphTool = defineCatDocTool({
   output: z.object({
     ...PageOutput,
     edgeCount: z.number().int().describe("Edges among all nodes in scope."),
-    edgesReturned: z.number().int(),
+    edgesReturned: z.number().int().describe("Edges among this page's nodes, as many as the edges list holds (at standard)."),
     edgesTruncated: z.boolean().describe("True when edges among the returned nodes were cut to edgeLimit."),
-    nodes: z.array(z.object({ id: z.string(), categoryId: z.string(), title: z.string().optional(), domain: z.string().optional(), metadata: MetadataOutput.optional() })),
-    edges: z.array(
-      z.object({
-        id: z.string(),
-        source: z.string(),
-        target: z.string(),
-        categoryId: z.string(),
-        name: z.string().optional(),
-        isIdentity: z.boolean().optional(),
-        metadata: MetadataOutput.optional(),
-      }),
-    ),
+    nodeIds: z.array(z.string()).describe("The ids of this page's nodes (objects), in file order."),
+    nodes: z
+      .array(z.object({ id: z.string(), categoryId: z.string(), title: z.string(), domain: z.string(), metadata: MetadataOutput.optional() }))
+      .optional()
+      .describe("standard: this page's nodes."),
+    edges: z
+      .array(
+        z.object({
+          id: z.string(),
+          source: z.string(),
+          target: z.string(),
+          categoryId: z.string(),
+          name: z.string(),
+          isIdentity: z.boolean(),
+          metadata: MetadataOutput.optional(),
+        }),
+      )
+      .optional()
+      .describe("standard: the morphisms among this page's nodes, up to edgeLimit."),
     categories: z.array(z.object({ id: z.string(), name: z.string() })).optional(),
     functors: z
       .array(
@@ -63,29 +71,28 @@ export const catdocGetGraphTool = defineCatDocTool({
     const shown = new Set(nodes.map((n) => `${n.categoryId}\u0000${n.id}`));
     const among = graph.edges.filter((e) => shown.has(`${e.categoryId}\u0000${e.source}`) && shown.has(`${e.categoryId}\u0000${e.target}`));
     const edges = among.slice(0, edgeLimit ?? EDGES.defaultLimit);
-    const nodeIds = new Set(nodes.map((n) => n.id));
+    const shownIds = new Set(nodes.map((n) => n.id));
     return new LeveledView((level) => ({
       minimal: {
         ...info,
         edgeCount: graph.edges.length,
         edgesReturned: edges.length,
         edgesTruncated: edges.length < among.length,
+        nodeIds: nodes.map((n) => n.id),
+      },
+      standard: {
         nodes: itemsAt(level, nodes, (n) => ({
-          minimal: { id: n.id, categoryId: n.categoryId },
-          standard: { title: n.title, domain: n.domain },
+          minimal: { id: n.id, categoryId: n.categoryId, title: n.title, domain: n.domain },
           full: { metadata: n.metadata },
         })),
         edges: itemsAt(level, edges, (e) => ({
-          minimal: { id: e.id, source: e.source, target: e.target, categoryId: e.categoryId },
-          standard: { name: e.name, isIdentity: e.isIdentity },
+          minimal: { id: e.id, source: e.source, target: e.target, categoryId: e.categoryId, name: e.name, isIdentity: e.isIdentity },
           full: { metadata: e.metadata },
         })),
-      },
-      standard: {
         categories: graph.categories,
         functors: itemsAt(level, graph.functors, (f) => ({
           minimal: { id: f.id, name: f.name, sourceCategory: f.sourceCategory, targetCategory: f.targetCategory },
-          full: { objectMapping: Object.fromEntries(Object.entries(f.objectMapping).filter(([from]) => nodeIds.has(from))) },
+          full: { objectMapping: Object.fromEntries(Object.entries(f.objectMapping).filter(([from]) => shownIds.has(from))) },
         })),
         naturalTransformations: graph.naturalTransformations.map(({ id, name, sourceFunctor, targetFunctor }) => ({ id, name, sourceFunctor, targetFunctor })),
       },

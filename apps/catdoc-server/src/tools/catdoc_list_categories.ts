@@ -10,21 +10,26 @@ export const catdocListCategoriesTool = defineCatDocTool({
   name: "catdoc_list_categories",
   title: "List categories",
   description:
-    "Lists the categories of the CatDoc project with their object and morphism counts. Start here to learn the category ids " +
-    "the other tools take. standard adds names; full adds the functors into and out of each category.",
+    "Lists the categories of the CatDoc project. Start here to learn the category ids the other tools take. minimal: the page " +
+    "counts and the category ids; standard: adds each category with its name and object and morphism counts; full: adds the " +
+    "functors into and out of each category.",
   input: z.object({ format: FORMAT_INPUT, ...pagingInput("categories", PAGE) }),
   output: z.object({
     ...PageOutput,
-    categories: z.array(
-      z.object({
-        id: z.string(),
-        objectCount: z.number().int(),
-        morphismCount: z.number().int(),
-        name: z.string().optional(),
-        functorsFrom: z.array(z.string()).optional(),
-        functorsTo: z.array(z.string()).optional(),
-      }),
-    ),
+    ids: z.array(z.string()).describe("The ids of the categories on this page, in file order."),
+    categories: z
+      .array(
+        z.object({
+          id: z.string(),
+          name: z.string(),
+          objectCount: z.number().int(),
+          morphismCount: z.number().int(),
+          functorsFrom: z.array(z.string()).optional(),
+          functorsTo: z.array(z.string()).optional(),
+        }),
+      )
+      .optional()
+      .describe("standard: the categories of this page."),
   }),
   annotations: READ_ONLY,
   handler: async ({ limit, offset }, { project }) => {
@@ -32,11 +37,10 @@ export const catdocListCategoriesTool = defineCatDocTool({
     const { items, info } = paginate(loaded.model.categories, { limit, offset }, PAGE, "categories");
     const functors = loaded.model.functors;
     return new LeveledView((level) => ({
-      minimal: {
-        ...info,
+      minimal: { ...info, ids: items.map((c) => c.id) },
+      standard: {
         categories: itemsAt(level, items, (c) => ({
-          minimal: { id: c.id, objectCount: c.objects.length, morphismCount: c.morphisms.length },
-          standard: { name: c.name },
+          minimal: { id: c.id, name: c.name, objectCount: c.objects.length, morphismCount: c.morphisms.length },
           full: {
             functorsFrom: functors.filter((f) => f.sourceCategory === c.id).map((f) => f.id),
             functorsTo: functors.filter((f) => f.targetCategory === c.id).map((f) => f.id),

@@ -11,22 +11,27 @@ export const catdocListFunctorsTool = defineCatDocTool({
   description:
     "Lists the functors (structure-preserving maps from one category of documents to another, e.g. requirements → specifications) " +
     "with how many objects and morphisms each maps. Show one with catdoc_show_functor, check it with catdoc_validate_functor. " +
-    "minimal: ids, categories and counts; standard: adds names; full: adds the names of the categories.",
+    "minimal: the page counts and the functor ids; standard: adds each functor with its name, categories and mapping counts; " +
+    "full: adds the names of the categories.",
   input: z.object(pagingInput("functors", PAGE)),
   output: z.object({
     ...PageOutput,
-    functors: z.array(
-      z.object({
-        id: z.string(),
-        sourceCategory: z.string(),
-        targetCategory: z.string(),
-        mappedObjects: z.number().int(),
-        mappedMorphisms: z.number().int(),
-        name: z.string().optional(),
-        sourceCategoryName: z.string().nullable().optional(),
-        targetCategoryName: z.string().nullable().optional(),
-      }),
-    ),
+    ids: z.array(z.string()).describe("The ids of the functors on this page, in file order."),
+    functors: z
+      .array(
+        z.object({
+          id: z.string(),
+          name: z.string(),
+          sourceCategory: z.string(),
+          targetCategory: z.string(),
+          mappedObjects: z.number().int(),
+          mappedMorphisms: z.number().int(),
+          sourceCategoryName: z.string().nullable().optional(),
+          targetCategoryName: z.string().nullable().optional(),
+        }),
+      )
+      .optional()
+      .describe("standard: the functors of this page."),
   }),
   annotations: READ_ONLY,
   handler: async ({ limit, offset }, { project }) => {
@@ -34,17 +39,17 @@ export const catdocListFunctorsTool = defineCatDocTool({
     const { items, info } = paginate(index.model.functors, { limit, offset }, PAGE, "functors");
     const nameOf = (id: string) => index.categories.get(id)?.category.name ?? null;
     return new LeveledView((level) => ({
-      minimal: {
-        ...info,
+      minimal: { ...info, ids: items.map((f) => f.id) },
+      standard: {
         functors: itemsAt(level, items, (f) => ({
           minimal: {
             id: f.id,
+            name: f.name,
             sourceCategory: f.sourceCategory,
             targetCategory: f.targetCategory,
             mappedObjects: Object.keys(f.objectMapping).length,
             mappedMorphisms: Object.keys(f.morphismMapping).length,
           },
-          standard: { name: f.name },
           full: { sourceCategoryName: nameOf(f.sourceCategory), targetCategoryName: nameOf(f.targetCategory) },
         })),
       },

@@ -13,15 +13,20 @@ export const catdocListMorphismsTool = defineCatDocTool({
   title: "List morphisms (relations)",
   description:
     "Lists the morphisms (relations between documents) in file order, optionally of one category or touching one object, a page " +
-    "at a time. To follow relations from one object to another use catdoc_trace. minimal: id, source, target, category; " +
-    "standard: adds name and whether it is an identity; full: adds metadata.",
+    "at a time. To follow relations from one object to another use catdoc_trace; to read one use catdoc_show_morphism. minimal: " +
+    "the page counts and the morphism ids; standard: adds each morphism with its source, target, category, name and whether it " +
+    "is an identity; full: adds metadata.",
   input: z.object({
     categoryId: z.string().min(1).optional().describe("Only morphisms of this category."),
     objectId: z.string().min(1).optional().describe("Only morphisms out of or into this object."),
     includeIdentities: z.boolean().optional().describe("Also list identity morphisms (default true)."),
     ...pagingInput("morphisms", PAGE),
   }),
-  output: z.object({ ...PageOutput, morphisms: z.array(MorphismOutput) }),
+  output: z.object({
+    ...PageOutput,
+    ids: z.array(z.string()).describe("The ids of the morphisms on this page, in file order."),
+    morphisms: z.array(MorphismOutput).optional().describe("standard: the morphisms of this page."),
+  }),
   annotations: READ_ONLY,
   handler: async ({ categoryId, objectId, includeIdentities, limit, offset }, { project }) => {
     const index = (await project.load()).index;
@@ -39,11 +44,10 @@ export const catdocListMorphismsTool = defineCatDocTool({
     }
     const { items, info } = paginate(all, { limit, offset }, PAGE, "morphisms");
     return new LeveledView((level) => ({
-      minimal: {
-        ...info,
+      minimal: { ...info, ids: items.map(({ morphism }) => morphism.id) },
+      standard: {
         morphisms: itemsAt(level, items, ({ morphism: m, categoryId: home, identity }) => ({
-          minimal: { id: m.id, source: m.source, target: m.target, categoryId: home },
-          standard: { name: m.name, isIdentity: identity },
+          minimal: { id: m.id, source: m.source, target: m.target, categoryId: home, name: m.name, isIdentity: identity },
           full: { metadata: m.metadata },
         })),
       },

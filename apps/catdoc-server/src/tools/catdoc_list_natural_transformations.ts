@@ -11,35 +11,44 @@ export const catdocListNaturalTransformationsTool = defineCatDocTool({
   description:
     "Lists the natural transformations η: F ⇒ G (a component morphism η_A: F(A) → G(A) for each object A, relating two functors " +
     "between the same categories). Show one with catdoc_show_natural_transformation, check it with " +
-    "catdoc_validate_natural_transformation. minimal: ids, functors and component count; standard: adds names; full: adds the " +
-    "categories the functors go between.",
+    "catdoc_validate_natural_transformation. minimal: the page counts and the ids; standard: adds each transformation with its " +
+    "name, functors and component count; full: adds the categories the functors go between.",
   input: z.object(pagingInput("natural transformations", PAGE)),
   output: z.object({
     ...PageOutput,
-    naturalTransformations: z.array(
-      z.object({
-        id: z.string(),
-        sourceFunctor: z.string(),
-        targetFunctor: z.string(),
-        componentCount: z.number().int(),
-        name: z.string().optional(),
-        sourceCategory: z.string().nullable().optional(),
-        targetCategory: z.string().nullable().optional(),
-      }),
-    ),
+    ids: z.array(z.string()).describe("The ids of the natural transformations on this page, in file order."),
+    naturalTransformations: z
+      .array(
+        z.object({
+          id: z.string(),
+          name: z.string(),
+          sourceFunctor: z.string(),
+          targetFunctor: z.string(),
+          componentCount: z.number().int(),
+          sourceCategory: z.string().nullable().optional(),
+          targetCategory: z.string().nullable().optional(),
+        }),
+      )
+      .optional()
+      .describe("standard: the natural transformations of this page."),
   }),
   annotations: READ_ONLY,
   handler: async ({ limit, offset }, { project }) => {
     const index = (await project.load()).index;
     const { items, info } = paginate(index.model.naturalTransformations, { limit, offset }, PAGE, "natural transformations");
     return new LeveledView((level) => ({
-      minimal: {
-        ...info,
+      minimal: { ...info, ids: items.map((nt) => nt.id) },
+      standard: {
         naturalTransformations: itemsAt(level, items, (nt) => {
           const F = index.functors.get(nt.sourceFunctor);
           return {
-            minimal: { id: nt.id, sourceFunctor: nt.sourceFunctor, targetFunctor: nt.targetFunctor, componentCount: Object.keys(nt.components).length },
-            standard: { name: nt.name },
+            minimal: {
+              id: nt.id,
+              name: nt.name,
+              sourceFunctor: nt.sourceFunctor,
+              targetFunctor: nt.targetFunctor,
+              componentCount: Object.keys(nt.components).length,
+            },
             full: { sourceCategory: F?.sourceCategory ?? null, targetCategory: F?.targetCategory ?? null },
           };
         }),

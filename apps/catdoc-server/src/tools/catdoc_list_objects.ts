@@ -13,8 +13,8 @@ export const catdocListObjectsTool = defineCatDocTool({
   title: "List objects (documents)",
   description:
     "Lists the objects (documents) of the project in file order, optionally only one domain or one category, a page at a time. " +
-    "To find objects by words use catdoc_search; to read one use catdoc_show_object. minimal: id and category; standard: adds " +
-    "title and domain; full: adds metadata and the path of the object's document.",
+    "To find objects by words use catdoc_search; to read one use catdoc_show_object. minimal: the page counts and the object " +
+    "ids; standard: adds each object with its category, title and domain; full: adds metadata and the path of the object's document.",
   input: z.object({
     domain: z.string().min(1).optional().describe("Only objects of this domain (exact match)."),
     categoryId: z.string().min(1).optional().describe("Only objects of this category."),
@@ -22,16 +22,20 @@ export const catdocListObjectsTool = defineCatDocTool({
   }),
   output: z.object({
     ...PageOutput,
-    objects: z.array(
-      z.object({
-        id: z.string(),
-        categoryId: z.string(),
-        title: z.string().optional(),
-        domain: z.string().optional(),
-        metadata: MetadataOutput.optional(),
-        documentPath: z.string().nullable().optional(),
-      }),
-    ),
+    ids: z.array(z.string()).describe("The ids of the objects on this page, in file order."),
+    objects: z
+      .array(
+        z.object({
+          id: z.string(),
+          categoryId: z.string(),
+          title: z.string(),
+          domain: z.string(),
+          metadata: MetadataOutput.optional(),
+          documentPath: z.string().nullable().optional(),
+        }),
+      )
+      .optional()
+      .describe("standard: the objects of this page."),
   }),
   annotations: READ_ONLY,
   handler: async ({ domain, categoryId, limit, offset }, { project, level }) => {
@@ -43,11 +47,10 @@ export const catdocListObjectsTool = defineCatDocTool({
     const { items, info } = paginate(all, { limit, offset }, PAGE, "objects");
     const documents = levelIncludes(level, "full") ? (await loaded.documents()).byObject : undefined;
     return new LeveledView((at) => ({
-      minimal: {
-        ...info,
+      minimal: { ...info, ids: items.map(({ object }) => object.id) },
+      standard: {
         objects: itemsAt(at, items, ({ object, categoryId: home }) => ({
-          minimal: { id: object.id, categoryId: home },
-          standard: { title: object.title, domain: object.domain },
+          minimal: { id: object.id, categoryId: home, title: object.title, domain: object.domain },
           full: { metadata: object.metadata, documentPath: documents === undefined ? undefined : (documents.get(object.id)?.path ?? null) },
         })),
       },

@@ -11,8 +11,9 @@ export const catdocValidateTool = defineCatDocTool({
     "(objects and morphisms mapped, endpoints and identities preserved) and natural transformations (components and their types). " +
     "Use it after editing category.yaml or importing. A failed check is a normal result with isValid: false, not a tool error. " +
     "Errors make the project invalid; warnings (EMPTY_CATEGORY, MISSING_COMPOSITION, NT_SQUARE_OPEN) do not. summary and " +
-    "countsByCode count everything; the errors and warnings lists are cut to `limit` each. minimal: codes and ids; standard: " +
-    "adds messages; full: adds severities and what each code means.",
+    "countsByCode count everything; the errors and warnings lists are cut to `limit` each. minimal: the verdict, the counts and " +
+    "the errors as code + ids; standard: adds the scope, each error's message and the warnings (code, ids, message); full: adds " +
+    "severities and every check the scope runs, with what it means.",
   input: z.object({
     categoryId: z.string().min(1).optional().describe("Check only this category (its objects and morphisms)."),
     ...validationPagingInput,

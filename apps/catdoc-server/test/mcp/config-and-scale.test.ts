@@ -48,9 +48,33 @@ describe("a large project", () => {
     expect(graph).toMatchObject({ total: 600, returned: 200, truncated: true });
     expect(graph.edgesReturned as number).toBeLessThanOrEqual(1000);
     const categories = await call(client, "catdoc_list_categories");
-    const id = (categories.categories as { id: string }[])[0]?.id ?? "";
+    const id = (categories.ids as string[])[0] ?? "";
     const shown = await call(client, "catdoc_show_category", { categoryId: id });
     expect(shown).toMatchObject({ objectCount: 300, truncated: true });
     expect(shown.objects).toHaveLength(100);
+  }, 30_000);
+
+  it("keeps the minimal level of the list, graph and validate tools to a quarter of full or less", async () => {
+    // Lists of a few items or more: for a one-item list the page fields (total, offset, returned,
+    // truncated: ~55 characters) are most of any level, and a quarter is out of reach.
+    const root = await tempDir();
+    await writeGeneratedProject(root, { objects: 600, morphisms: 3000, functors: 2, naturalTransformations: 3, seed: 5 });
+    const client = await connect(root);
+    const cases: [string, Record<string, unknown>][] = [
+      ["catdoc_list_categories", {}],
+      ["catdoc_list_objects", {}],
+      ["catdoc_list_morphisms", {}],
+      ["catdoc_list_functors", {}],
+      ["catdoc_list_natural_transformations", {}],
+      ["catdoc_get_graph", { limit: 100 }],
+      ["catdoc_validate", {}],
+      ["catdoc_validate_functor", { functorId: "F0" }],
+      ["catdoc_validate_natural_transformation", { id: "eta-0" }],
+    ];
+    for (const [tool, args] of cases) {
+      const minimal = JSON.stringify(await call(client, tool, { ...args, response_level: "minimal" })).length;
+      const full = JSON.stringify(await call(client, tool, { ...args, response_level: "full" })).length;
+      expect(minimal / full, `${tool}: minimal ${minimal} chars, full ${full}`).toBeLessThanOrEqual(0.25);
+    }
   }, 30_000);
 });

@@ -22,7 +22,7 @@ describe("catdoc_init", () => {
     const { standard, full } = await levels(client, "catdoc_init", { force: true });
     expect(standard).toMatchObject({ overwritten: true, servedByThisServer: true, projectName: expect.stringMatching(/^catdoc-/) });
     expect(full.version).toMatch(/^[0-9a-f]{64}$/);
-    expect(await call(client, "catdoc_list_categories")).toMatchObject({ total: 0, categories: [] });
+    expect(await call(client, "catdoc_list_categories")).toMatchObject({ total: 0, ids: [] });
   }, 20_000);
 
   it("answers CONFLICT on an existing project and overwrites only with force", async () => {

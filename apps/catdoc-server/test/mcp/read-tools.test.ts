@@ -7,18 +7,17 @@ import { validModel } from "../domain/helpers.js";
 const { example, tempDir, connect } = useCatDoc();
 
 describe("categories", () => {
-  it("lists categories with counts (minimal), names (standard) and functors (full)", async () => {
+  it("lists category ids (minimal), names and counts (standard) and functors (full)", async () => {
     const { client } = await example("dev-project");
     const { minimal, standard, full } = await levels(client, "catdoc_list_categories");
-    expect(minimal).toMatchObject({ total: 5, returned: 5, truncated: false });
-    expect(minimal.categories).toEqual([
-      { id: "requirements", objectCount: 2, morphismCount: 3 },
-      { id: "specifications", objectCount: 2, morphismCount: 3 },
-      { id: "design", objectCount: 2, morphismCount: 3 },
-      { id: "internal-spec", objectCount: 2, morphismCount: 3 },
-      { id: "infrastructure", objectCount: 3, morphismCount: 6 },
+    expect(minimal).toEqual({ total: 5, offset: 0, returned: 5, truncated: false, ids: ["requirements", "specifications", "design", "internal-spec", "infrastructure"] });
+    expect(standard.categories).toEqual([
+      { id: "requirements", name: "Requirements", objectCount: 2, morphismCount: 3 },
+      { id: "specifications", name: "Specifications", objectCount: 2, morphismCount: 3 },
+      { id: "design", name: "Design", objectCount: 2, morphismCount: 3 },
+      { id: "internal-spec", name: "InternalSpec", objectCount: 2, morphismCount: 3 },
+      { id: "infrastructure", name: "Infrastructure", objectCount: 3, morphismCount: 6 },
     ]);
-    expect((standard.categories as { name: string }[])[0]?.name).toBe("Requirements");
     expect((full.categories as unknown[])[1]).toMatchObject({ functorsFrom: ["design-functor"], functorsTo: ["specify-functor"] });
   });
 
@@ -29,7 +28,7 @@ describe("categories", () => {
     expect(first.notice).toContain("offset 2");
     const last = await call(client, "catdoc_list_categories", { limit: 2, offset: 4 });
     expect(last).toMatchObject({ total: 5, returned: 1, truncated: false });
-    expect((last.categories as { id: string }[]).map((c) => c.id)).toEqual(["infrastructure"]);
+    expect(last.ids).toEqual(["infrastructure"]);
   });
 
   it("shows a category with its objects, morphisms and functors", async () => {
@@ -51,11 +50,11 @@ describe("objects", () => {
   it("lists objects filtered by domain or category", async () => {
     const { client } = await example("dev-project");
     const { minimal, standard, full } = await levels(client, "catdoc_list_objects", { domain: "design" });
-    expect(minimal.objects).toEqual([
-      { id: "design-user-service", categoryId: "design" },
-      { id: "design-auth-service", categoryId: "design" },
+    expect(minimal).toEqual({ total: 2, offset: 0, returned: 2, truncated: false, ids: ["design-user-service", "design-auth-service"] });
+    expect(standard.objects).toEqual([
+      { id: "design-user-service", categoryId: "design", title: "ユーザーサービス設計", domain: "design" },
+      { id: "design-auth-service", categoryId: "design", title: "認証サービス設計", domain: "design" },
     ]);
-    expect((standard.objects as unknown[])[0]).toMatchObject({ title: "ユーザーサービス設計", domain: "design" });
     expect((full.objects as unknown[])[0]).toMatchObject({ documentPath: "docs/design/user-service-design.md", metadata: expect.any(Object) });
     const infra = await call(client, "catdoc_list_objects", { categoryId: "infrastructure", limit: 1, offset: 1 });
     expect(infra).toMatchObject({ total: 3, returned: 1, truncated: true, nextOffset: 2 });
@@ -81,16 +80,17 @@ describe("morphisms", () => {
   it("lists morphisms by category and object, with or without identities", async () => {
     const { client } = await example("math-docs");
     const { minimal, standard, full } = await levels(client, "catdoc_list_morphisms", { categoryId: "algebra", includeIdentities: false });
-    expect(minimal.morphisms).toEqual([
-      { id: "set-to-group", source: "sets", target: "groups", categoryId: "algebra" },
-      { id: "group-to-ring", source: "groups", target: "rings", categoryId: "algebra" },
-      { id: "ring-to-field", source: "rings", target: "fields", categoryId: "algebra" },
-      { id: "ring-to-module", source: "rings", target: "modules", categoryId: "algebra" },
+    expect(minimal.ids).toEqual(["set-to-group", "group-to-ring", "ring-to-field", "ring-to-module"]);
+    expect(minimal).not.toHaveProperty("morphisms");
+    expect(standard.morphisms).toEqual([
+      { id: "set-to-group", source: "sets", target: "groups", categoryId: "algebra", name: "add-operation", isIdentity: false },
+      { id: "group-to-ring", source: "groups", target: "rings", categoryId: "algebra", name: "add-multiplication", isIdentity: false },
+      { id: "ring-to-field", source: "rings", target: "fields", categoryId: "algebra", name: "add-inverses", isIdentity: false },
+      { id: "ring-to-module", source: "rings", target: "modules", categoryId: "algebra", name: "scalar-action", isIdentity: false },
     ]);
-    expect((standard.morphisms as unknown[])[0]).toMatchObject({ name: "add-operation", isIdentity: false });
     expect((full.morphisms as unknown[])[0]).toMatchObject({ metadata: { description: "Adding a group operation to a set" } });
     const touching = await call(client, "catdoc_list_morphisms", { objectId: "rings" });
-    expect((touching.morphisms as { id: string }[]).map((m) => m.id)).toEqual(["group-to-ring", "ring-to-field", "ring-to-module", "id-rings"]);
+    expect(touching.ids).toEqual(["group-to-ring", "ring-to-field", "ring-to-module", "id-rings"]);
   });
 
   it("shows a morphism with its functor images", async () => {
@@ -113,8 +113,15 @@ describe("functors and natural transformations", () => {
   it("lists and shows functors", async () => {
     const { client } = await example("dev-project");
     const { minimal, standard, full } = await levels(client, "catdoc_list_functors");
-    expect((minimal.functors as unknown[])[0]).toEqual({ id: "specify-functor", sourceCategory: "requirements", targetCategory: "specifications", mappedObjects: 2, mappedMorphisms: 3 });
-    expect((standard.functors as unknown[])[0]).toMatchObject({ name: "SpecifyFunctor (要件→仕様)" });
+    expect(minimal).toEqual({ total: 4, offset: 0, returned: 4, truncated: false, ids: ["specify-functor", "design-functor", "implement-functor", "deploy-functor"] });
+    expect((standard.functors as unknown[])[0]).toEqual({
+      id: "specify-functor",
+      name: "SpecifyFunctor (要件→仕様)",
+      sourceCategory: "requirements",
+      targetCategory: "specifications",
+      mappedObjects: 2,
+      mappedMorphisms: 3,
+    });
     expect((full.functors as unknown[])[0]).toMatchObject({ sourceCategoryName: "Requirements", targetCategoryName: "Specifications" });
     const shown = await levels(client, "catdoc_show_functor", { functorId: "deploy-functor" });
     expect(shown.minimal).toEqual({ id: "deploy-functor", sourceCategory: "internal-spec", targetCategory: "infrastructure", mappedObjects: 2, mappedMorphisms: 3, naturalTransformations: [] });
@@ -128,8 +135,8 @@ describe("functors and natural transformations", () => {
     const root = await writeProject(await tempDir(), stringify(validModel()));
     const client = await connect(root);
     const { minimal, standard, full } = await levels(client, "catdoc_list_natural_transformations");
-    expect(minimal).toMatchObject({ total: 1, naturalTransformations: [{ id: "eta", sourceFunctor: "F", targetFunctor: "G", componentCount: 3 }] });
-    expect(standard.naturalTransformations).toEqual([expect.objectContaining({ name: "η" })]);
+    expect(minimal).toEqual({ total: 1, offset: 0, returned: 1, truncated: false, ids: ["eta"] });
+    expect(standard.naturalTransformations).toEqual([{ id: "eta", name: "η", sourceFunctor: "F", targetFunctor: "G", componentCount: 3 }]);
     expect(full.naturalTransformations).toEqual([expect.objectContaining({ sourceCategory: "C", targetCategory: "D" })]);
     const shown = await levels(client, "catdoc_show_natural_transformation", { id: "eta" });
     expect(shown.minimal).toEqual({ id: "eta", sourceFunctor: "F", targetFunctor: "G", componentCount: 3 });
@@ -145,12 +152,23 @@ describe("graph", () => {
   it("returns nodes and edges of a category, identities left out unless asked for", async () => {
     const { client } = await example("math-docs");
     const { minimal, standard, full } = await levels(client, "catdoc_get_graph", { categoryId: "topology" });
-    expect(minimal).toMatchObject({ total: 3, edgeCount: 2, edgesReturned: 2, truncated: false, edgesTruncated: false });
-    expect(minimal.nodes).toEqual([
-      { id: "topological-spaces", categoryId: "topology" },
-      { id: "metric-spaces", categoryId: "topology" },
-      { id: "manifolds", categoryId: "topology" },
+    expect(minimal).toEqual({
+      total: 3,
+      offset: 0,
+      returned: 3,
+      truncated: false,
+      edgeCount: 2,
+      edgesReturned: 2,
+      edgesTruncated: false,
+      nodeIds: ["topological-spaces", "metric-spaces", "manifolds"],
+    });
+    expect((standard.nodes as { id: string; categoryId: string }[]).map((n) => [n.id, n.categoryId])).toEqual([
+      ["topological-spaces", "topology"],
+      ["metric-spaces", "topology"],
+      ["manifolds", "topology"],
     ]);
+    expect(standard.edges).toHaveLength(2);
+    expect((standard.edges as unknown[])[0]).toMatchObject({ categoryId: "topology", isIdentity: false, name: expect.any(String) });
     expect(standard).toMatchObject({ categories: [{ id: "topology", name: "Topology" }], functors: [] });
     expect((full.nodes as unknown[])[0]).toHaveProperty("metadata");
     const withIdentities = await call(client, "catdoc_get_graph", { categoryId: "topology", includeIdentities: true });

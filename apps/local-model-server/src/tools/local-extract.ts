@@ -62,7 +62,21 @@ const item = z.object({
   details: z.record(z.string(), z.unknown()).optional(),
 });
 
-const output = contractOutput(z.object({ results: z.record(z.string(), item) }));
+const counts = z
+  .object({
+    files: z.number().int().describe("files read"),
+    found: z.number().int().describe("files where something was found"),
+    entries: z.number().int().describe("data entries over all files: fields present, matches, exports, imported modules, outline items"),
+    failed: z.number().int().optional().describe("files with an error (see error); absent when none"),
+  })
+  .describe("minimal: what the call found, in numbers");
+
+const output = contractOutput(
+  z.object({
+    counts,
+    results: z.record(z.string(), item).optional().describe("standard: per file as given, found and data (+ line_numbers); full adds file and details"),
+  }),
+);
 
 const MODEL_TASK: Record<ExtractTask, string> = {
   frontmatter: "Extract ONLY the requested fields from the YAML frontmatter of the file. If a field is missing, use null. Set found to false when the file has no frontmatter.",
@@ -78,12 +92,15 @@ export function localExtractTool(runtime: LocalModelRuntime) {
     title: "Extract structured data from files",
     description: [
       "Reads files so you do not have to and returns only what you ask for: frontmatter fields of GSD PLAN/SUMMARY files, regex matches, exports/imports of TS/JS modules, outlines.",
-      "Results are keyed by the path as given; line numbers at response_level standard.",
+      "Results are keyed by the path as given.",
+      "response_level minimal: only counts (files, files with a result, entries); standard (the default): adds results per file — found, data and the line of each entry; full: adds each file's size and per-entry details.",
       "Deterministic and exact by default; the local model (if configured) writes summaries (structure + summarize) and handles files the parsers do not (engine auto) or everything (engine model).",
     ].join(" "),
     input,
     output,
     annotations: READ_ONLY,
+    // The data is the answer: without response_level, answer at standard (minimal is the counts alone).
+    responseLevel: "standard",
     timeoutMs: runtime.config.timeoutMs,
     handler: (args, ctx) => runTask(runtime, "local_extract", ctx, () => extract(runtime, args, ctx)),
   });
@@ -110,7 +127,7 @@ async function extract(runtime: LocalModelRuntime, args: z.infer<typeof input>, 
     runtime.model,
   );
   const tally = new ModelTally();
-  const minimal: Record<string, Json> = {};
+  const tallied = { files: files.length, found: 0, entries: 0, failed: 0 };
   const standard: Record<string, Json> = {};
   const full: Record<string, Json> = {};
   const problems: string[] = [];
@@ -136,13 +153,16 @@ async function extract(runtime: LocalModelRuntime, args: z.infer<typeof input>, 
       result.summary = tally.add(await runtime.model.json<{ summary: string }>({ messages, schema: SUMMARY_SCHEMA, grammarBounds: SHORT_ANSWER_BOUNDS }, ctx.signal)).summary;
     }
     if (result.error) problems.push(`${file.given}: ${result.error}`);
-    minimal[file.given] = {
+    tallied.found += result.found ? 1 : 0;
+    tallied.entries += entryCount(task, result);
+    tallied.failed += result.error ? 1 : 0;
+    standard[file.given] = {
       found: result.found,
       data: result.data,
       ...(result.error ? { error: result.error } : {}),
       ...(result.summary !== undefined ? { summary: result.summary } : {}),
+      ...(result.lineNumbers ? { line_numbers: result.lineNumbers } : {}),
     };
-    standard[file.given] = result.lineNumbers ? { line_numbers: result.lineNumbers } : {};
     full[file.given] = {
       file: { path: file.relative, bytes: file.bytes, tokens_estimate: estimateTextTokens(file.text) },
       ...(result.details ? { details: result.details } : {}),
@@ -154,12 +174,35 @@ async function extract(runtime: LocalModelRuntime, args: z.infer<typeof input>, 
   const schemaCheck = args.schema && exact.length > 0 ? await checkAgainstSchema(args.schema, exact) : undefined;
   return {
     engine,
-    data: { minimal: { results: minimal }, standard: { results: standard }, full: { results: full } },
+    data: {
+      minimal: { counts: { files: tallied.files, found: tallied.found, entries: tallied.entries, ...(tallied.failed > 0 ? { failed: tallied.failed } : {}) } },
+      standard: { results: standard },
+      full: { results: full },
+    },
     inputChars: files.reduce((sum, f) => sum + f.text.length, 0),
     problems,
     ...(schemaCheck ? { schemaCheck } : {}),
     ...(usage ? { model: usage } : {}),
   } satisfies TaskOutcome;
+}
+
+/** How many entries an item's data holds (the lines found, else counted from the data the model gave). */
+function entryCount(task: ExtractTask, item: ExtractItem): number {
+  if (item.lineNumbers) return item.lineNumbers.filter((line) => line !== null).length;
+  const data = item.data;
+  if (Array.isArray(data)) return data.length;
+  if (data === null || typeof data !== "object") return 0;
+  const values = Object.values(data as Record<string, unknown>);
+  switch (task) {
+    case "pattern_match":
+      return values.reduce<number>((sum, matches) => sum + (Array.isArray(matches) ? matches.length : 0), 0);
+    case "structure": {
+      const outline = (data as { outline?: unknown }).outline;
+      return Array.isArray(outline) ? outline.length : 0;
+    }
+    default:
+      return values.filter((value) => value !== null && value !== undefined).length;
+  }
 }
 
 async function deterministicItem(

@@ -2,6 +2,10 @@
  * local_git: git state as exact lists, from git itself — `status --porcelain=v2 -z`,
  * `diff --numstat -z` (`--cached` for staged), `log -z` with a fixed format. Renames and
  * deletions included; `paths` limit every command; `limit` bounds the log.
+ *
+ * Levels: minimal is a summary (status: counts per kind; diff: the totals; log: one line per
+ * commit, short hash and subject; changed_files: the count), standard (the default) adds the
+ * lists, full every detail.
  */
 import { stat } from "node:fs/promises";
 import { defineTool, ToolError, type ToolContext } from "@local-mcp/core";
@@ -37,6 +41,17 @@ const input = z.object({
 const strings = z.array(z.string());
 const output = contractOutput(
   z.object({
+    counts: z
+      .object({
+        staged: z.number().int(),
+        modified: z.number().int(),
+        untracked: z.number().int(),
+        renamed: z.number().int(),
+        deleted: z.number().int(),
+        conflicted: z.number().int().optional(),
+      })
+      .optional()
+      .describe("status, minimal: how many paths of each kind (the lists at standard)"),
     branch: z.string().nullable().optional(),
     staged: strings.optional(),
     modified: strings.optional(),
@@ -48,6 +63,7 @@ const output = contractOutput(
     insertions: z.number().int().optional(),
     deletions: z.number().int().optional(),
     changes: z.array(z.object({ file: z.string(), added: z.number().int(), removed: z.number().int(), from: z.string().optional(), binary: z.boolean().optional() })).optional(),
+    oneline: z.array(z.string()).optional().describe("log, minimal: `<short hash> <subject>` per commit, newest first (as git log --oneline)"),
     commits: z
       .array(
         z.object({
@@ -60,7 +76,8 @@ const output = contractOutput(
           body: z.string().optional(),
         }),
       )
-      .optional(),
+      .optional()
+      .describe("log, standard: the commits (full adds email and body)"),
     files: strings.optional(),
     count: z.number().int().optional(),
     repo: z.string().optional().describe("standard: the repository's top level; result paths are relative to it"),
@@ -82,10 +99,15 @@ export function localGitTool(runtime: LocalModelRuntime) {
     description: [
       "Runs git and returns exact lists instead of raw output: status (staged, modified, untracked, renamed, deleted), diff (numstat per file; staged with options.staged), log (commits; options.limit), changed_files.",
       "Paths are relative to the repository's top level; options.paths limits every command.",
+      "response_level minimal: a summary — status: branch and counts per kind; diff: files_changed, insertions, deletions; log: oneline, `<short hash> <subject>` per commit; changed_files: count.",
+      "standard (the default): adds the lists — status paths per kind, diff changes per file, commits (hash, message, date, full hash, author), the changed files — and repo;",
+      "full: adds status entries with their XY codes, commit emails and bodies.",
     ].join(" "),
     input,
     output,
     annotations: READ_ONLY,
+    // The lists are the answer: without response_level, answer at standard (minimal is the summary).
+    responseLevel: "standard",
     timeoutMs: runtime.config.timeoutMs,
     handler: (args, ctx) => runTask(runtime, "local_git", ctx, () => git(runtime, args, ctx)),
   });
@@ -115,7 +137,7 @@ async function git(runtime: LocalModelRuntime, args: z.infer<typeof input>, ctx:
     );
     const value = tally.add(await runtime.model.json<Json>({ messages, schema }, ctx.signal));
     const usage = tally.usage(runtime.model.name);
-    return { engine: "model", data: { minimal: value, standard: { repo: repoName } }, inputChars, ...(usage ? { model: usage } : {}) };
+    return { engine: "model", data: modelTree(args.task_type, value, repoName), inputChars, ...(usage ? { model: usage } : {}) };
   }
   return { engine: "deterministic", data: tree, inputChars, ...(options.format === "detailed" ? { minimumLevel: "full" } : {}) };
 }
@@ -137,16 +159,9 @@ async function run(
         // what a caller would otherwise read: `git status --short`, not the porcelain v2 we parse
         baseline: shortStatusText(s.entries),
         tree: {
-          minimal: {
-            branch: b.head ?? null,
-            staged: s.staged,
-            modified: s.modified,
-            untracked: s.untracked,
-            renamed: s.renamed,
-            deleted: s.deleted,
-            ...(s.conflicted.length > 0 ? { conflicted: s.conflicted } : {}),
-          },
+          minimal: { branch: b.head ?? null, counts: statusCounts(s) },
           standard: {
+            ...statusLists(s),
             repo: repoName,
             ...(b.oid ? { oid: b.oid } : {}),
             ...(b.upstream ? { upstream: b.upstream } : {}),
@@ -162,22 +177,93 @@ async function run(
       const { value, raw } = await repo.diff({ staged, ref: options.ref }, filter, signal);
       const compared =
         options.ref !== undefined ? `${staged ? "index" : "work tree"} vs ${options.ref}` : staged ? "index vs HEAD (staged)" : "work tree vs index (unstaged)";
-      return { raw, tree: { minimal: { ...value }, standard: { repo: repoName, compared } } };
+      return { raw, tree: diffTree(value, repoName, compared) };
     }
     case "log": {
       const { value, raw } = await repo.log({ limit: options.limit ?? 10, ref: options.ref }, filter, signal);
       return {
         raw,
         tree: {
-          minimal: { commits: value.map((c) => ({ hash: c.hash, message: c.subject, date: c.date })) },
-          standard: { repo: repoName, commits: value.map((c) => ({ full_hash: c.fullHash, author: c.author })) },
+          minimal: { oneline: value.map((c) => `${c.hash} ${c.subject}`) },
+          standard: { commits: value.map((c) => ({ hash: c.hash, message: c.subject, date: c.date, full_hash: c.fullHash, author: c.author })), repo: repoName },
           full: { commits: value.map((c) => ({ email: c.email, body: c.body })) },
         },
       };
     }
     case "changed_files": {
       const { value, raw } = await repo.changedFiles(options.ref, filter, signal);
-      return { raw, tree: { minimal: { files: value, count: value.length }, standard: { repo: repoName, ...(options.ref ? { compared: `work tree vs ${options.ref}` } : {}) } } };
+      return { raw, tree: { minimal: { count: value.length }, standard: { files: value, repo: repoName, ...(options.ref ? { compared: `work tree vs ${options.ref}` } : {}) } } };
+    }
+  }
+}
+
+interface StatusLists {
+  staged: string[];
+  modified: string[];
+  untracked: string[];
+  renamed: { from: string; to: string }[];
+  deleted: string[];
+  conflicted?: string[];
+}
+
+function statusLists(s: StatusLists): Json {
+  return {
+    staged: s.staged,
+    modified: s.modified,
+    untracked: s.untracked,
+    renamed: s.renamed,
+    deleted: s.deleted,
+    ...(s.conflicted && s.conflicted.length > 0 ? { conflicted: s.conflicted } : {}),
+  };
+}
+
+function statusCounts(s: StatusLists): Json {
+  return {
+    staged: s.staged.length,
+    modified: s.modified.length,
+    untracked: s.untracked.length,
+    renamed: s.renamed.length,
+    deleted: s.deleted.length,
+    ...(s.conflicted && s.conflicted.length > 0 ? { conflicted: s.conflicted.length } : {}),
+  };
+}
+
+function diffTree(value: { files_changed: number; insertions: number; deletions: number; changes: unknown[] }, repoName: string, compared?: string): LevelTree {
+  const { changes, ...totals } = value;
+  return { minimal: totals, standard: { changes, repo: repoName, ...(compared ? { compared } : {}) } };
+}
+
+const listOf = <T>(value: unknown): T[] => (Array.isArray(value) ? (value as T[]) : []);
+
+/** The model's parse of git's output (the shape of gitDataSchema), at the levels the exact engine uses. */
+function modelTree(task: GitTask, value: Json, repoName: string): LevelTree {
+  switch (task) {
+    case "status": {
+      const lists: StatusLists = {
+        staged: listOf(value.staged),
+        modified: listOf(value.modified),
+        untracked: listOf(value.untracked),
+        renamed: listOf(value.renamed),
+        deleted: listOf(value.deleted),
+      };
+      return { minimal: { counts: statusCounts(lists) }, standard: { ...statusLists(lists), repo: repoName } };
+    }
+    case "diff": {
+      const changes = listOf(value.changes);
+      const number = (n: unknown) => (typeof n === "number" ? n : 0);
+      return diffTree({ files_changed: number(value.files_changed), insertions: number(value.insertions), deletions: number(value.deletions), changes }, repoName);
+    }
+    case "log": {
+      const commits = listOf<{ hash?: unknown; message?: unknown; date?: unknown }>(value.commits).map((c) => ({
+        hash: String(c.hash ?? ""),
+        message: String(c.message ?? ""),
+        date: String(c.date ?? ""),
+      }));
+      return { minimal: { oneline: commits.map((c) => `${c.hash} ${c.message}`) }, standard: { commits, repo: repoName } };
+    }
+    case "changed_files": {
+      const files = listOf<string>(value.files);
+      return { minimal: { count: files.length }, standard: { files, repo: repoName } };
     }
   }
 }

@@ -39,10 +39,9 @@ class SuggestPatternResponse extends ToolResponse {
     return {
       patterns: this.ranked.map((r) => ({
         name: r.pattern.name,
-        description: r.pattern.description,
-        example: r.example,
         relevance: r.relevance,
-        ...(standard ? { title: r.pattern.title, uri: entryUri("pattern", r.pattern.name), occurrences: r.pattern.occurrences } : {}),
+        uri: entryUri("pattern", r.pattern.name),
+        ...(standard ? { title: r.pattern.title, description: r.pattern.description, example: r.example, occurrences: r.pattern.occurrences } : {}),
         ...(full ? { embedding_score: r.embeddingScore, model_score: r.modelScore, locations: r.pattern.locations.slice(0, 5) } : {}),
       })),
       inference_time_ms: this.inferenceMs,
@@ -56,11 +55,11 @@ const Output = z.object({
   patterns: z.array(
     z.object({
       name: z.string(),
-      description: z.string(),
-      example: z.string().describe("Code from this codebase that shows the pattern"),
       relevance: z.number().min(0).max(1),
+      uri: z.string().describe("The pattern's resource: its description, occurrences and example code"),
       title: z.string().optional(),
-      uri: z.string().optional(),
+      description: z.string().optional(),
+      example: z.string().optional().describe("standard: code from this codebase that shows the pattern"),
       occurrences: z.number().int().optional(),
       embedding_score: z.number().optional(),
       model_score: z.number().nullable().optional(),
@@ -81,7 +80,9 @@ export function suggestPatternTool(runtime: MochiRuntime) {
       "Given what you are trying to achieve (`goal`) and optionally the code around it (`context`), returns the patterns this " +
       "codebase uses for such work (error classes, result types, registries, factories…) with an example from the code and a " +
       "relevance in [0,1]. Ranked by embeddings over the catalog, re-ranked by the codebase's model when it is loaded. Works from " +
-      "the catalog alone when no model is configured.",
+      "the catalog alone when no model is configured. minimal: each pattern's name, relevance and resource uri (read it for the " +
+      "code); standard (the default): adds the title, description, an example from the code and the occurrence count, and how " +
+      "it was ranked; full: adds the scores behind the relevance and up to 5 locations.",
     input: z.object({
       goal: z.string().min(1).max(4_000).describe("What you are trying to achieve"),
       context: z.string().max(20_000).optional().describe("The code you are working on"),
@@ -89,6 +90,8 @@ export function suggestPatternTool(runtime: MochiRuntime) {
     }),
     output: Output,
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    // The description and example are the answer: without response_level, answer at standard (minimal is the short list).
+    responseLevel: "standard",
     timeoutMs: runtime.config.deadlineMs,
     ...(runtime.config.requireAdapter ? { requires: [runtime.model.readiness] } : {}),
     handler: async ({ goal, context = "", limit = 3 }, { signal }) => {

@@ -2,8 +2,9 @@
  * How the four validate tools render a ValidationReport. A big project can have tens of
  * thousands of warnings, so `errors` and `warnings` are each cut to `limit` items from `offset`
  * (the same at every level, so levels nest), while `summary` and `countsByCode` always give the
- * full counts. minimal: verdict, counts, items as code + ids; standard: adds each message;
- * full: adds severities and what each code present means.
+ * full counts. minimal: the verdict, the counts and the errors as code + ids (what decides the
+ * next step); standard: adds the scope, each error's message and the warnings (code, ids,
+ * message); full: adds severities and every check the scope runs, with what it means.
  */
 import type { ResponseLevel } from "@local-mcp/core";
 import { z } from "zod";
@@ -35,6 +36,8 @@ export const validationPagingInput = pagingInput("errors and warnings (each list
 
 const CodeSchema = z.enum(VALIDATION_CODES as [ValidationCode, ...ValidationCode[]]);
 
+const ScopeOutput = z.object({ kind: z.enum(["project", "category", "functor", "naturalTransformation"]), id: z.string().optional() });
+
 const IssueOutput = z.object({
   code: CodeSchema,
   categoryId: z.string().optional(),
@@ -49,7 +52,6 @@ const IssueOutput = z.object({
 });
 
 export const ValidationOutput = z.object({
-  scope: z.object({ kind: z.enum(["project", "category", "functor", "naturalTransformation"]), id: z.string().optional() }),
   isValid: z.boolean(),
   summary: z.object({
     categoriesChecked: z.number().int(),
@@ -59,20 +61,35 @@ export const ValidationOutput = z.object({
     totalWarnings: z.number().int(),
   }),
   countsByCode: z.record(z.string(), z.number().int()).describe("Every error and warning counted by code (never cut)."),
-  errors: z.array(IssueOutput),
-  warnings: z.array(IssueOutput),
-  offset: z.number().int(),
+  errors: z.array(IssueOutput).describe("Errors from offset, at most limit: code and ids; standard adds the message."),
   truncated: z.boolean().describe("True when errors or warnings were cut to the limit; summary still counts all."),
   nextOffset: z.number().int().optional(),
   notice: z.string().optional(),
-  checks: z.record(z.string(), z.string()).optional().describe("What each code present means (full level)."),
+  scope: ScopeOutput.optional().describe("standard: what was checked."),
+  warnings: z.array(IssueOutput).optional().describe("standard: warnings from offset, at most limit."),
+  offset: z.number().int().optional(),
+  checks: z.record(z.string(), z.string()).optional().describe("full: every check this scope runs, by code: its severity and what it means."),
 });
 
-export type ValidationScope = z.infer<typeof ValidationOutput>["scope"];
+export type ValidationScope = z.infer<typeof ScopeOutput>;
+
+/** The checks each scope runs (DUPLICATE_ID guards the ids of everything checked). */
+const SCOPE_CHECKS: Record<ValidationScope["kind"], readonly ValidationCode[]> = {
+  project: VALIDATION_CODES,
+  category: ["DUPLICATE_ID", "MISSING_IDENTITY", "UNDEFINED_ENDPOINT", "EMPTY_CATEGORY", "MISSING_COMPOSITION"],
+  functor: VALIDATION_CODES.filter((code) => code === "DUPLICATE_ID" || code.startsWith("FUNCTOR_")),
+  naturalTransformation: VALIDATION_CODES.filter((code) => code === "DUPLICATE_ID" || code.startsWith("NT_")),
+};
 
 function issueParts(issue: ValidationIssue) {
   const { code, severity, message, ...ids } = issue;
   return { minimal: { code, ...ids }, standard: { message }, full: { severity } };
+}
+
+/** A warning is listed from standard on, so its minimal part there already has the message. */
+function warningParts(issue: ValidationIssue) {
+  const { minimal, standard, full } = issueParts(issue);
+  return { minimal: { ...minimal, ...standard }, full };
 }
 
 export function validationView(report: ValidationReport, scope: ValidationScope, request: { limit?: number | undefined; offset?: number | undefined }): LeveledView {
@@ -84,21 +101,26 @@ export function validationView(report: ValidationReport, scope: ValidationScope,
   const truncated = report.errors.length > end || report.warnings.length > end;
   const countsByCode: Record<string, number> = {};
   for (const issue of [...report.errors, ...report.warnings]) countsByCode[issue.code] = (countsByCode[issue.code] ?? 0) + 1;
-  const checks = Object.fromEntries(Object.keys(countsByCode).map((code) => [code, VALIDATION_CHECKS[code as ValidationCode].description]));
+  const checks = Object.fromEntries(
+    SCOPE_CHECKS[scope.kind].map((code) => [code, `${VALIDATION_CHECKS[code].severity}: ${VALIDATION_CHECKS[code].description}`]),
+  );
   const notice = truncated
-    ? `Showing items ${offset + 1}-${end} of ${report.errors.length} errors and ${report.warnings.length} warnings; call again with offset ${end} for more (countsByCode has every count).`
+    ? `Showing items ${offset + 1}-${end} of ${report.errors.length} errors and ${report.warnings.length} warnings (warnings are listed from ` +
+      `response_level standard); call again with offset ${end} for more (countsByCode has every count).`
     : undefined;
   return new LeveledView((level: ResponseLevel) => ({
     minimal: {
-      scope,
       isValid: report.isValid,
       summary: report.summary,
       countsByCode,
       errors: itemsAt(level, errors, issueParts),
-      warnings: itemsAt(level, warnings, issueParts),
-      offset,
       truncated,
       ...(truncated ? { nextOffset: end, notice } : {}),
+    },
+    standard: {
+      scope,
+      warnings: itemsAt(level, warnings, warningParts),
+      offset,
     },
     full: { checks },
   }));
