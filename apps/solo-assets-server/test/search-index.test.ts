@@ -12,7 +12,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { deleteFunction, storeEmbedding } from "../src/domain/library/function-repository.js";
-import { POOL, SearchIndex } from "../src/domain/search/search-index.js";
+import { COARSE_POOL, POOL, SearchIndex } from "../src/domain/search/search-index.js";
 import { LibraryDatabase, floatList, varcharList } from "../src/domain/storage/library-database.js";
 import { migrateLibrarySchema } from "../src/domain/storage/schema.js";
 import { commitUnchecked } from "./helpers/unchecked-save.js";
@@ -63,19 +63,20 @@ async function writeClusteredLibrary(db: LibraryDatabase, n: number): Promise<vo
 
 /** A query near cluster `c`: its centre plus fresh noise. */
 async function queryNear(db: LibraryDatabase, c: number): Promise<Float32Array> {
-  const rows = await db.read((session) =>
-    session.all(
+  const rows = await db.read(async (session) => {
+    await session.run(`SELECT setseed($seed)`, { seed: c / 100 });
+    return session.all(
       `SELECT list_transform(range($dimension), lambda j: ((hash($c, j) % 2000)::BIGINT / 1000.0 - 1 + (random() - 0.5) * 0.8)::FLOAT) AS v`,
       { c, dimension: DIMENSION },
-    ),
-  );
+    );
+  });
   return Float32Array.from(rows[0]?.v as number[]);
 }
 
 describe("search index", () => {
   it("ranks vectors like DuckDB's exact cosine, beyond the signature pool", async () => {
     const db = openDb(library.dbPath);
-    const n = POOL * 3;
+    const n = COARSE_POOL + POOL * 4;
     await writeClusteredLibrary(db, n);
     const index = new SearchIndex(MODEL, DIMENSION);
     const report = await db.read((session) => index.sync(session));

@@ -26,11 +26,15 @@ import type { FunctionStatus } from "../gate/gate-report.js";
 import { allFunctionIds, libraryFingerprint, scanFunctionRows, scanVectors } from "../library/index-repository.js";
 import type { IndexRow, LibraryFingerprint } from "../library/index-repository.js";
 import type { DbSession } from "../storage/library-database.js";
-import { TermLists } from "./term-lists.js";
+import { TermPostings } from "./term-postings.js";
 import { VectorCodec, cosineInt8, hammingDistance } from "./vector-codec.js";
 
 /** Signature-picked candidates the int8 cosine re-orders (all of them when the scope is smaller). */
 export const POOL = 2048;
+/** The first pass over a large scope keeps this many for the full signature comparison. */
+export const COARSE_POOL = POOL * 8;
+/** Words (of 32 bits) the first pass compares. */
+const COARSE_WORDS = 4;
 
 const STATUS_CODES: Record<FunctionStatus, number> = { active: 1, broken: 2, unverified: 3 };
 
@@ -74,7 +78,7 @@ export class SearchIndex {
   private signatures = new Uint32Array(0);
   private vectors = new Int8Array(0);
   private tags: (readonly string[])[] = [];
-  private readonly terms = new TermLists();
+  private readonly terms = new TermPostings();
   private readonly slotOf = new Map<number, number>();
   private readonly free: number[] = [];
   private used = 0;
@@ -181,45 +185,48 @@ export class SearchIndex {
     return best.sorted();
   }
 
-  /** The `POOL` slots whose signatures differ least from the query's (a counting selection). */
+  /**
+   * The `POOL` slots whose signatures differ least from the query's. Over a large scope a first
+   * pass on the signatures' first 128 bits keeps `COARSE_POOL` slots for the full comparison (it
+   * reads an eighth of the bits of every function).
+   */
   private nearestBySignature(vector: Float32Array, slots: Int32Array): Int32Array {
-    const words = this.codec.words;
-    const query = new Uint32Array(words);
+    const query = new Uint32Array(this.codec.words);
     this.codec.signature(vector, query);
+    const coarseWords = Math.min(COARSE_WORDS, this.codec.words);
+    const coarse = slots.length > COARSE_POOL && coarseWords < this.codec.words ? this.nearest(query, slots, coarseWords, COARSE_POOL) : slots;
+    return this.nearest(query, coarse, this.codec.words, POOL);
+  }
+
+  /** The `keep` slots nearest the query by the Hamming distance over the first `words` words (a counting selection). */
+  private nearest(query: Uint32Array, slots: Int32Array, words: number, keep: number): Int32Array {
+    const stride = this.codec.words;
     const distances = new Uint16Array(slots.length);
-    const histogram = new Uint32Array(this.codec.bits + 1);
+    const histogram = new Uint32Array(words * 32 + 1);
     for (let i = 0; i < slots.length; i++) {
-      const distance = hammingDistance(this.signatures, (slots[i] as number) * words, query);
+      const distance = hammingDistance(this.signatures, (slots[i] as number) * stride, query, words);
       distances[i] = distance;
       histogram[distance] = (histogram[distance] as number) + 1;
     }
     let threshold = 0;
-    for (let seen = 0; threshold <= this.codec.bits; threshold++) {
+    for (let seen = 0; threshold < histogram.length; threshold++) {
       seen += histogram[threshold] as number;
-      if (seen >= POOL) break;
+      if (seen >= keep) break;
     }
-    const out = new Int32Array(POOL);
+    const out = new Int32Array(Math.min(keep, slots.length));
     let count = 0;
     for (let i = 0; i < slots.length; i++) if ((distances[i] as number) < threshold) out[count++] = slots[i] as number;
-    for (let i = 0; i < slots.length && count < POOL; i++) if (distances[i] === threshold) out[count++] = slots[i] as number;
+    for (let i = 0; i < slots.length && count < out.length; i++) if (distances[i] === threshold) out[count++] = slots[i] as number;
     return out.subarray(0, count);
   }
 
   private rankByKeyword(queryTerms: readonly string[], scope: Int32Array, limit: number): Ranked[] {
-    // Term id → its position among the query's distinct known terms (−1: not in the query).
-    const position = new Int32Array(this.termIds.size).fill(-1);
-    let wanted = 0;
-    for (const term of new Set(queryTerms)) {
-      const id = this.termIds.get(term);
-      if (id !== undefined && position[id] === -1) position[id] = wanted++;
-    }
-    if (wanted === 0) return [];
-    const documentFrequency = new Float64Array(wanted);
-    this.terms.countDocuments(scope, position, documentFrequency);
-    const total = scope.length;
-    const idf = documentFrequency.map((df) => Math.log(1 + (total - df + 0.5) / (df + 0.5)));
+    const termIds = [...new Set(queryTerms)].map((term) => this.termIds.get(term)).filter((id): id is number => id !== undefined);
+    if (termIds.length === 0) return [];
+    const inScope = new Uint8Array(this.used);
+    for (const slot of scope) inScope[slot] = 1;
     const best = new TopK(limit);
-    this.terms.score(scope, position, idf, (slot, score) => best.offer(this.ids[slot] as number, score));
+    this.terms.score(termIds, inScope, scope.length, (slot, score) => best.offer(this.ids[slot] as number, score));
     return best.sorted();
   }
 

@@ -92,10 +92,10 @@ export function popcount32(value: number): number {
   return (Math.imul((x + (x >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24) & 0xff;
 }
 
-/** Differing bits between the signature at word `offset` of `all` and `query`. */
-export function hammingDistance(all: Uint32Array, offset: number, query: Uint32Array): number {
+/** Differing bits between the first `words` words of the signature at word `offset` of `all` and of `query`. */
+export function hammingDistance(all: Uint32Array, offset: number, query: Uint32Array, words = query.length): number {
   let distance = 0;
-  for (let w = 0; w < query.length; w++) distance += popcount32((all[offset + w] as number) ^ (query[w] as number));
+  for (let w = 0; w < words; w++) distance += popcount32((all[offset + w] as number) ^ (query[w] as number));
   return distance;
 }
 
