@@ -8,6 +8,7 @@ import {
   ListToolsRequestSchema,
   McpError,
   ReadResourceRequestSchema,
+  type CallToolRequest,
   type CallToolResult,
   type ServerCapabilities,
   type Tool,
@@ -21,6 +22,7 @@ import { DEFAULT_MAX_RESPONSE_TOKENS, estimateJsonTokens, responseTooLarge } fro
 import { processToolResponse, ResponseLevelSchema, type ResponseLevel } from "../response-level.js";
 import type { AnyToolDefinition } from "../tool-definition.js";
 import type { ResourceDefinition, ResourceTemplateDefinition } from "../resource-definition.js";
+import { boundedErrorBody } from "./bounded-error-body.js";
 import { createResourceHandlers } from "./resources.js";
 
 export interface ServerDefinition {
@@ -58,6 +60,15 @@ export interface CreatedServer {
 export type ServerFactory = () => CreatedServer | Promise<CreatedServer>;
 
 const RESPONSE_LEVEL_ARG = "response_level";
+
+/**
+ * tools/call as registered: params left to the SDK's own tools/call check (Server.setRequestHandler
+ * wraps the handler in a CallToolRequestSchema check that answers -32602 Invalid params). Registered
+ * with CallToolRequestSchema itself, the base Protocol parses first and throws a ZodError, so a
+ * malformed call (`arguments` a string, an array or null) was answered -32603 Internal error.
+ */
+const ToolsCallRequestSchema = CallToolRequestSchema.extend({ params: z.unknown() });
+
 const DEFAULT_TIMEOUT_MS = 30_000;
 /** Time kept back from a call's deadline when it waits for a loading model (see below). */
 const READINESS_MARGIN_MS = 50;
@@ -103,9 +114,9 @@ function prepareTool(tool: AnyToolDefinition): PreparedTool {
   return { definition: tool, input, listing: list };
 }
 
-/** Renders a failure as a tool result the model can act on (never a stack trace). */
+/** Renders a failure as a tool result the model can act on (never a stack trace, never oversized). */
 export function errorResult(error: ToolError): CallToolResult {
-  const body = error.toBody();
+  const body = boundedErrorBody(error.toBody());
   return { isError: true, content: [{ type: "text", text: JSON.stringify(body) }], structuredContent: body };
 }
 
@@ -150,7 +161,9 @@ export function createServer(definition: ServerDefinition): CreatedServer {
     tools: [...tools.values()].map((t) => t.listing()),
   }));
 
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+  server.setRequestHandler(ToolsCallRequestSchema, async (raw, extra): Promise<CallToolResult> => {
+    // The SDK's wrapper has checked the request against CallToolRequestSchema before this runs.
+    const request = raw as CallToolRequest;
     const prepared = tools.get(request.params.name);
     if (!prepared) {
       throw new McpError(RpcErrorCode.InvalidParams, `Unknown tool: ${request.params.name}. Call tools/list to see the tools.`);

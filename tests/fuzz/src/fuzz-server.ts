@@ -1,0 +1,196 @@
+/**
+ * One server's fuzz run: lay out its fixtures, start it, list its tools, send the generated calls
+ * one after another (restarting the process if one kills it), check every answer, then ask for a
+ * ping and the known-good call. Failed calls come back as regression cases.
+ */
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Tool } from "@modelcontextprotocol/sdk/types.js";
+import { CaseGenerator, type FuzzCase } from "./case-generator.js";
+import { checkCall, type CallReport, type Failure } from "./checks.js";
+import { FuzzConnection, type ServerLaunch } from "./connection.js";
+import type { RegressionCase } from "./regressions.js";
+import { emptyTally, percentile, type Tally } from "./stats.js";
+import type { FuzzTarget, PreparedTarget } from "./targets/index.js";
+
+export interface FuzzRunOptions {
+  calls: number;
+  seed: number;
+  /** Time past a tool's deadline still accepted as on time. */
+  slackMs: number;
+  goldenRate: number;
+  expensiveRate: number;
+  /** INTERNAL answers fail the run (FUZZ_STRICT=1). */
+  failOnInternal?: boolean;
+  /** Keep the fixtures' directory (for a look after the run). */
+  keepDir?: boolean;
+  /** Called every `progressEvery` calls. */
+  onProgress?: (done: number, tally: Tally) => void;
+  progressEvery?: number;
+}
+
+export interface ServerSummary {
+  server: string;
+  seed: number;
+  tools: number;
+  tally: Tally;
+  maxLatencyMs: number;
+  p50Ms: number;
+  p99Ms: number;
+  restarts: number;
+  /** Non-JSON stdout lines over the whole run (all processes). */
+  nonJsonLines: number;
+  /** Answered a ping and the known-good call after the run. */
+  answeredAfter: boolean;
+  afterDetail: string;
+  failed: RegressionCase[];
+  /** Calls answered INTERNAL (a coded error, but one that reports a server bug): worth a look. */
+  internal: { fuzzCase: FuzzCase; message: string }[];
+  durationMs: number;
+  dir: string;
+}
+
+/** How long the client waits past deadline + slack before it calls the answer missing. */
+const CLIENT_GRACE_MS = 5_000;
+
+function launchOf(target: FuzzTarget, prepared: PreparedTarget): ServerLaunch {
+  return { command: process.execPath, args: [target.entry], env: prepared.env, cwd: prepared.cwd };
+}
+
+async function startListed(launch: ServerLaunch): Promise<{ connection: FuzzConnection; tools: Tool[] }> {
+  const connection = await FuzzConnection.start(launch);
+  // Listing also gives the client each tool's output schema, which it checks every result against.
+  const { tools } = await connection.spawned.client.listTools();
+  return { connection, tools };
+}
+
+export interface CallChecks {
+  prepared: PreparedTarget;
+  slackMs: number;
+  failOnInternal?: boolean | undefined;
+  /** Files already found outside the root (each is reported once, by the call that wrote it). */
+  seenOutside?: Set<string>;
+}
+
+/** Sends one case and checks the answer. */
+export async function runCase(connection: FuzzConnection, fuzzCase: Pick<FuzzCase, "tool" | "arguments">, checks: CallChecks): Promise<{ report: CallReport; latencyMs: number }> {
+  const deadlineMs = checks.prepared.deadlineMs(fuzzCase.tool);
+  const before = connection.nonJsonLines.length;
+  const outcome = await connection.callTool(fuzzCase.tool, fuzzCase.arguments, deadlineMs + checks.slackMs + CLIENT_GRACE_MS);
+  if ((outcome.kind === "closed" || outcome.kind === "client-error") && !connection.exited) {
+    // The pipe broke first (EPIPE, closed): give the exit event time to arrive.
+    await connection.settle(2_000);
+  }
+  const writtenOutside = (await checks.prepared.writesOutside?.())?.filter((path) => !checks.seenOutside?.has(path));
+  for (const path of writtenOutside ?? []) checks.seenOutside?.add(path);
+  const report = checkCall(outcome, {
+    writtenOutside,
+    deadlineMs,
+    slackMs: checks.slackMs,
+    sentinel: checks.prepared.sentinel,
+    nonJsonBefore: before,
+    nonJsonAfter: connection.nonJsonLines.length,
+    exited: connection.exited ?? (connection.usable ? undefined : "stdin of the process closed"),
+    failOnInternal: checks.failOnInternal,
+  });
+  return { report, latencyMs: outcome.latencyMs };
+}
+
+function record(tally: Tally, fuzzCase: FuzzCase, report: CallReport, latencyMs: number): void {
+  tally.calls += 1;
+  tally.latencies.push(latencyMs);
+  tally.modes[fuzzCase.mode] = (tally.modes[fuzzCase.mode] ?? 0) + 1;
+  const perTool = (tally.tools[fuzzCase.tool] ??= { calls: 0, ok: 0 });
+  perTool.calls += 1;
+  if (report.verdict === "ok") perTool.ok += 1;
+  if (report.code !== undefined) tally.codes[report.code] = (tally.codes[report.code] ?? 0) + 1;
+  if (report.verdict === "ok") tally.ok += 1;
+  else if (report.verdict === "tool_error") tally.toolErrors += 1;
+  else if (report.verdict === "protocol_error") tally.protocolErrors += 1;
+  else tally.failedCalls += 1;
+  for (const kind of new Set(report.failures.map((f) => f.kind))) tally.failures[kind] += 1;
+}
+
+/** The known-good call and a ping, after the run. */
+async function answersAfter(connection: FuzzConnection, prepared: PreparedTarget, slackMs: number): Promise<{ ok: boolean; detail: string }> {
+  if (connection.exited) return { ok: false, detail: `the process is gone (${connection.exited})` };
+  if (!(await connection.ping())) return { ok: false, detail: "no answer to ping" };
+  const good = prepared.golden[0];
+  if (!good) return { ok: true, detail: "ping answered (no known-good call)" };
+  const { report } = await runCase(connection, good, { prepared, slackMs });
+  if (report.verdict !== "ok") return { ok: false, detail: `${good.tool} did not succeed: ${report.code ?? report.failures.map((f) => f.detail).join("; ")}` };
+  return { ok: true, detail: `ping and ${good.tool} answered` };
+}
+
+export async function fuzzServer(target: FuzzTarget, options: FuzzRunOptions): Promise<ServerSummary> {
+  const started = performance.now();
+  const dir = await mkdtemp(join(tmpdir(), `fuzz-${target.short}-`));
+  const prepared = await target.prepare(dir);
+  const launch = launchOf(target, prepared);
+  let { connection, tools } = await startListed(launch);
+  const generator = new CaseGenerator({
+    server: target.name,
+    seed: options.seed,
+    tools,
+    hints: prepared.hints,
+    golden: prepared.golden,
+    goldenRate: options.goldenRate,
+    expensiveRate: options.expensiveRate,
+    mutation: { writeFields: prepared.writeFields, sandbox: prepared.sandbox, symlinkNames: prepared.symlinkNames },
+    sanitize: prepared.sanitize,
+  });
+  const tally = emptyTally();
+  const failed: RegressionCase[] = [];
+  const internal: ServerSummary["internal"] = [];
+  const seenOutside = new Set<string>();
+  let restarts = 0;
+  let nonJsonEarlier = 0;
+  try {
+    for (let k = 0; k < options.calls; k += 1) {
+      const fuzzCase = generator.caseAt(k);
+      const { report, latencyMs } = await runCase(connection, fuzzCase, { prepared, slackMs: options.slackMs, failOnInternal: options.failOnInternal, seenOutside });
+      const failures: Failure[] = [...report.failures];
+      if (!connection.usable && !failures.some((f) => f.kind === "crash")) failures.push({ kind: "crash", detail: connection.exited ?? "stdin of the process closed" });
+      const final = { ...report, failures, verdict: failures.length > 0 ? ("failed" as const) : report.verdict };
+      record(tally, fuzzCase, final, latencyMs);
+      if (failures.length > 0) {
+        failed.push({ ...fuzzCase, failures, found: new Date().toISOString() });
+      }
+      if (report.code === "INTERNAL") internal.push({ fuzzCase, message: report.message ?? "" });
+      if (!connection.usable) {
+        await connection.close();
+        nonJsonEarlier += connection.nonJsonLines.length;
+        restarts += 1;
+        ({ connection, tools } = await startListed(launch));
+      }
+      if (options.onProgress && options.progressEvery && (k + 1) % options.progressEvery === 0) options.onProgress(k + 1, tally);
+    }
+    const after = await answersAfter(connection, prepared, options.slackMs);
+    return {
+      server: target.name,
+      seed: options.seed,
+      tools: tools.length,
+      tally,
+      maxLatencyMs: Math.max(0, ...tally.latencies),
+      p50Ms: percentile(tally.latencies, 50),
+      p99Ms: percentile(tally.latencies, 99),
+      restarts,
+      nonJsonLines: nonJsonEarlier + connection.nonJsonLines.length,
+      answeredAfter: after.ok,
+      afterDetail: after.detail,
+      failed,
+      internal,
+      durationMs: performance.now() - started,
+      dir,
+    };
+  } finally {
+    await connection.close();
+    if (!options.keepDir) await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** Whether a summary shows any failure. */
+export function summaryFailed(summary: ServerSummary): boolean {
+  return summary.tally.failedCalls > 0 || summary.nonJsonLines > 0 || !summary.answeredAfter;
+}

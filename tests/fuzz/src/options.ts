@@ -1,0 +1,48 @@
+/**
+ * The harness's settings, from FUZZ_* variables (the only place that reads the environment):
+ * FUZZ_CALLS (calls per server, default 10,000), FUZZ_SEED (a number, or "random"; default fixed,
+ * so two runs send the same calls), FUZZ_SERVERS (comma-separated bin or short names),
+ * FUZZ_SLACK_MS (time past a deadline still on time, default 2,000), FUZZ_SAVE (0: do not write
+ * regression cases), FUZZ_KEEP (1: keep the fixtures' directories), FUZZ_STRICT (1: INTERNAL
+ * answers fail the run).
+ */
+import { randomInt } from "node:crypto";
+
+export const DEFAULT_SEED = 20_260_801;
+
+export interface HarnessOptions {
+  calls: number;
+  seed: number;
+  servers: string[];
+  slackMs: number;
+  save: boolean;
+  keepDirs: boolean;
+  failOnInternal: boolean;
+  /** Share of calls that are cheap known-good calls. */
+  goldenRate: number;
+  /** Share of calls that run expensive real work (solo saves through the gate). */
+  expensiveRate: number;
+}
+
+function positiveInt(name: string, text: string | undefined, fallback: number): number {
+  if (text === undefined || text.trim() === "") return fallback;
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a whole number ≥ 0 (got '${text}')`);
+  return value;
+}
+
+export function harnessOptions(env: NodeJS.ProcessEnv = process.env): HarnessOptions {
+  const seedText = env.FUZZ_SEED?.trim();
+  const seed = seedText === "random" ? randomInt(2 ** 31) : positiveInt("FUZZ_SEED", seedText, DEFAULT_SEED);
+  return {
+    calls: positiveInt("FUZZ_CALLS", env.FUZZ_CALLS, 10_000),
+    seed,
+    servers: (env.FUZZ_SERVERS ?? "").split(",").map((s) => s.trim()).filter((s) => s.length > 0),
+    slackMs: positiveInt("FUZZ_SLACK_MS", env.FUZZ_SLACK_MS, 2_000),
+    save: env.FUZZ_SAVE !== "0",
+    keepDirs: env.FUZZ_KEEP === "1",
+    failOnInternal: env.FUZZ_STRICT === "1",
+    goldenRate: 0.04,
+    expensiveRate: 0.01,
+  };
+}

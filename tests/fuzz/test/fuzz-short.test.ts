@@ -1,0 +1,37 @@
+/**
+ * The short fuzz run CI does: every stdio server gets a few hundred seeded calls (valid-looking,
+ * mutated and golden) through the real SDK client, and must hold up — no crash, clean stdout,
+ * every error coded, every answer within its deadline, still answering afterwards. `pnpm fuzz`
+ * is the same run at 10,000 calls per server.
+ */
+import { describe, expect, it } from "vitest";
+import { fuzzServer } from "../src/fuzz-server.js";
+import { harnessOptions } from "../src/options.js";
+import { formatDetails, formatTable } from "../src/report.js";
+import { TARGETS } from "../src/targets/index.js";
+import { describeValue } from "../src/wire-value.js";
+
+/** Calls per server: enough to touch every tool with every kind of mutation, quick on 2 cores. */
+const SHORT_CALLS = 300;
+/** A busy CI machine gets more slack than the full run's default. */
+const SLACK_MS = 5_000;
+
+describe("short fuzz run", () => {
+  const { seed } = harnessOptions();
+  for (const target of TARGETS) {
+    it(`${target.name} holds up under ${SHORT_CALLS} fuzzed calls (seed ${seed})`, async () => {
+      // Solo's real quality gate is slow: allow about one golden save in the short run.
+      const summary = await fuzzServer(target, { calls: SHORT_CALLS, seed, slackMs: SLACK_MS, goldenRate: 0.04, expensiveRate: 0.004 });
+      console.log(`${formatTable([summary])}\n${formatDetails(summary)}`);
+      const failures = summary.failed.map((c) => `${c.tool} #${c.index}: ${c.failures.map((f) => `${f.kind}: ${f.detail}`).join("; ")} — ${describeValue(c.arguments)}`);
+      expect(failures).toEqual([]);
+      expect(summary.tally.calls).toBe(SHORT_CALLS);
+      expect(summary.nonJsonLines).toBe(0);
+      expect(summary.restarts).toBe(0);
+      expect(summary.answeredAfter, summary.afterDetail).toBe(true);
+      // The run reached past validation: some calls succeeded and some failed with a tool error.
+      expect(summary.tally.ok).toBeGreaterThan(0);
+      expect(summary.tally.toolErrors).toBeGreaterThan(0);
+    });
+  }
+});

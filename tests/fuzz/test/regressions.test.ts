@@ -1,0 +1,45 @@
+/**
+ * Every case the fuzz saved under regressions/ is sent again to a fresh server and must now
+ * pass every check: a failure the fuzz finds stays fixed.
+ */
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { FuzzConnection } from "../src/connection.js";
+import { runCase } from "../src/fuzz-server.js";
+import { loadRegressions } from "../src/regressions.js";
+import { TARGETS, type PreparedTarget } from "../src/targets/index.js";
+
+const saved = await loadRegressions();
+
+it("the saved cases name known servers", () => {
+  expect(saved.filter(({ entry }) => !TARGETS.some((t) => t.name === entry.server)).map(({ file }) => file)).toEqual([]);
+});
+
+for (const target of TARGETS) {
+  const cases = saved.filter(({ entry }) => entry.server === target.name);
+  if (cases.length === 0) continue;
+  describe(`${target.name}: saved fuzz failures`, () => {
+    let dir: string;
+    let prepared: PreparedTarget;
+    let connection: FuzzConnection;
+    beforeAll(async () => {
+      dir = await mkdtemp(join(tmpdir(), `fuzz-replay-${target.short}-`));
+      prepared = await target.prepare(dir);
+      connection = await FuzzConnection.start({ command: process.execPath, args: [target.entry], env: prepared.env, cwd: prepared.cwd });
+      await connection.spawned.client.listTools();
+    });
+    afterAll(async () => {
+      await connection?.close();
+      await rm(dir, { recursive: true, force: true });
+    });
+    for (const { file, entry } of cases) {
+      it(`${file} (was: ${entry.failures.map((f) => f.kind).join(", ")})`, async () => {
+        const { report } = await runCase(connection, entry, { prepared, slackMs: 5_000 });
+        expect(report.failures).toEqual([]);
+        expect(connection.exited).toBeUndefined();
+      });
+    }
+  });
+}
