@@ -5,6 +5,7 @@
 import { silentLogger } from "@local-mcp/core";
 import { assertLevelsNested } from "@local-mcp/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { nestingDepth } from "../src/tools/nesting-depth.js";
 import { createSaveFunctionTool } from "../src/tools/save-function.js";
 import { commitUnchecked } from "./helpers/unchecked-save.js";
 import { callTool, connectSolo, tempLibrary } from "./helpers/test-library.js";
@@ -89,6 +90,21 @@ describe("errors", () => {
       const answer = await callTool(solo.client, "save_function", { name: "count_words", code: WORDS, description: "x", dependencies: [dependency] });
       expect(answer.body).toMatchObject({ error: { code: "INVALID_INPUT" } });
     }
+  });
+
+  it("INVALID_INPUT for test-case values nested too deep (10,000 levels: no stack overflow, no INTERNAL)", async () => {
+    let deep: unknown = 1;
+    for (let i = 0; i < 10_000; i++) deep = [deep];
+    const answer = await callTool(solo.client, "save_function", {
+      name: "count_words",
+      code: WORDS,
+      description: "x",
+      test_cases: [{ input: { text: deep }, expected: 1 }],
+    });
+    expect(answer.body).toMatchObject({ error: { code: "INVALID_INPUT" } });
+    expect(JSON.stringify(answer.body)).toMatch(/test_cases/);
+    // 32 levels are fine as far as validation goes (the save then runs the gate).
+    expect(nestingDepth({ input: { text: [[[1]]] } }, 40)).toBe(5);
   });
 
   it("INVALID_INPUT when the code does not define the named function", async () => {

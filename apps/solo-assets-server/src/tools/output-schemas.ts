@@ -4,6 +4,7 @@
  * result against these).
  */
 import { z } from "zod";
+import { nestingDepth } from "./nesting-depth.js";
 
 export const StatusSchema = z.enum(["active", "broken", "unverified"]).describe("active: passed the gate; broken: rejected; unverified: stored without running tests (or a step could not judge)");
 const StepStatusSchema = z.enum(["passed", "failed", "skipped", "error"]);
@@ -93,8 +94,15 @@ export const GateReportSchema = z.object({
   duration_ms: z.number(),
 });
 
+/** Test-case values nest at most this deep (a Python literal of them must stay readable). */
+export const MAX_TEST_CASE_DEPTH = 32;
+
 export const TestCaseSchema = z.union([
-  z.object({ input: z.record(z.string(), z.unknown()), expected: z.unknown() }),
+  z
+    .object({ input: z.record(z.string(), z.unknown()), expected: z.unknown() })
+    .refine((testCase) => nestingDepth(testCase, MAX_TEST_CASE_DEPTH + 1) <= MAX_TEST_CASE_DEPTH + 1, {
+      message: `nested more than ${MAX_TEST_CASE_DEPTH} levels deep; pass flatter values or write the case as an assert statement`,
+    }),
   z.string(),
 ]);
 
