@@ -1,6 +1,6 @@
-import { execFile } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
-import { readFile, utimes, writeFile } from "node:fs/promises";
+import { readdir, readFile, utimes, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { silentLogger } from "@local-mcp/core";
@@ -117,7 +117,7 @@ describe("StatsStore", () => {
     expect(existsSync(join(state.path, "stats.json.lock"))).toBe(false);
   });
 
-  it("takes over a lock its holder abandoned", async () => {
+  it("takes over an abandoned lock file of an older version once it is stale", async () => {
     const lock = join(state.path, "stats.json.lock");
     await writeFile(lock, "99999\n");
     const old = new Date(Date.now() - 60_000);
@@ -127,5 +127,66 @@ describe("StatsStore", () => {
     await store.flush();
     expect((await store.view()).tools.local_extract).toMatchObject({ calls: 1, errors: 1, errors_by_code: { TIMEOUT: 1 } });
     expect(existsSync(lock)).toBe(false);
+  });
+
+  describe("with the lock held by another process", () => {
+    // Takes stats.json.lock through core's lock (what StatsStore uses) and keeps it.
+    const HOLDER = `
+      const { acquireDirectoryLock } = await import("@local-mcp/core");
+      const lock = await acquireDirectoryLock(process.argv[1]);
+      process.stdout.write(JSON.stringify(lock.holder) + "\\n");
+      setInterval(() => {}, 1000);`;
+    let holder: ReturnType<typeof spawn> | undefined;
+    afterEach(() => {
+      if (holder?.exitCode === null && holder.signalCode === null) holder.kill("SIGKILL");
+    });
+
+    async function startHolder(): Promise<{ pid: number; exited: Promise<void> }> {
+      const child = spawn(process.execPath, ["--input-type=module", "-e", HOLDER, join(state.path, "stats.json.lock")], { cwd: APP_DIR, stdio: ["ignore", "pipe", "pipe"] });
+      holder = child;
+      let stderr = "";
+      child.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+      const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+      const pid = await new Promise<number>((resolve, reject) => {
+        child.stdout?.on("data", (chunk: Buffer) => resolve((JSON.parse(chunk.toString()) as { pid: number }).pid));
+        child.once("exit", (code) => reject(new Error(`the holder exited (${code}) before taking the lock: ${stderr}`)));
+      });
+      return { pid, exited };
+    }
+
+    it("does not take it over while the holder lives, and takes it at once when the holder is killed", async () => {
+      const { pid, exited } = await startHolder();
+      expect(pid).toBe(holder?.pid);
+      const store = new StatsStore({ stateDir: state.path, logger: silentLogger });
+      store.record({ tool: "local_git", latencyMs: 1, result: { engine: "deterministic", tokensUsed: 0, tokensSaved: 3 } });
+      // The merge record() started waits: the holder is alive (its lock is fresh, too).
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      expect(existsSync(join(state.path, "stats.json"))).toBe(false);
+      const [record] = await readdir(join(state.path, "stats.json.lock"));
+      expect(JSON.parse(await readFile(join(state.path, "stats.json.lock", record ?? ""), "utf8"))).toMatchObject({ pid });
+
+      holder?.kill("SIGKILL");
+      await exited;
+      const killed = Date.now();
+      await store.flush();
+      expect(Date.now() - killed, "the merge waited for the lock to go stale").toBeLessThan(2_000);
+      const file = JSON.parse(await readFile(join(state.path, "stats.json"), "utf8")) as { tools: Record<string, { calls: number }> };
+      expect(file.tools.local_git?.calls).toBe(1);
+    });
+
+    it("takes it over at once after the holder is killed with -9", async () => {
+      const { exited } = await startHolder();
+      holder?.kill("SIGKILL");
+      await exited;
+      expect(existsSync(join(state.path, "stats.json.lock"))).toBe(true);
+      const store = new StatsStore({ stateDir: state.path, logger: silentLogger });
+      const started = Date.now();
+      store.record({ tool: "local_git", latencyMs: 1, result: { engine: "deterministic", tokensUsed: 0, tokensSaved: 3 } });
+      await store.flush();
+      expect(Date.now() - started, "the merge waited for the lock to go stale").toBeLessThan(2_000);
+      const file = JSON.parse(await readFile(join(state.path, "stats.json"), "utf8")) as { tools: Record<string, { calls: number }> };
+      expect(file.tools.local_git?.calls).toBe(1);
+      expect(existsSync(join(state.path, "stats.json.lock"))).toBe(false);
+    });
   });
 });

@@ -3,7 +3,7 @@ import { mkdtemp, readdir, readFile, rm, stat, writeFile, chmod } from "node:fs/
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { writeFileAtomic } from "../src/index.js";
+import { writeFileAtomic, writeFileAtomicSync } from "../src/index.js";
 
 describe("writeFileAtomic", () => {
   let dir: string;
@@ -32,6 +32,39 @@ describe("writeFileAtomic", () => {
     for (const name of [orphan, live, unrelated]) await writeFile(join(dir, name), "partial");
     await writeFileAtomic(join(dir, "d.md"), "new\n");
     expect((await readdir(dir)).sort()).toEqual([live, unrelated, "d.md"].sort());
+  });
+
+  it("sets the mode it is given exactly, on new and existing files, whatever the umask", async () => {
+    const key = join(dir, "secret.key");
+    const previous = process.umask(0o000);
+    try {
+      await writeFileAtomic(key, "one\n", { mode: 0o600 });
+      expect((await stat(key)).mode & 0o777).toBe(0o600);
+      await chmod(key, 0o644);
+      await writeFileAtomic(key, "two\n", { mode: 0o600 });
+      expect((await stat(key)).mode & 0o777).toBe(0o600);
+      writeFileAtomicSync(key, "three\n", { mode: 0o640 });
+      expect((await stat(key)).mode & 0o777).toBe(0o640);
+    } finally {
+      process.umask(previous);
+    }
+    expect(await readFile(key, "utf8")).toBe("three\n");
+    expect(await readdir(dir)).toEqual(["secret.key"]);
+  });
+
+  it("writeFileAtomicSync replaces the file, keeps its mode and removes dead writers' temporary files", async () => {
+    const file = join(dir, "catalog.json");
+    writeFileAtomicSync(file, "{}\n");
+    await chmod(file, 0o640);
+    const dead = spawnSync(process.execPath, ["-e", ""]).pid;
+    const orphan = `.catalog.json.${dead}.0123456789ab.tmp`;
+    await writeFile(join(dir, orphan), "partial");
+    writeFileAtomicSync(file, new TextEncoder().encode("[1]\n"));
+    expect(await readFile(file, "utf8")).toBe("[1]\n");
+    expect((await stat(file)).mode & 0o777).toBe(0o640);
+    expect(await readdir(dir)).toEqual(["catalog.json"]);
+    expect(() => writeFileAtomicSync(join(dir, "missing-dir", "x.json"), "x")).toThrow();
+    expect(await readdir(dir)).toEqual(["catalog.json"]);
   });
 
   it("leaves the old file whole when the write fails", async () => {

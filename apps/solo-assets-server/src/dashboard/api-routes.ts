@@ -203,7 +203,7 @@ const ROUTES: Route[] = [
         criticModel: patch.critic_model,
         criticModelPath: patch.critic_model_path,
       };
-      ctx.services().settingsStore.update(mapped);
+      await ctx.services().settingsStore.update(mapped);
       ctx.reload();
       return settingsView(ctx.services());
     },
@@ -215,7 +215,7 @@ const ROUTES: Route[] = [
     handle: async (_m, req, _url, ctx) => {
       const { key } = parseOrThrow(z.object({ key: z.string().min(1).max(512) }).strict(), await readJsonObject(req));
       try {
-        ctx.services().settingsStore.writeApiKey(key);
+        await ctx.services().settingsStore.writeApiKey(key);
       } catch (error) {
         throw new HttpError(400, (error as Error).message);
       }

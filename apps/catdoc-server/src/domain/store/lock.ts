@@ -1,17 +1,18 @@
 /**
- * The cross-process write lock of a project: a `category.yaml.lock` directory in `.catdoc`,
- * taken with proper-lockfile (atomic mkdir, refreshed while held, considered stale after
- * `staleMs` when its holder died). Writers wait their turn with retries; one that cannot get
- * the lock in time fails with CONFLICT.
+ * The cross-process write lock of a project: a `category.yaml.lock` directory in `.catdoc`
+ * holding its holder's record (pid, hostname, start time), taken with core's directory lock.
+ * A lock whose holder died on this host (kill -9) is taken over at once; one whose record was
+ * not refreshed for `staleMs` (a holder on another host, an unreadable record) is taken over
+ * then. Writers wait their turn; one that cannot get the lock in time fails with CONFLICT.
  */
-import lockfile from "proper-lockfile";
+import { LockTimeoutError, withDirectoryLock } from "@local-mcp/core";
 import { CatDocConflictError } from "../errors.js";
 import type { ProjectPaths } from "../paths.js";
 
 export interface LockOptions {
-  /** How many times to retry a held lock (default 100, with backoff up to 200 ms). */
-  retries?: number;
-  /** A lock not refreshed for this long is taken over (default 10 s). */
+  /** How long to wait for a held lock before CONFLICT (default 20 s). */
+  timeoutMs?: number;
+  /** A holder whose record was not refreshed for this long is taken over, alive or not (default 10 s). */
   staleMs?: number;
 }
 
@@ -21,34 +22,24 @@ export interface LockGuard {
 }
 
 export async function withProjectLock<T>(paths: ProjectPaths, work: (guard: LockGuard) => Promise<T>, options: LockOptions = {}): Promise<T> {
-  let compromised: Error | undefined;
-  let release: () => Promise<void>;
   try {
-    release = await lockfile.lock(paths.catdocDir, {
-      lockfilePath: paths.lockFile,
-      realpath: false,
-      stale: options.staleMs ?? 10_000,
-      retries: { retries: options.retries ?? 100, minTimeout: 10, maxTimeout: 200, factor: 1.3, randomize: true },
-      onCompromised: (error) => {
-        compromised = error;
-      },
-    });
+    return await withDirectoryLock(
+      paths.lockFile,
+      (lock) =>
+        work({
+          assertHeld() {
+            if (!lock.isHeld()) {
+              throw new CatDocConflictError("Lost the write lock on category.yaml: another writer took it over as stale", { lockFile: paths.lockFile });
+            }
+          },
+        }),
+      { timeoutMs: options.timeoutMs ?? 20_000, staleMs: options.staleMs ?? 10_000 },
+    );
   } catch (error) {
-    if (error instanceof Error && "code" in error && error.code === "ELOCKED") {
-      throw new CatDocConflictError("category.yaml is being written by another process; try again", { lockFile: paths.lockFile });
+    if (error instanceof LockTimeoutError) {
+      const holder = error.holder === undefined ? {} : { holder: { pid: error.holder.pid, hostname: error.holder.hostname, startedAt: error.holder.startedAt } };
+      throw new CatDocConflictError("category.yaml is being written by another process; try again", { lockFile: paths.lockFile, ...holder });
     }
     throw error;
-  }
-  const guard: LockGuard = {
-    assertHeld() {
-      if (compromised !== undefined) {
-        throw new CatDocConflictError(`Lost the write lock on category.yaml: ${compromised.message}`, { lockFile: paths.lockFile });
-      }
-    },
-  };
-  try {
-    return await work(guard);
-  } finally {
-    await release().catch(() => undefined);
   }
 }

@@ -1,18 +1,21 @@
 /**
  * Usage statistics kept across restarts: per tool, calls by engine, errors by code, tokens used
  * by the model and tokens saved, and recent latencies for p50/p95. Each process keeps what it
- * has not yet written as a delta and merges it into `stats.json` under a lock file (read, add,
+ * has not yet written as a delta and merges it into `stats.json` under a lock (read, add,
  * write a temporary file, rename), so concurrent servers add up instead of overwriting each
- * other and a reader never sees a half-written file.
+ * other and a reader never sees a half-written file. The lock (`stats.json.lock`, core's
+ * directory lock) names its holder: one left by a killed process is taken over at once.
  */
 import { mkdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Logger } from "@local-mcp/core";
-import { writeFileAtomic } from "@local-mcp/core";
-import { withFileLock } from "./file-lock.js";
+import { withDirectoryLock, writeFileAtomic } from "@local-mcp/core";
 import { percentile } from "./percentiles.js";
 
 export type EngineName = "deterministic" | "model";
+
+/** A merge is short: wait up to 5 s for it; a lock not refreshed for 10 s is taken over. */
+const STATS_LOCK = { timeoutMs: 5_000, staleMs: 10_000 };
 
 /** Latency samples kept per tool (the most recent ones). */
 export const LATENCY_SAMPLES = 1000;
@@ -155,10 +158,12 @@ export class StatsStore {
     this.pending = undefined;
     try {
       await mkdir(this.options.stateDir, { recursive: true });
-      await withFileLock(this.lockPath, async () => {
+      await withDirectoryLock(this.lockPath, async (lock) => {
         const current = await this.readFile();
+        // Taken over as stale meanwhile (a merge stalled for 10 s): keep the delta for next time.
+        if (!lock.isHeld()) throw new Error(`lost ${this.lockPath} before writing`);
         await writeFileAtomic(this.path, `${JSON.stringify(addInto(current ?? emptyFile(), delta), null, 2)}\n`);
-      });
+      }, STATS_LOCK);
     } catch (error) {
       // Keep the numbers for the next attempt rather than losing them.
       this.pending = this.pending ? addInto(delta, this.pending) : delta;

@@ -1,15 +1,17 @@
-import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, statSync } from "node:fs";
 import { dirname } from "node:path";
-import { ToolError } from "@local-mcp/core";
+import { ToolError, writeFileAtomicSync } from "@local-mcp/core";
 import { CatalogSchema, type Catalog } from "./catalog-schema.js";
 import { serializeCatalog } from "./build-catalog.js";
 
-/** Writes the catalog atomically (a temporary file renamed over the old one), so a reader never sees half a file. */
+/**
+ * Writes the catalog atomically with core's writeFileAtomicSync (a temporary file, fsynced and
+ * renamed over the old one), so a reader never sees half a file; a temporary file a killed
+ * write left behind is removed by the next write.
+ */
 export function writeCatalogFile(path: string, catalog: Catalog): void {
   mkdirSync(dirname(path), { recursive: true });
-  const temporary = `${path}.${process.pid}.tmp`;
-  writeFileSync(temporary, serializeCatalog(catalog));
-  renameSync(temporary, path);
+  writeFileAtomicSync(path, serializeCatalog(catalog));
 }
 
 /** Reads and validates a catalog file; NOT_READY says what is wrong and how to fix it. */

@@ -1,12 +1,14 @@
 /**
  * Settings chosen in the dashboard, kept next to the library: `<library>.settings.json` (the
  * embedding and critic backends and models) and `<library>.gemini-key` (the API key). Both are
- * written atomically with mode 0600 (owner only). The key is only ever read back to use it —
- * nothing returns it to a client.
+ * written with core's writeFileAtomic, mode 0600 (owner only) from the first byte; a temporary
+ * file a killed write left is removed by the next write. The key is only ever read back to use
+ * it — nothing returns it to a client.
  */
-import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync } from "node:fs";
+import { mkdir } from "node:fs/promises";
 import { dirname } from "node:path";
-import { randomBytes } from "node:crypto";
+import { writeFileAtomic } from "@local-mcp/core";
 import { z } from "zod";
 
 export const StoredSettingsSchema = z
@@ -24,12 +26,9 @@ export type StoredSettings = z.infer<typeof StoredSettingsSchema>;
 const FILE_MODE = 0o600;
 
 /** Writes `text` to `path` through a private temporary file and a rename (never half-written). */
-function writePrivateFile(path: string, text: string): void {
-  mkdirSync(dirname(path), { recursive: true });
-  const temporary = `${path}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
-  writeFileSync(temporary, text, { mode: FILE_MODE });
-  chmodSync(temporary, FILE_MODE);
-  renameSync(temporary, path);
+async function writePrivateFile(path: string, text: string): Promise<void> {
+  await mkdir(dirname(path), { recursive: true });
+  await writeFileAtomic(path, text, { mode: FILE_MODE });
 }
 
 export class SettingsStore {
@@ -52,14 +51,14 @@ export class SettingsStore {
   }
 
   /** Merges `patch` into the stored settings; `null` removes a setting. */
-  update(patch: { [K in keyof StoredSettings]?: StoredSettings[K] | null }): StoredSettings {
+  async update(patch: { [K in keyof StoredSettings]?: StoredSettings[K] | null }): Promise<StoredSettings> {
     const merged: Record<string, unknown> = { ...this.read() };
     for (const [key, value] of Object.entries(patch)) {
       if (value === null) delete merged[key];
       else if (value !== undefined) merged[key] = value;
     }
     const next = StoredSettingsSchema.parse(merged);
-    writePrivateFile(this.paths.settingsPath, `${JSON.stringify(next, null, 2)}\n`);
+    await writePrivateFile(this.paths.settingsPath, `${JSON.stringify(next, null, 2)}\n`);
     return next;
   }
 
@@ -74,12 +73,12 @@ export class SettingsStore {
     return key.length > 0 ? key : undefined;
   }
 
-  writeApiKey(key: string): void {
+  async writeApiKey(key: string): Promise<void> {
     const trimmed = key.trim();
     if (trimmed.length === 0 || trimmed.length > 512 || /\s/.test(trimmed)) {
       throw new Error("An API key is one word of at most 512 characters.");
     }
-    writePrivateFile(this.paths.apiKeyPath, `${trimmed}\n`);
+    await writePrivateFile(this.paths.apiKeyPath, `${trimmed}\n`);
   }
 
   clearApiKey(): void {
