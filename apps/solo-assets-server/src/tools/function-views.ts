@@ -5,9 +5,9 @@
 import { atLevel } from "@local-mcp/core";
 import type { ResponseLevel } from "@local-mcp/core";
 import type { GateReport } from "../domain/gate/gate-report.js";
-import type { FunctionRecord } from "../domain/library/function-record.js";
+import type { FunctionSummaryRecord } from "../domain/library/function-record.js";
 
-export function functionSummary(record: FunctionRecord, level: ResponseLevel, extra: { minimal?: Record<string, unknown>; standard?: Record<string, unknown>; full?: Record<string, unknown> } = {}) {
+export function functionSummary(record: FunctionSummaryRecord, level: ResponseLevel, extra: { minimal?: Record<string, unknown>; standard?: Record<string, unknown>; full?: Record<string, unknown> } = {}) {
   return atLevel(level, {
     minimal: { name: record.name, status: record.status, version: record.version, ...extra.minimal },
     standard: { description: record.description, signature: record.signature, tags: record.tags, ...extra.standard },

@@ -21,14 +21,14 @@ import { keywordTerms } from "../search/keyword-terms.js";
 import { reciprocalRankFusion } from "../search/rank-fusion.js";
 import { SearchIndex } from "../search/search-index.js";
 import type { LibraryDatabase } from "../storage/library-database.js";
-import type { FunctionMetadata, FunctionRecord, TestCase, VersionRecord } from "./function-record.js";
+import type { FunctionMetadata, FunctionRecord, FunctionSummaryRecord, TestCase, VersionRecord } from "./function-record.js";
 import {
   deleteFunction,
   embeddingStates,
   findFunction,
   findVersion,
   functionExists,
-  functionsByIds,
+  functionSummariesByIds,
   libraryCounts,
   listFunctions,
   listVersions,
@@ -62,7 +62,7 @@ export interface SearchRequest {
 }
 
 export interface SearchHit {
-  function: FunctionRecord;
+  function: FunctionSummaryRecord;
   /** Fused score (reciprocal rank fusion). */
   score: number;
   similarity?: number;
@@ -284,7 +284,7 @@ export class FunctionLibrary {
       const ranking = index.rank({ ...(queryVector ? { vector: queryVector } : {}), terms, filter, limit: candidates });
       const { byVector, byKeyword } = ranking;
       const fused = reciprocalRankFusion([byVector.map((c) => c.id), byKeyword.map((c) => c.id)]).slice(0, request.limit);
-      const records = await functionsByIds(session, fused.map((f) => f.id));
+      const records = await functionSummariesByIds(session, fused.map((f) => f.id));
       const similarity = new Map(byVector.map((c) => [c.id, c.score]));
       const keyword = new Map(byKeyword.map((c) => [c.id, c.score]));
       const hits: SearchHit[] = [];

@@ -32,6 +32,9 @@ export interface FunctionRecord {
   updatedAt: string;
 }
 
+/** What search results show of a function: its record without code, test cases and metadata. */
+export type FunctionSummaryRecord = Omit<FunctionRecord, "code" | "testCases" | "metadata">;
+
 export interface VersionRecord {
   name: string;
   version: number;

@@ -6,7 +6,7 @@
 import type { FunctionStatus } from "../gate/gate-report.js";
 import { floatList, integerList, varcharList } from "../storage/library-database.js";
 import type { DbSession, Row, SqlParams } from "../storage/library-database.js";
-import type { FunctionMetadata, FunctionRecord, TestCase, VersionRecord } from "./function-record.js";
+import type { FunctionMetadata, FunctionRecord, FunctionSummaryRecord, TestCase, VersionRecord } from "./function-record.js";
 
 export interface FunctionFilter {
   statuses?: readonly FunctionStatus[];
@@ -217,12 +217,35 @@ export async function listFunctions(
   return { total: Number(total[0]?.n ?? 0), functions: rows.map(toFunctionRecord) };
 }
 
-export async function functionsByIds(session: DbSession, ids: readonly number[]): Promise<Map<number, FunctionRecord>> {
+/**
+ * The search hits' summaries: the record without its code, test cases and metadata — the heavy
+ * columns, which DuckDB would otherwise decompress from a file opened cold for every search.
+ */
+export async function functionSummariesByIds(session: DbSession, ids: readonly number[]): Promise<Map<number, FunctionSummaryRecord>> {
   if (ids.length === 0) return new Map();
-  const rows = await session.all(`SELECT ${FUNCTION_COLUMNS} FROM functions WHERE list_contains($ids, id)`, {
-    ids: integerList(ids),
-  });
-  return new Map(rows.map((row) => [Number(row.id), toFunctionRecord(row)]));
+  const rows = await session.all(
+    `SELECT id, name, version, status, description, signature, docstring, tags, dependencies, created_at, updated_at
+     FROM functions WHERE list_contains($ids, id)`,
+    { ids: integerList(ids) },
+  );
+  return new Map(
+    rows.map((row) => [
+      Number(row.id),
+      {
+        id: Number(row.id),
+        name: String(row.name),
+        version: Number(row.version),
+        status: row.status as FunctionStatus,
+        description: String(row.description),
+        signature: String(row.signature),
+        docstring: String(row.docstring),
+        tags: strings(row.tags),
+        dependencies: strings(row.dependencies),
+        createdAt: String(row.created_at),
+        updatedAt: String(row.updated_at),
+      },
+    ]),
+  );
 }
 
 /** Deletes the function and its vectors; its versions stay for the history. */
