@@ -5,7 +5,8 @@
  * tool error (`isError` and core's error body with its code) or a JSON-RPC protocol error.
  * Besides: no stack trace in an error, no answer above Claude Code's 25,000-token limit, and no
  * answer carrying the marker of a file outside the served root. INTERNAL answers are coded, so
- * they pass unless the run is strict (FUZZ_STRICT=1); the report lists them either way.
+ * they fail only a strict run (every server's default: `FuzzTarget.strict`; FUZZ_STRICT overrides);
+ * the report lists them either way.
  */
 import { DEFAULT_MAX_RESPONSE_TOKENS, ToolErrorBodySchema, estimateJsonTokens } from "@local-mcp/core";
 import { ErrorCode } from "@modelcontextprotocol/sdk/types.js";
@@ -54,7 +55,7 @@ export interface CheckContext {
   exited: string | undefined;
   /** Files the call left outside the served root. */
   writtenOutside?: readonly string[];
-  /** Count an INTERNAL answer (coded, but a server bug by definition) as a failure (FUZZ_STRICT=1). */
+  /** Count an INTERNAL answer (coded, but a server bug by definition) as a failure (a strict run). */
   failOnInternal?: boolean;
 }
 

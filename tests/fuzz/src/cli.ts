@@ -10,12 +10,14 @@ import { fuzzServer, summaryFailed, type ServerSummary } from "./fuzz-server.js"
 import { harnessOptions } from "./options.js";
 import { saveRegression } from "./regressions.js";
 import { formatDetails, formatTable } from "./report.js";
-import { selectTargets } from "./targets/index.js";
+import { failsOnInternal, selectTargets } from "./targets/index.js";
 
 async function main(): Promise<number> {
   const options = harnessOptions();
   const targets = selectTargets(options.servers);
   console.log(`fuzz: ${options.calls} calls per server, seed ${options.seed} (FUZZ_SEED=${options.seed} repeats this run), servers: ${targets.map((t) => t.short).join(", ")}`);
+  const strict = targets.filter((t) => failsOnInternal(t, options.failOnInternal)).map((t) => t.short);
+  console.log(`INTERNAL answers fail the run of: ${strict.length === 0 ? "none" : strict.join(", ")} (FUZZ_STRICT=${options.failOnInternal === undefined ? "unset: each server's default" : options.failOnInternal ? "1" : "0"})`);
   const summaries: ServerSummary[] = [];
   for (const target of targets) {
     console.log(`\n${target.name}: fuzzing…`);
@@ -26,7 +28,7 @@ async function main(): Promise<number> {
       goldenRate: options.goldenRate,
       expensiveRate: options.expensiveRate,
       keepDir: options.keepDirs,
-      failOnInternal: options.failOnInternal,
+      failOnInternal: failsOnInternal(target, options.failOnInternal),
       progressEvery: Math.max(100, Math.floor(options.calls / 10)),
       onProgress: (done, tally) => console.log(`  ${done}/${options.calls} calls, ${tally.failedCalls} failed`),
     });

@@ -21,7 +21,7 @@ export interface FuzzRunOptions {
   slackMs: number;
   goldenRate: number;
   expensiveRate: number;
-  /** INTERNAL answers fail the run (FUZZ_STRICT=1). */
+  /** INTERNAL answers fail the run (`failsOnInternal`: FUZZ_STRICT, else the target's default). */
   failOnInternal?: boolean;
   /** Keep the fixtures' directory (for a look after the run). */
   keepDir?: boolean;

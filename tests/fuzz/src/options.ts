@@ -4,7 +4,8 @@
  * so two runs send the same calls), FUZZ_SERVERS (comma-separated bin or short names),
  * FUZZ_SLACK_MS (time past a deadline still on time, default 2,000), FUZZ_SAVE (0: do not write
  * regression cases), FUZZ_KEEP (1: keep the fixtures' directories), FUZZ_STRICT (1: INTERNAL
- * answers fail the run).
+ * answers fail every server's run; 0: they are only listed; unset: each target's default, strict
+ * for every server today — see `FuzzTarget.strict`).
  */
 import { randomInt } from "node:crypto";
 
@@ -17,7 +18,8 @@ export interface HarnessOptions {
   slackMs: number;
   save: boolean;
   keepDirs: boolean;
-  failOnInternal: boolean;
+  /** FUZZ_STRICT: true (1) or false (0) for every server; undefined: each target's default. */
+  failOnInternal: boolean | undefined;
   /** Share of calls that are cheap known-good calls. */
   goldenRate: number;
   /** Share of calls that run expensive real work (solo saves through the gate). */
@@ -31,6 +33,14 @@ function positiveInt(name: string, text: string | undefined, fallback: number): 
   return value;
 }
 
+function strictSetting(text: string | undefined): boolean | undefined {
+  const value = text?.trim() ?? "";
+  if (value === "") return undefined;
+  if (value === "1") return true;
+  if (value === "0") return false;
+  throw new Error(`FUZZ_STRICT must be 1 or 0 (got '${text}'); leave it unset for each server's default`);
+}
+
 export function harnessOptions(env: NodeJS.ProcessEnv = process.env): HarnessOptions {
   const seedText = env.FUZZ_SEED?.trim();
   const seed = seedText === "random" ? randomInt(2 ** 31) : positiveInt("FUZZ_SEED", seedText, DEFAULT_SEED);
@@ -41,7 +51,7 @@ export function harnessOptions(env: NodeJS.ProcessEnv = process.env): HarnessOpt
     slackMs: positiveInt("FUZZ_SLACK_MS", env.FUZZ_SLACK_MS, 2_000),
     save: env.FUZZ_SAVE !== "0",
     keepDirs: env.FUZZ_KEEP === "1",
-    failOnInternal: env.FUZZ_STRICT === "1",
+    failOnInternal: strictSetting(env.FUZZ_STRICT),
     goldenRate: 0.04,
     expensiveRate: 0.01,
   };

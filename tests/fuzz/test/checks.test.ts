@@ -1,7 +1,9 @@
-/** How one call's outcome is judged. */
+/** How one call's outcome is judged, and which runs count an INTERNAL answer as a failure. */
 import { describe, expect, it } from "vitest";
 import { checkCall, type CheckContext } from "../src/checks.js";
 import type { CallOutcome } from "../src/connection.js";
+import { harnessOptions } from "../src/options.js";
+import { TARGETS, failsOnInternal } from "../src/targets/index.js";
 
 const context: CheckContext = { deadlineMs: 1_000, slackMs: 500, sentinel: "SENTINEL-1", nonJsonBefore: 0, nonJsonAfter: 0, exited: undefined };
 const body = (code: string, message = "bad") => ({ error: { code, status: 400, message, recoverable: true, suggestion: "fix it" } });
@@ -38,6 +40,15 @@ describe("checkCall", () => {
   it("lists INTERNAL answers as coded, and fails them only in a strict run", () => {
     expect(checkCall(toolError(body("INTERNAL", "Internal error: boom")), context)).toMatchObject({ verdict: "tool_error", code: "INTERNAL", failures: [] });
     expect(kinds(toolError(body("INTERNAL", "Internal error: boom")), { failOnInternal: true })).toEqual(["internal_error"]);
+  });
+
+  it("runs strict by default for the servers marked strict; FUZZ_STRICT=0 or 1 sets it for all", () => {
+    const strictFor = (env: NodeJS.ProcessEnv) => Object.fromEntries(TARGETS.map((t) => [t.short, failsOnInternal(t, harnessOptions(env).failOnInternal)]));
+    expect(strictFor({})).toEqual(Object.fromEntries(TARGETS.map((t) => [t.short, t.strict])));
+    expect(strictFor({})).toEqual({ catdoc: true, "local-model": true, mochi: true, solo: true });
+    expect(Object.values(strictFor({ FUZZ_STRICT: "0" }))).not.toContain(true);
+    expect(Object.values(strictFor({ FUZZ_STRICT: "1" }))).not.toContain(false);
+    expect(() => harnessOptions({ FUZZ_STRICT: "yes" })).toThrow(/FUZZ_STRICT must be 1 or 0/);
   });
 
   it("fails results the client found off their output schema", () => {

@@ -1,14 +1,14 @@
 /**
  * The short fuzz run CI does: every stdio server gets a few hundred seeded calls (valid-looking,
  * mutated and golden) through the real SDK client, and must hold up — no crash, clean stdout,
- * every error coded, every answer within its deadline, still answering afterwards. `pnpm fuzz`
- * is the same run at 10,000 calls per server.
+ * every error coded (and, for a strict server, none INTERNAL), every answer within its deadline,
+ * still answering afterwards. `pnpm fuzz` is the same run at 10,000 calls per server.
  */
 import { describe, expect, it } from "vitest";
 import { fuzzServer } from "../src/fuzz-server.js";
 import { harnessOptions } from "../src/options.js";
 import { formatDetails, formatTable } from "../src/report.js";
-import { TARGETS } from "../src/targets/index.js";
+import { TARGETS, failsOnInternal } from "../src/targets/index.js";
 import { describeValue } from "../src/wire-value.js";
 
 /** Calls per server: enough to touch every tool with every kind of mutation, quick on 2 cores. */
@@ -17,11 +17,12 @@ const SHORT_CALLS = 300;
 const SLACK_MS = 5_000;
 
 describe("short fuzz run", () => {
-  const { seed } = harnessOptions();
+  const { seed, failOnInternal } = harnessOptions();
   for (const target of TARGETS) {
-    it(`${target.name} holds up under ${SHORT_CALLS} fuzzed calls (seed ${seed})`, async () => {
+    const strict = failsOnInternal(target, failOnInternal);
+    it(`${target.name} holds up under ${SHORT_CALLS} fuzzed calls (seed ${seed}${strict ? ", INTERNAL fails" : ""})`, async () => {
       // Solo's real quality gate is slow: allow about one golden save in the short run.
-      const summary = await fuzzServer(target, { calls: SHORT_CALLS, seed, slackMs: SLACK_MS, goldenRate: 0.04, expensiveRate: 0.004 });
+      const summary = await fuzzServer(target, { calls: SHORT_CALLS, seed, slackMs: SLACK_MS, goldenRate: 0.04, expensiveRate: 0.004, failOnInternal: strict });
       console.log(`${formatTable([summary])}\n${formatDetails(summary)}`);
       const failures = summary.failed.map((c) => `${c.tool} #${c.index}: ${c.failures.map((f) => `${f.kind}: ${f.detail}`).join("; ")} — ${describeValue(c.arguments)}`);
       expect(failures).toEqual([]);

@@ -91,6 +91,7 @@ export const catdocImportDocumentTool = defineCatDocTool({
     const category = chooseCategory(await project.load(), categoryId);
     const report = await importDocuments(project.store, {
       paths: [filePath],
+      pathField: "filePath",
       categoryId: category.id,
       ...(category.create ? { createCategory: category.create } : {}),
       ...(domain === undefined ? {} : { domain }),

@@ -26,7 +26,7 @@ export const catdocInitTool = defineCatDocTool({
   }),
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   handler: async ({ directory, force }, { project }) => {
-    const root = directory === undefined ? project.root : await resolveInsideRoot(project.root, directory);
+    const root = directory === undefined ? project.root : await resolveInsideRoot(project.root, directory, "directory");
     const store = root === project.root ? project.store : new CatDocStore(root);
     const result = await store.init({ force: force === true }).catch((error: unknown) => {
       if (error instanceof CatDocConflictError) {

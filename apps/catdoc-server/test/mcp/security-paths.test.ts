@@ -5,12 +5,15 @@
  * and the document paths objects carry in category.yaml, read by catdoc_show_object, the
  * catdoc://objects/{id} resource and catdoc_search. `..`, absolute paths elsewhere, a symlink to
  * a file outside and a symlink to a folder outside are refused with FORBIDDEN (or, for document
- * paths, left unread) and nothing outside is read or written.
+ * paths, left unread) and nothing outside is read or written. Paths no file system takes (a NUL
+ * byte, 5,000 characters, a name above 255 bytes) are INVALID_INPUT naming the argument, and a
+ * loop of symbolic links is NOT_FOUND — the fuzz harness found them answered INTERNAL.
  */
 import { randomBytes } from "node:crypto";
 import { mkdir, readFile, readdir, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { pathErrorFrom } from "../../src/domain/paths.js";
 import { call, callError, callRaw, useCatDoc, writeProject } from "./helpers.js";
 
 const { tempDir, connect } = useCatDoc();
@@ -95,5 +98,62 @@ describe("writes through a symlinked parent", () => {
     const error = await callError(client, "catdoc_init", { directory: "linked-dir/existing" });
     expect(error).toMatchObject({ code: "FORBIDDEN" });
     expect(await readdir(join(outside, "existing"))).toEqual([]);
+  });
+});
+
+describe("paths the file system refuses get a coded error naming the argument, never INTERNAL", () => {
+  /** A project with a loop of symbolic links (loop-a → loop-b → loop-a) and a link to itself. */
+  async function loops() {
+    const { root, client } = await setup();
+    await symlink(join(root, "loop-b"), join(root, "loop-a"));
+    await symlink(join(root, "loop-a"), join(root, "loop-b"));
+    await symlink(join(root, "self.md"), join(root, "self.md"));
+    return { root, client };
+  }
+
+  const overlong = "a".repeat(5_000);
+  const longName = `docs/${"n".repeat(300)}.md`;
+
+  it("catdoc_import_document: a 5,000-character path, a name above 255 bytes and a NUL byte are INVALID_INPUT naming filePath", async () => {
+    const { client } = await loops();
+    for (const filePath of [overlong, `docs/${overlong}`, longName, "docs/fine\0.md", "\0"]) {
+      const error = await callError(client, "catdoc_import_document", { filePath, categoryId: "notes", dryRun: true });
+      expect(error, filePath.slice(0, 40)).toMatchObject({ code: "INVALID_INPUT", status: 400, details: { field: "filePath" } });
+      expect(error.message).toMatch(/^filePath: /);
+      expect(error.message.length).toBeLessThan(400);
+    }
+  });
+
+  it("catdoc_import_document: a symlink loop is NOT_FOUND saying so", async () => {
+    const { client } = await loops();
+    for (const filePath of ["loop-a", "loop-b/x.md", "self.md"]) {
+      const error = await callError(client, "catdoc_import_document", { filePath, categoryId: "notes", dryRun: true });
+      expect(error, filePath).toMatchObject({ code: "NOT_FOUND", details: { field: "filePath" } });
+      expect(error.message).toContain("symbolic links form a loop");
+    }
+    // Walking a folder that holds the loop skips the links instead of failing.
+    const report = await call(client, "catdoc_import_document", { filePath: ".", categoryId: "notes", dryRun: true, response_level: "full" });
+    expect(report.written).toBe(false);
+  });
+
+  it("catdoc_init: a 5,000-character directory, a long name and a NUL byte are INVALID_INPUT naming directory; a loop is NOT_FOUND", async () => {
+    const { client } = await loops();
+    for (const directory of [overlong, longName, "sub\0dir"]) {
+      const error = await callError(client, "catdoc_init", { directory, force: true });
+      expect(error, directory.slice(0, 40)).toMatchObject({ code: "INVALID_INPUT", details: { field: "directory" } });
+    }
+    for (const directory of ["loop-a", "loop-a/new"]) {
+      const error = await callError(client, "catdoc_init", { directory, force: true });
+      expect(error, directory).toMatchObject({ code: "NOT_FOUND", details: { field: "directory" } });
+    }
+  });
+
+  it("no permission is FORBIDDEN and an unknown failure is passed on (pathErrorFrom)", () => {
+    const failure = (code: string) => Object.assign(new Error(code), { code });
+    expect(pathErrorFrom(failure("EACCES"), "docs", "filePath")).toMatchObject({ code: "FORBIDDEN", details: { field: "filePath" } });
+    expect(pathErrorFrom(failure("EPERM"), "docs", "filePath")).toMatchObject({ code: "FORBIDDEN" });
+    expect(pathErrorFrom(failure("EINVAL"), "docs", "filePath")).toMatchObject({ code: "INVALID_INPUT" });
+    const io = failure("EIO");
+    expect(pathErrorFrom(io, "docs", "filePath")).toBe(io);
   });
 });

@@ -13,6 +13,7 @@ export const catdocTarget: FuzzTarget = {
   name: "catdoc-mcp",
   short: "catdoc",
   entry: appEntry("catdoc-server"),
+  strict: true,
   prepare: async (dir) => {
     const sandbox = await makeSandbox(dir);
     await cp(join(REPO_ROOT, "examples/catdoc"), sandbox.root, { recursive: true });

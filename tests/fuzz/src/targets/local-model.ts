@@ -53,6 +53,7 @@ export const localModelTarget: FuzzTarget = {
   name: "local-model-mcp",
   short: "local-model",
   entry: appEntry("local-model-server"),
+  strict: true,
   prepare: async (dir) => {
     const sandbox = await makeSandbox(dir);
     await writeWorkTree(sandbox.root);

@@ -14,6 +14,7 @@ export const mochiTarget: FuzzTarget = {
   name: "mochi-mcp",
   short: "mochi",
   entry: appEntry("mochi-server"),
+  strict: true,
   prepare: async (dir) => {
     const cwd = join(dir, "work");
     await mkdir(cwd, { recursive: true });

@@ -57,6 +57,7 @@ export const soloTarget: FuzzTarget = {
   name: "solo-assets-mcp",
   short: "solo",
   entry: appEntry("solo-assets-server"),
+  strict: true,
   prepare: async (dir) => {
     const cwd = join(dir, "work");
     await mkdir(cwd, { recursive: true });

@@ -37,6 +37,12 @@ export interface FuzzTarget {
   /** Short name accepted by FUZZ_SERVERS, e.g. catdoc. */
   short: string;
   entry: string;
+  /**
+   * INTERNAL answers fail this server's runs by default (the full run, the short CI run, the
+   * saved cases); FUZZ_STRICT=0 or =1 overrides it for every server. True for servers whose
+   * strict run is clean, so a new INTERNAL shows up as a failure instead of a line in the report.
+   */
+  strict: boolean;
   prepare: (dir: string) => Promise<PreparedTarget>;
 }
 

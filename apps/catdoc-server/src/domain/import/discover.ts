@@ -4,14 +4,16 @@
  * elsewhere and symbolic links that lead out are refused with FORBIDDEN before anything is
  * read. Inside directories, hidden folders, node_modules, dist, build and coverage are not
  * entered, symbolic links to folders are not followed, and links to files outside the root,
- * non-Markdown files named explicitly and files over the size bound are reported as skipped.
+ * non-Markdown files named explicitly, files over the size bound and folders that cannot be read
+ * are reported as skipped. A named path the file system refuses (NUL, too long, a symlink loop,
+ * no permission) gets a coded error naming the argument (paths.ts `pathErrorFrom`).
  */
 import type { Dirent } from "node:fs";
 import { lstat, readdir, realpath, stat } from "node:fs/promises";
 import { join, relative, sep } from "node:path";
-import { CatDocInputError, CatDocNotFoundError } from "../errors.js";
+import { CatDocInputError } from "../errors.js";
 import { MAX_DOCUMENT_BYTES } from "../documents.js";
-import { isInside, resolveInsideRoot } from "../paths.js";
+import { isInside, pathErrorFrom, resolveInsideRoot } from "../paths.js";
 import type { SkippedDocument } from "./types.js";
 
 /** Most Markdown files one import reads. */
@@ -30,10 +32,6 @@ export interface FoundFile {
 export interface Discovery {
   files: FoundFile[];
   skipped: SkippedDocument[];
-}
-
-function isMissing(error: unknown): boolean {
-  return error instanceof Error && "code" in error && (error.code === "ENOENT" || error.code === "ENOTDIR");
 }
 
 class Collector {
@@ -72,7 +70,16 @@ class Collector {
       this.skipped.push({ path: this.relativePath(dir), reason: `deeper than ${MAX_DEPTH} folders; not searched` });
       return;
     }
-    const entries: Dirent[] = await readdir(dir, { withFileTypes: true });
+    let entries: Dirent[];
+    try {
+      entries = await readdir(dir, { withFileTypes: true });
+    } catch (error) {
+      // The folder named is the caller's (discoverMarkdown codes its error); one found inside is skipped.
+      if (depth === 0) throw error;
+      const code = (error as NodeJS.ErrnoException | undefined)?.code ?? "an error";
+      this.skipped.push({ path: this.relativePath(dir), reason: `could not be read (${code}); not searched` });
+      return;
+    }
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     for (const entry of entries) {
       const absolute = join(dir, entry.name);
@@ -100,22 +107,28 @@ class Collector {
   }
 }
 
-/** The Markdown files under `paths` (relative to `root`), sorted by path. */
-export async function discoverMarkdown(root: string, paths: readonly string[]): Promise<Discovery> {
-  if (paths.length === 0) throw new CatDocInputError("Give at least one file or directory to import", { field: "paths" });
+/**
+ * The Markdown files under `paths` (relative to `root`), sorted by path. `field` names the
+ * argument the paths came from in errors (a path with a NUL character, too long, missing…).
+ */
+export async function discoverMarkdown(root: string, paths: readonly string[], field = "paths"): Promise<Discovery> {
+  if (paths.length === 0) throw new CatDocInputError("Give at least one file or directory to import", { field });
   const realRoot = await realpath(root).catch(() => root);
   const collector = new Collector(realRoot);
   for (const userPath of paths) {
-    if (userPath.trim() === "") throw new CatDocInputError("An import path is empty", { field: "paths" });
-    const absolute = await resolveInsideRoot(root, userPath);
+    if (userPath.trim() === "") throw new CatDocInputError("An import path is empty", { field });
+    const absolute = await resolveInsideRoot(root, userPath, field);
     const info = await lstat(absolute).catch((error: unknown) => {
-      if (isMissing(error)) throw new CatDocNotFoundError("file", userPath, { message: `File or directory '${userPath}' not found in the project` });
-      throw error;
+      throw pathErrorFrom(error, userPath, field);
     });
     // resolveInsideRoot returned the real path when the file exists, so this is no link.
-    if (info.isDirectory()) await collector.walk(absolute, 0);
-    else if (info.isFile()) await collector.addFile(absolute, true);
-    else collector.skipped.push({ path: collector.relativePath(absolute), reason: "not a regular file or directory" });
+    try {
+      if (info.isDirectory()) await collector.walk(absolute, 0);
+      else if (info.isFile()) await collector.addFile(absolute, true);
+      else collector.skipped.push({ path: collector.relativePath(absolute), reason: "not a regular file or directory" });
+    } catch (error) {
+      throw pathErrorFrom(error, userPath, field);
+    }
   }
   const files = [...collector.files.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   return { files, skipped: collector.skipped };

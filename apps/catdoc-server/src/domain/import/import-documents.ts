@@ -101,7 +101,7 @@ async function plan(
 export async function importDocuments(store: CatDocStore, options: ImportOptions): Promise<ImportReport> {
   const dryRun = options.dryRun === true;
   if (!(await store.isInitialized())) throw new ProjectNotInitializedError(store.paths.root);
-  const discovery = await discoverMarkdown(store.paths.root, options.paths);
+  const discovery = await discoverMarkdown(store.paths.root, options.paths, options.pathField);
   const candidates = await readAll(discovery.files);
   const edit = await store.edit((editor, project) => plan(editor, project, candidates, discovery.skipped, options), { dryRun });
   return {

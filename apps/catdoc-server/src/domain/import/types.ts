@@ -6,6 +6,8 @@ export type ReferenceKind = "@ref" | "wikilink" | "link";
 export interface ImportOptions {
   /** Markdown files or directories (searched recursively), relative to the project root. */
   paths: readonly string[];
+  /** The argument `paths` came from, named in errors about them (default `paths`). */
+  pathField?: string;
   /** The category the documents become objects of. */
   categoryId: string;
   /** Create the category (named `createCategory.name`) when it does not exist yet. */

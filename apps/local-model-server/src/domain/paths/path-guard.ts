@@ -3,7 +3,9 @@
  * paths are taken from the first root. `..` and absolute paths that leave the roots, and symlinks
  * whose target lies outside, are FORBIDDEN (checked on the real path); a missing file is
  * NOT_FOUND; files above the size cap and binary files (a NUL byte in the first 8 KiB) are
- * refused before their content is used.
+ * refused before their content is used. A path the file system cannot take (a NUL character, a
+ * path above 4,095 bytes or a name above 255) is INVALID_INPUT; a loop of symlinks is NOT_FOUND;
+ * a path the server may not read is FORBIDDEN — never INTERNAL.
  */
 import type { Stats } from "node:fs";
 import { lstat, mkdir, open, realpath, stat } from "node:fs/promises";
@@ -11,6 +13,10 @@ import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "nod
 import { ToolError } from "@local-mcp/core";
 
 const SNIFF_BYTES = 8192;
+/** Longest path Linux takes (PATH_MAX, NUL included); a longer one names no file. */
+const MAX_PATH_BYTES = 4095;
+/** How much of an unusable path a message quotes. */
+const QUOTED_CHARS = 120;
 
 export interface TextFile {
   /** The path as the caller gave it (result keys use it). */
@@ -29,9 +35,19 @@ export function isInside(root: string, candidate: string): boolean {
   return rel === "" || (rel !== ".." && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
 }
 
-function isMissing(error: unknown): boolean {
+function errnoOf(error: unknown): string | undefined {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  return typeof code === "string" ? code : undefined;
+}
+
+function isMissing(error: unknown): boolean {
+  const code = errnoOf(error);
   return code === "ENOENT" || code === "ENOTDIR";
+}
+
+/** The start of a path, for messages about paths too long to quote whole. */
+function quoted(given: string): string {
+  return given.length <= QUOTED_CHARS ? given : `${given.slice(0, QUOTED_CHARS)}… (${given.length} characters)`;
 }
 
 export class PathGuard {
@@ -54,6 +70,58 @@ export class PathGuard {
   private checkShape(given: string): void {
     if (given.length === 0) throw new ToolError("INVALID_INPUT", "An empty path was given.", { details: { path: given } });
     if (given.includes("\0")) throw new ToolError("INVALID_INPUT", "A path contains a NUL character.", { details: { path: given } });
+    const bytes = Buffer.byteLength(given);
+    if (bytes > MAX_PATH_BYTES) throw this.tooLong(given, `is ${bytes} bytes long, above the ${MAX_PATH_BYTES}-byte limit of file paths`);
+  }
+
+  private tooLong(given: string, why: string): ToolError {
+    return new ToolError("INVALID_INPUT", `Path '${quoted(given)}' ${why}.`, {
+      suggestion: "Pass a shorter path: at most 4,095 bytes in all and 255 bytes per file or folder name.",
+      details: { path: given, maxPathBytes: MAX_PATH_BYTES },
+    });
+  }
+
+  /**
+   * A file-system error met while resolving or opening `given`, as a coded error: missing →
+   * NOT_FOUND, unusable name → INVALID_INPUT, symlink loop → NOT_FOUND, no permission →
+   * FORBIDDEN. Anything else (an I/O failure) is not the caller's doing and is returned as is.
+   */
+  private fsFailure(given: string, error: unknown): unknown {
+    switch (errnoOf(error)) {
+      case "ENOENT":
+      case "ENOTDIR":
+        return new ToolError("NOT_FOUND", `File not found: ${given}`, {
+          suggestion: `Check the path; relative paths start at ${this.primaryRoot}.`,
+          details: { path: given },
+        });
+      case "ENAMETOOLONG":
+        return this.tooLong(given, "is too long for the file system (a name above 255 bytes, or the whole path above 4,095)");
+      case "EINVAL":
+        return new ToolError("INVALID_INPUT", `Path '${quoted(given)}' is not a valid file path.`, { details: { path: given } });
+      case "ELOOP":
+        return new ToolError("NOT_FOUND", `Path '${quoted(given)}' cannot be resolved: its symbolic links form a loop.`, {
+          suggestion: "Name the file itself rather than a path through the looping symbolic link, or fix the link.",
+          details: { path: given },
+        });
+      case "EACCES":
+      case "EPERM":
+        return new ToolError("FORBIDDEN", `Permission denied on '${quoted(given)}': this server's user may not use it.`, {
+          recoverable: false,
+          suggestion: "Use a path this server's user may read (or write, for an output path), or handle this file directly.",
+          details: { path: given },
+        });
+      default:
+        return error;
+    }
+  }
+
+  /** `operation` with file-system errors about `given` turned into coded errors (fsFailure). */
+  private async guarded<T>(given: string, operation: Promise<T>): Promise<T> {
+    try {
+      return await operation;
+    } catch (error) {
+      throw this.fsFailure(given, error);
+    }
   }
 
   private forbidden(given: string, why: string): ToolError {
@@ -83,18 +151,7 @@ export class PathGuard {
       if (real !== undefined && this.inRoots(real)) return real;
       throw this.forbidden(given, "is outside the allowed roots");
     }
-    let real: string;
-    try {
-      real = await realpath(candidate);
-    } catch (error) {
-      if (isMissing(error)) {
-        throw new ToolError("NOT_FOUND", `File not found: ${given}`, {
-          suggestion: `Check the path; relative paths start at ${this.primaryRoot}.`,
-          details: { path: given },
-        });
-      }
-      throw error;
-    }
+    const real = await this.guarded(given, realpath(candidate));
     if (!this.inRoots(real)) throw this.forbidden(given, "resolves (through a symlink) outside the allowed roots");
     return real;
   }
@@ -107,7 +164,7 @@ export class PathGuard {
     this.checkShape(given);
     const candidate = resolve(this.primaryRoot, given);
     if (!this.inRoots(candidate)) throw this.forbidden(given, "is outside the allowed roots");
-    const { real, rest } = await this.nearestExisting(candidate);
+    const { real, rest } = await this.guarded(given, this.nearestExisting(candidate));
     if (!this.inRoots(real)) throw this.forbidden(given, "resolves (through a symlink) outside the allowed roots");
     return rest.length === 0 ? real : join(real, ...rest);
   }
@@ -116,8 +173,8 @@ export class PathGuard {
   async readText(given: string): Promise<TextFile> {
     const absolute = await this.resolveExisting(given);
     // Checked before opening: opening a FIFO for reading would block.
-    this.assertRegularFile(given, await stat(absolute));
-    const handle = await open(absolute, "r");
+    this.assertRegularFile(given, await this.guarded(given, stat(absolute)));
+    const handle = await this.guarded(given, open(absolute, "r"));
     try {
       const info = await handle.stat();
       this.assertRegularFile(given, info);
@@ -164,19 +221,25 @@ export class PathGuard {
     this.checkShape(given);
     const candidate = resolve(this.primaryRoot, given);
     if (!this.inRoots(candidate)) throw this.forbidden(given, "is outside the allowed roots (writes stay under them)");
-    const existing = await lstat(candidate).catch((error: unknown) => (isMissing(error) ? undefined : Promise.reject(error)));
+    const existing = await lstat(candidate).catch((error: unknown) => (isMissing(error) ? undefined : Promise.reject(this.fsFailure(given, error))));
     if (existing?.isDirectory()) throw new ToolError("INVALID_INPUT", `'${given}' is a directory.`, { details: { path: given } });
     if (existing?.isSymbolicLink()) {
       const target = await realpath(candidate).catch(() => undefined);
       if (target === undefined || !this.inRoots(target)) throw this.forbidden(given, "is a symlink pointing outside the allowed roots");
     }
     const parent = dirname(candidate);
-    const { real, rest } = await this.nearestExisting(parent);
+    const { real, rest } = await this.guarded(given, this.nearestExisting(parent));
     if (!this.inRoots(real)) throw this.forbidden(given, "resolves (through a symlink) outside the allowed roots");
     const realParent = rest.length === 0 ? real : join(real, ...rest);
-    if (rest.length > 0) await mkdir(realParent, { recursive: true });
-    else if (!(await stat(realParent)).isDirectory()) {
-      throw new ToolError("INVALID_INPUT", `The parent of '${given}' is not a directory.`, { details: { path: given } });
+    const notDirectory = new ToolError("INVALID_INPUT", `The parent of '${given}' is not a directory.`, { details: { path: given } });
+    if (rest.length > 0) {
+      await mkdir(realParent, { recursive: true }).catch((error: unknown) => {
+        // A file on the way (`file.txt/new/out.md`) is the caller's mistake, not a missing folder.
+        const code = errnoOf(error);
+        throw code === "ENOTDIR" || code === "EEXIST" ? notDirectory : this.fsFailure(given, error);
+      });
+    } else if (!(await this.guarded(given, stat(realParent))).isDirectory()) {
+      throw notDirectory;
     }
     return join(realParent, basename(candidate));
   }
