@@ -73,4 +73,5 @@ export type { WriteFileAtomicOptions } from "./files/atomic-write.js";
 export { LockTimeoutError, acquireDirectoryLock, withDirectoryLock } from "./files/directory-lock.js";
 export type { DirectoryLockOptions, HeldLock, LockHolder } from "./files/directory-lock.js";
 export { isProcessAlive } from "./files/process-alive.js";
+export { errnoCode, isMissingPathError } from "./files/errno.js";
 export { seedFrom, seededRandom } from "./seeded-random.js";

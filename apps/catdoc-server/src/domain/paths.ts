@@ -1,6 +1,7 @@
 /** Where a CatDoc project keeps its files, and the guard that keeps paths inside the root. */
 import { lstat, realpath } from "node:fs/promises";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { errnoCode, isMissingPathError } from "@local-mcp/core";
 import { CatDocError, CatDocForbiddenError, CatDocInputError, CatDocNotFoundError } from "./errors.js";
 
 export interface ProjectPaths {
@@ -43,16 +44,6 @@ function quoted(path: string): string {
   return path.length <= QUOTED_CHARS ? path : `${path.slice(0, QUOTED_CHARS)}… (${path.length} characters)`;
 }
 
-function errnoOf(error: unknown): string | undefined {
-  const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  return typeof code === "string" ? code : undefined;
-}
-
-function isMissing(error: unknown): boolean {
-  const code = errnoOf(error);
-  return code === "ENOENT" || code === "ENOTDIR";
-}
-
 function tooLong(field: string, userPath: string, why: string): CatDocInputError {
   return new CatDocInputError(`${field}: path '${quoted(userPath)}' ${why}; give at most ${MAX_PATH_BYTES} bytes, and at most 255 per name`, {
     field,
@@ -74,7 +65,7 @@ export function assertPathShape(userPath: string, field: string): void {
  * no permission → FORBIDDEN. Anything else (an I/O failure) is returned unchanged.
  */
 export function pathErrorFrom(error: unknown, userPath: string, field: string): unknown {
-  switch (errnoOf(error)) {
+  switch (errnoCode(error)) {
     case "ENOENT":
     case "ENOTDIR":
       return new CatDocNotFoundError("file", userPath, { message: `File or directory '${quoted(userPath)}' not found in the project` });
@@ -131,7 +122,7 @@ async function realPathOfNearest(path: string): Promise<string | undefined> {
     try {
       return join(await realpath(current), ...rest);
     } catch (error) {
-      if (!isMissing(error)) throw error;
+      if (!isMissingPathError(error)) throw error;
       // A link whose target is missing: where a write through it would land cannot be checked.
       if (await lstat(current).then((info) => info.isSymbolicLink(), () => false)) return undefined;
       const parent = dirname(current);

@@ -28,6 +28,7 @@ import { existsSync } from "node:fs";
 import { lstat, mkdir, readdir, readFile, rename, rm, rmdir, utimes, writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
 import { basename, dirname, join } from "node:path";
+import { errnoCode } from "./errno.js";
 import { isProcessAlive } from "./process-alive.js";
 
 /** Who holds a lock, as its record says. */
@@ -76,10 +77,6 @@ function recordName(token: string): string {
   return `holder.${token}.json`;
 }
 
-function errorCode(error: unknown): string | undefined {
-  return (error as NodeJS.ErrnoException | undefined)?.code;
-}
-
 export async function withDirectoryLock<T>(path: string, work: (lock: HeldLock) => Promise<T>, options: DirectoryLockOptions = {}): Promise<T> {
   const lock = await acquireDirectoryLock(path, options);
   try {
@@ -111,7 +108,7 @@ export async function acquireDirectoryLock(path: string, options: DirectoryLockO
         await rename(candidate, path);
         break;
       } catch (error) {
-        if (!NAME_TAKEN.has(errorCode(error) ?? "")) throw error;
+        if (!NAME_TAKEN.has(errnoCode(error) ?? "")) throw error;
       }
       const seen = await clearAbandoned(path, staleMs);
       if (Date.now() >= deadline) throw new LockTimeoutError(path, timeoutMs, seen === "freed" ? undefined : seen.holder);
@@ -138,7 +135,7 @@ function holdLock(path: string, holder: LockHolder, staleMs: number): HeldLock {
   const refresh = setInterval(() => {
     const now = new Date();
     utimes(record, now, now).catch((error: unknown) => {
-      if (errorCode(error) === "ENOENT") lost = true;
+      if (errnoCode(error) === "ENOENT") lost = true;
     });
   }, Math.max(10, Math.floor(staleMs / 2)));
   refresh.unref();

@@ -10,7 +10,7 @@
 import type { Stats } from "node:fs";
 import { lstat, mkdir, open, realpath, stat } from "node:fs/promises";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
-import { ToolError } from "@local-mcp/core";
+import { ToolError, errnoCode, isMissingPathError } from "@local-mcp/core";
 
 const SNIFF_BYTES = 8192;
 /** Longest path Linux takes (PATH_MAX, NUL included); a longer one names no file. */
@@ -33,16 +33,6 @@ export interface TextFile {
 export function isInside(root: string, candidate: string): boolean {
   const rel = relative(root, candidate);
   return rel === "" || (rel !== ".." && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
-}
-
-function errnoOf(error: unknown): string | undefined {
-  const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  return typeof code === "string" ? code : undefined;
-}
-
-function isMissing(error: unknown): boolean {
-  const code = errnoOf(error);
-  return code === "ENOENT" || code === "ENOTDIR";
 }
 
 /** The start of a path, for messages about paths too long to quote whole. */
@@ -87,7 +77,7 @@ export class PathGuard {
    * FORBIDDEN. Anything else (an I/O failure) is not the caller's doing and is returned as is.
    */
   private fsFailure(given: string, error: unknown): unknown {
-    switch (errnoOf(error)) {
+    switch (errnoCode(error)) {
       case "ENOENT":
       case "ENOTDIR":
         return new ToolError("NOT_FOUND", `File not found: ${given}`, {
@@ -221,7 +211,7 @@ export class PathGuard {
     this.checkShape(given);
     const candidate = resolve(this.primaryRoot, given);
     if (!this.inRoots(candidate)) throw this.forbidden(given, "is outside the allowed roots (writes stay under them)");
-    const existing = await lstat(candidate).catch((error: unknown) => (isMissing(error) ? undefined : Promise.reject(this.fsFailure(given, error))));
+    const existing = await lstat(candidate).catch((error: unknown) => (isMissingPathError(error) ? undefined : Promise.reject(this.fsFailure(given, error))));
     if (existing?.isDirectory()) throw new ToolError("INVALID_INPUT", `'${given}' is a directory.`, { details: { path: given } });
     if (existing?.isSymbolicLink()) {
       const target = await realpath(candidate).catch(() => undefined);
@@ -235,7 +225,7 @@ export class PathGuard {
     if (rest.length > 0) {
       await mkdir(realParent, { recursive: true }).catch((error: unknown) => {
         // A file on the way (`file.txt/new/out.md`) is the caller's mistake, not a missing folder.
-        const code = errnoOf(error);
+        const code = errnoCode(error);
         throw code === "ENOTDIR" || code === "EEXIST" ? notDirectory : this.fsFailure(given, error);
       });
     } else if (!(await this.guarded(given, stat(realParent))).isDirectory()) {
@@ -251,7 +241,7 @@ export class PathGuard {
       try {
         return { real: await realpath(current), rest };
       } catch (error) {
-        if (!isMissing(error)) throw error;
+        if (!isMissingPathError(error)) throw error;
         const parent = dirname(current);
         if (parent === current) throw error;
         rest.unshift(basename(current));
