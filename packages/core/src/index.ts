@@ -54,11 +54,15 @@ export type {
   ResourceBody,
   ResourceDefinition,
   ResourceListing,
+  ResourceOversize,
   ResourceTemplateDefinition,
 } from "./resource-definition.js";
 export { createServer, errorResult } from "./server/create-server.js";
 export type { CreatedServer, ServerDefinition, ServerFactory } from "./server/create-server.js";
 export { RESOURCE_NOT_FOUND } from "./server/resources.js";
+export { DEFAULT_PAGE_ITEMS, PAGE_BUDGET_SHARE } from "./server/resource-pages.js";
+export type { PageLimits } from "./server/resource-pages.js";
+export { PART_BUDGET_SHARE, RESOURCE_PART_META, parsePartUri, partUri } from "./server/resource-reads.js";
 export { STDIO_READY_TEXT, runStdio } from "./server/run-stdio.js";
 export type { RunStdioOptions, StdioHandle } from "./server/run-stdio.js";
 export { runHttp } from "./server/run-http.js";

@@ -11,11 +11,35 @@ export interface ResourceListing {
   mimeType?: string;
 }
 
+/**
+ * What a read gives when the resource is above the response budget (Claude Code's 25,000 tokens;
+ * see packages/core/src/server/resource-reads.ts). Every read of the same source gives the same
+ * bytes either way.
+ */
+export interface ResourceOversize {
+  /**
+   * - `"parts"`: the text is split at line boundaries into parts that each fit; reading the URI
+   *   gives part 1, which starts with a notice naming the size and the next part, `<uri>?part=2`.
+   *   The default for text (Markdown, plain text).
+   * - `"refuse"`: the JSON-RPC error -32603 `RESOURCE_EXHAUSTED: …` with the size and the
+   *   suggestion. The default for JSON (a part of a JSON document is not JSON) and the only
+   *   choice for binary content.
+   */
+  mode?: "parts" | "refuse";
+  /**
+   * What to read or call instead (a smaller resource, a tool with limits), said in the error and
+   * in every part's notice. A function gets the URI read and, for a template, its variables.
+   */
+  suggestion?: string | ((uri: string, variables: Readonly<Record<string, string>>) => string);
+}
+
 interface ResourceCommon {
   name: string;
   title?: string;
   description?: string;
   mimeType: string;
+  /** What a read above the response budget gives; see ResourceOversize. */
+  oversize?: ResourceOversize;
 }
 
 /** A resource at one fixed URI. */

@@ -7,16 +7,20 @@
  *    packages/core/src/response-budget.ts). The worst cases below ask for the most each tool
  *    allows at the full level; each answer fits, or is that error.
  * 2. The minimal level is at most 25% of the full level's tokens, for calls with default limits.
+ * 3. Resources too: every page of resources/list and resources/templates/list (core pages them,
+ *    at most 10,000 tokens a page) and every read of every listed resource (core splits a text
+ *    above the budget into parts and refuses JSON above it, with RESOURCE_EXHAUSTED naming a
+ *    tool). Every page is followed, every resource read, every part of a split one read.
  *
  * Tokens are estimated as core estimates them: the JSON text's length / 4 (`estimateJsonTokens`).
  * The measured figures are printed as a table at the end.
  */
 import { delimiter, join } from "node:path";
-import { mkdir, mkdtemp, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { estimateJsonTokens } from "@local-mcp/core";
 import { spawnStdioServer, type SpawnedStdioServer } from "@local-mcp/core/testing";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult, ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { indexThisRepository, repositoryFiles, saveSoloFunctions, writeGeneratedProject, writeGitHistory } from "./support/budget-fixtures.js";
 import { BASE_ENV, REPO_ROOT, SERVERS, SERVER_NODE, type ServerUnderTest } from "./support/servers.js";
@@ -40,6 +44,20 @@ interface Row {
 }
 
 const rows: Row[] = [];
+
+/** One measured resources row: a listing (all its pages) or the reads of a server. */
+interface ResourceRow {
+  server: string;
+  what: string;
+  /** Pages or reads (parts included). */
+  count: number;
+  /** The largest page or read, in tokens. */
+  largest: number;
+  largestOf: string;
+  note: string;
+}
+
+const resourceRows: ResourceRow[] = [];
 
 /** A call whose minimal level must be at most 25% of its full level (default limits). */
 interface RatioCase {
@@ -76,6 +94,8 @@ interface BudgetSuite {
   populate?: (server: SpawnedStdioServer) => Promise<void>;
   ratio: (dir: string) => RatioCase[];
   worst: (dir: string) => WorstCase[];
+  /** Runs before the resources are measured (e.g. adding a long document). */
+  beforeResources?: (server: SpawnedStdioServer, dir: string) => Promise<void>;
 }
 
 const serverNamed = (name: string): ServerUnderTest => {
@@ -123,6 +143,13 @@ const SUITES: BudgetSuite[] = [
       { tool: "catdoc_show_category", args: { categoryId: "cat-0", limit: 1000 } },
       { tool: "catdoc_show_functor", args: { functorId: "F0", limit: 1000 } },
     ],
+    // A document of ~100,000 tokens (in its own file, imported as an object): its resource comes in parts.
+    beforeResources: async (server, dir) => {
+      const lines = Array.from({ length: 5_000 }, (_, i) => `Paragraph ${i}: how the categories, their functors and the documents behind them fit together.`);
+      await writeFile(join(dir, "handbook.md"), `---\nid: handbook\ntitle: Handbook\n---\n# Handbook\n\n${lines.join("\n")}\n`);
+      const result = (await server.client.callTool({ name: "catdoc_import_document", arguments: { filePath: "handbook.md", categoryId: "cat-0" } })) as CallToolResult;
+      expect(result.isError, JSON.stringify(result.structuredContent)).not.toBe(true);
+    },
   },
   {
     server: serverNamed("mochi-mcp"),
@@ -193,6 +220,21 @@ const SUITES: BudgetSuite[] = [
   },
 ];
 
+/** Every page of a listing, following nextCursor. */
+async function pagesOf<T extends { nextCursor?: string }>(list: (cursor?: string) => Promise<T>): Promise<T[]> {
+  const pages: T[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await list(cursor);
+    pages.push(page);
+    cursor = page.nextCursor;
+  } while (cursor !== undefined && pages.length < 10_000);
+  return pages;
+}
+
+const largestOf = <T>(items: readonly T[], size: (item: T) => number, name: (item: T) => string) =>
+  items.reduce<{ tokens: number; name: string }>((max, item) => (size(item) > max.tokens ? { tokens: size(item), name: name(item) } : max), { tokens: 0, name: "-" });
+
 describe.each(SUITES)("token budgets of $server.name", (suite) => {
   let dir: string;
   let server: SpawnedStdioServer;
@@ -242,6 +284,61 @@ describe.each(SUITES)("token budgets of $server.name", (suite) => {
       }
     }
   });
+
+  if (suite.server.hasResources) {
+    it("every page of resources/list and resources/templates/list, and every read (each part of a split one), stays within 25,000 tokens", async () => {
+      const name = suite.server.name;
+      await suite.beforeResources?.(server, dir);
+      const tokens = (value: unknown) => estimateJsonTokens(JSON.stringify(value));
+      const lists = await pagesOf((cursor) => server.client.listResources(cursor === undefined ? {} : { cursor }));
+      const templates = await pagesOf((cursor) => server.client.listResourceTemplates(cursor === undefined ? {} : { cursor }));
+      const resources = lists.flatMap((page) => page.resources);
+      expect(resources.length).toBeGreaterThan(0);
+      expect(new Set(resources.map((r) => r.uri)).size, "each resource listed once").toBe(resources.length);
+      const measurePages = (what: string, pages: readonly object[], entries: number) => {
+        const largest = largestOf(pages, tokens, (page) => `page ${pages.indexOf(page) + 1}`);
+        resourceRows.push({ server: name, what, count: pages.length, largest: largest.tokens, largestOf: largest.name, note: `${entries} entries` });
+        for (const [i, page] of pages.entries()) expect.soft(tokens(page), `${name} ${what} page ${i + 1}`).toBeLessThanOrEqual(MAX_TOKENS);
+      };
+      measurePages("resources/list", lists, resources.length);
+      measurePages("resources/templates/list", templates, templates.reduce((n, page) => n + page.resourceTemplates.length, 0));
+
+      const reads: { uri: string; tokens: number }[] = [];
+      const refused: { uri: string; tokens: number }[] = [];
+      let split = 0;
+      let parts = 0;
+      for (const resource of resources) {
+        let next: string | undefined = resource.uri;
+        for (let part = 1; next !== undefined && part <= 1_000; part += 1) {
+          const uri: string = next;
+          next = undefined;
+          try {
+            const result: ReadResourceResult = await server.client.readResource({ uri }, { timeout: 120_000 });
+            reads.push({ uri, tokens: tokens(result) });
+            next = (result.contents[0]?._meta?.["local-mcp/part"] as { next?: string } | undefined)?.next;
+            if (part === 1 && next !== undefined) split += 1;
+            if (part > 1 || next !== undefined) parts += 1;
+          } catch (error) {
+            const { code, message } = error as { code?: number; message?: string };
+            // Above the budget and not split (JSON): refused with what to use instead; any other error fails.
+            expect.soft(code, `${name} ${uri}: ${message}`).toBe(-32603);
+            expect.soft(message, `${name} ${uri}`).toMatch(/RESOURCE_EXHAUSTED: .* above the 25000-token limit .*\. \S/);
+            refused.push({ uri, tokens: estimateJsonTokens(message ?? "") });
+          }
+        }
+      }
+      for (const read of reads) expect.soft(read.tokens, `${name} read ${read.uri}`).toBeLessThanOrEqual(MAX_TOKENS);
+      const largest = largestOf(reads, (r) => r.tokens, (r) => r.uri);
+      resourceRows.push({
+        server: name,
+        what: "resources/read",
+        count: reads.length,
+        largest: largest.tokens,
+        largestOf: largest.name,
+        note: `${resources.length} resources, ${split} split (${parts} parts), ${refused.length} refused${refused.length > 0 ? ` (${refused.map((r) => r.uri).slice(0, 3).join(", ")}${refused.length > 3 ? ", …" : ""}; error ~${Math.max(...refused.map((r) => r.tokens))} tokens)` : ""}`,
+      });
+    });
+  }
 });
 
 afterAll(() => {
@@ -255,6 +352,10 @@ afterAll(() => {
       `Token budgets (chars/4 of the JSON text; limit ${MAX_TOKENS}, minimal ≤ ${MAX_RATIO * 100}% of full):`,
       `${"server".padEnd(16)} ${"call".padEnd(44)} ${"minimal".padStart(24)} ${"standard".padStart(24)} ${"full".padStart(24)} ${"ratio".padStart(6)}  verdict`,
       ...lines,
+      "",
+      `Resources (every page of each listing, every read; tokens as above):`,
+      `${"server".padEnd(16)} ${"what".padEnd(26)} ${"count".padStart(6)} ${"largest".padStart(8)}  largest of / notes`,
+      ...resourceRows.map((r) => `${r.server.padEnd(16)} ${r.what.padEnd(26)} ${String(r.count).padStart(6)} ${String(r.largest).padStart(8)}  ${r.largestOf} — ${r.note}`),
     ].join("\n"),
   );
 });

@@ -1,7 +1,8 @@
 /**
  * `catdoc://categories/{id}`: one category as JSON — its objects and morphisms as category.yaml
  * holds them, and the functors into and out of it. Serialised by core with sorted keys, so the
- * bytes stay the same until category.yaml changes.
+ * bytes stay the same until category.yaml changes. Above the response budget core refuses the
+ * read, naming the tools that page through the category instead.
  */
 import { defineResourceTemplate } from "@local-mcp/core";
 import type { ResourceTemplateDefinition } from "@local-mcp/core";
@@ -22,6 +23,11 @@ export function categoryResource(access: ProjectAccess): ResourceTemplateDefinit
     title: "CatDoc category",
     description: "One category of the CatDoc project as JSON: objects, morphisms and the functors into and out of it.",
     mimeType: "application/json",
+    oversize: {
+      suggestion: (_uri, { id = "" }) =>
+        `Use the tools, which page: catdoc_show_category with categoryId '${id}', then catdoc_list_objects and catdoc_list_morphisms ` +
+        `with categoryId '${id}' (limit and offset), or catdoc_get_graph with categoryId '${id}'.`,
+    },
     list: () =>
       listFromProject(access, (project) =>
         [...project.index.categories.values()].map(({ category }) => ({

@@ -15,7 +15,7 @@ export const catdocGetGraphTool = defineCatDocTool({
   description:
     "Returns the graph of the project or one category: objects as nodes, morphisms as edges (between the nodes returned), and " +
     "the functors and natural transformations between categories. Nodes come a page at a time (limit/offset), edges up to " +
-    "edgeLimit; for the whole graph at once read the resource catdoc://graph. minimal: the counts and the node ids of the page; " +
+    "edgeLimit; for the whole graph at once read the resource catdoc://graph (small projects only: above 25,000 tokens it is refused). minimal: the counts and the node ids of the page; " +
     "standard: adds the nodes (with titles and domains) and the edges among them (endpoints, names), the categories, functors " +
     "and natural transformations; full: adds metadata and the functors' object mappings.",
   input: z.object({

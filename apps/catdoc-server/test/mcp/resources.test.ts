@@ -1,11 +1,12 @@
 /** Resources: documents, categories and the graph — listed, completed, and the same bytes until their source changes. */
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { stableStringify } from "@local-mcp/core";
+import { RESOURCE_PART_META, estimateJsonTokens, stableStringify } from "@local-mcp/core";
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import { describe, expect, it } from "vitest";
 import { CatDocStore } from "../../src/domain/index.js";
-import { useCatDoc } from "./helpers.js";
+import { writeGeneratedProject } from "../../src/testing/generate-project.js";
+import { call, useCatDoc } from "./helpers.js";
 
 const { example, tempDir, connect } = useCatDoc();
 
@@ -99,5 +100,45 @@ describe("resources", () => {
     await expect(bare.readResource({ uri: "catdoc://graph" })).rejects.toMatchObject({ code: -32002, message: expect.stringContaining("CatDoc project not initialized") });
     const none = await bare.complete({ ref: { type: "ref/resource", uri: "catdoc://objects/{id}" }, argument: { name: "id", value: "" } });
     expect(none.completion.values).toEqual([]);
+  });
+
+  it("on a large project: lists a page at a time, refuses the graph and a category above 25,000 tokens naming the tools, and sends a long document in parts", async () => {
+    const root = await tempDir();
+    await writeGeneratedProject(root, { objects: 600, morphisms: 3000, functors: 2, seed: 3 });
+    const lines = Array.from({ length: 4_000 }, (_, i) => `Paragraph ${i}: the handbook goes on about categories, functors and their documents.`);
+    const handbook = `---\nid: handbook\ntitle: Handbook\n---\n# Handbook\n\n${lines.join("\n")}\n`;
+    await writeFile(join(root, "handbook.md"), handbook);
+    const client = await connect(root);
+    await call(client, "catdoc_import_document", { filePath: "handbook.md", categoryId: "cat-0" });
+
+    const uris: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await client.listResources(cursor === undefined ? {} : { cursor });
+      expect(estimateJsonTokens(JSON.stringify(page))).toBeLessThanOrEqual(10_000);
+      uris.push(...page.resources.map((r) => r.uri));
+      cursor = page.nextCursor;
+    } while (cursor !== undefined);
+    expect(uris).toHaveLength(1 + 601 + 2);
+    expect(new Set(uris).size).toBe(uris.length);
+
+    await expect(client.readResource({ uri: "catdoc://graph" })).rejects.toMatchObject({
+      code: -32603,
+      message: expect.stringMatching(/RESOURCE_EXHAUSTED: catdoc:\/\/graph is ~\d+ tokens.*catdoc_get_graph tool \(limit and offset/),
+    });
+    await expect(client.readResource({ uri: "catdoc://categories/cat-1" })).rejects.toMatchObject({
+      code: -32603,
+      message: expect.stringContaining("catdoc_show_category with categoryId 'cat-1'"),
+    });
+
+    const first = await read(client, "catdoc://objects/handbook");
+    const part = first._meta?.[RESOURCE_PART_META] as { part: number; parts: number; next: string };
+    expect(part).toMatchObject({ part: 1, next: "catdoc://objects/handbook?part=2" });
+    expect(part.parts).toBeGreaterThan(1);
+    expect(first.text).toMatch(/^\[local-mcp: catdoc:\/\/objects\/handbook is ~[\d,]+ tokens/);
+    const last = await read(client, `catdoc://objects/handbook?part=${part.parts}`);
+    expect(last.text).toContain("This is the last part.");
+    expect(last.text.endsWith(`Paragraph 3999: the handbook goes on about categories, functors and their documents.\n`)).toBe(true);
+    expect(await read(client, `catdoc://objects/handbook?part=${part.parts}`)).toEqual(last);
   });
 });

@@ -23,6 +23,8 @@ import { processToolResponse, ResponseLevelSchema, type ResponseLevel } from "..
 import type { AnyToolDefinition } from "../tool-definition.js";
 import type { ResourceDefinition, ResourceTemplateDefinition } from "../resource-definition.js";
 import { boundedErrorBody } from "./bounded-error-body.js";
+import { DEFAULT_PAGE_ITEMS, PAGE_BUDGET_SHARE } from "./resource-pages.js";
+import { PART_BUDGET_SHARE } from "./resource-reads.js";
 import { createResourceHandlers } from "./resources.js";
 
 export interface ServerDefinition {
@@ -39,10 +41,14 @@ export interface ServerDefinition {
   /** Deadline for tools that set none; 30 s if unset. */
   defaultTimeoutMs?: number;
   /**
-   * Most tokens (chars/4 of the JSON) one tool result may have; a bigger one is replaced by a
-   * RESOURCE_EXHAUSTED error saying what would fit. Default 25,000: Claude Code's limit.
+   * Most tokens (chars/4 of the JSON) one response may have. A bigger tool result is replaced by a
+   * RESOURCE_EXHAUSTED error saying what would fit; a bigger resource read is split into parts
+   * (text) or refused (JSON, binary); a resources/list page takes at most 40% of it. Default
+   * 25,000: Claude Code's limit.
    */
   maxResponseTokens?: number;
+  /** Most entries on one page of resources/list and resources/templates/list; 200 if unset. */
+  resourcePageSize?: number;
   /** Heartbeat period for progress notifications; 1 s if unset. */
   heartbeatMs?: number;
   logger?: Logger;
@@ -236,9 +242,15 @@ export function createServer(definition: ServerDefinition): CreatedServer {
   });
 
   if (hasResources) {
-    const handlers = createResourceHandlers(definition.resources ?? [], definition.resourceTemplates ?? []);
-    server.setRequestHandler(ListResourcesRequestSchema, handlers.list);
-    server.setRequestHandler(ListResourceTemplatesRequestSchema, handlers.listTemplates);
+    const maxTokens = definition.maxResponseTokens ?? DEFAULT_MAX_RESPONSE_TOKENS;
+    const handlers = createResourceHandlers(definition.resources ?? [], definition.resourceTemplates ?? [], {
+      maxTokens,
+      partTokens: Math.floor(maxTokens * PART_BUDGET_SHARE),
+      page: { maxItems: definition.resourcePageSize ?? DEFAULT_PAGE_ITEMS, maxTokens: Math.floor(maxTokens * PAGE_BUDGET_SHARE) },
+      logger,
+    });
+    server.setRequestHandler(ListResourcesRequestSchema, (request) => handlers.list(request.params?.cursor));
+    server.setRequestHandler(ListResourceTemplatesRequestSchema, (request) => handlers.listTemplates(request.params?.cursor));
     server.setRequestHandler(ReadResourceRequestSchema, (request) => handlers.read(request.params.uri));
     server.setRequestHandler(CompleteRequestSchema, (request) => handlers.complete(request.params));
   }

@@ -9,26 +9,53 @@ import {
   type ReadResourceResult,
 } from "@modelcontextprotocol/sdk/types.js";
 import { ToolError } from "../errors.js";
+import type { Logger } from "../logger.js";
 import {
   RESOURCE_VERSION_META,
   renderResourceBody,
+  type ResourceBody,
   type ResourceDefinition,
   type ResourceTemplateDefinition,
 } from "../resource-definition.js";
+import { paginate, type PageLimits } from "./resource-pages.js";
+import { RESOURCE_PART_META, oversizeSuggestion, parsePartUri, readTokens, renderPart, resourceTooLarge } from "./resource-reads.js";
 
 /** JSON-RPC error code the MCP spec gives to an unknown resource. */
 export const RESOURCE_NOT_FOUND = -32002;
 const MAX_COMPLETIONS = 100;
 
-/** Resource handlers for one server: listing, templates, reads with content-hash versions, completion. */
+export interface ResourceHandlerOptions {
+  /** Most tokens (chars/4 of the JSON) one read may have; see resource-reads.ts. */
+  maxTokens: number;
+  /** Most tokens of one part of a text split because it is above `maxTokens`. */
+  partTokens: number;
+  /** Limits of one page of resources/list and resources/templates/list; see resource-pages.ts. */
+  page: PageLimits;
+  logger?: Logger;
+}
+
+interface ResolvedBody {
+  definition: ResourceDefinition | ResourceTemplateDefinition;
+  variables: Record<string, string>;
+  body: ResourceBody;
+}
+
+/**
+ * Resource handlers for one server: listing a page at a time, templates, reads with content-hash
+ * versions (split into parts or refused above the budget), completion.
+ */
 export function createResourceHandlers(
   resources: readonly ResourceDefinition[],
   templates: readonly ResourceTemplateDefinition[],
+  options: ResourceHandlerOptions,
 ) {
   const compiled = templates.map((t) => ({ definition: t, template: new UriTemplate(t.uriTemplate) }));
   const byUri = new Map(resources.map((r) => [r.uri, r]));
+  const warnDropped = (what: string, dropped: number) => {
+    if (dropped > 0) options.logger?.warn(`${what}: ${dropped} entries left out, each bigger than a page`);
+  };
 
-  const list = async (): Promise<ListResourcesResult> => {
+  const list = async (cursor?: string): Promise<ListResourcesResult> => {
     const listed = resources.map(({ uri, name, title, description, mimeType }) => ({
       uri,
       name,
@@ -39,39 +66,93 @@ export function createResourceHandlers(
     for (const { definition } of compiled) {
       for (const item of (await definition.list?.()) ?? []) listed.push({ mimeType: definition.mimeType, ...item });
     }
-    return { resources: listed };
+    const page = paginate(listed, cursor, options.page, "resources/list");
+    warnDropped("resources/list", page.dropped);
+    return {
+      resources: page.items,
+      ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}),
+      _meta: { [RESOURCE_VERSION_META]: page.version },
+    };
   };
 
-  const listTemplates = (): ListResourceTemplatesResult => ({
-    resourceTemplates: templates.map(({ uriTemplate, name, title, description, mimeType }) => ({
+  const listTemplates = (cursor?: string): ListResourceTemplatesResult => {
+    const listed = templates.map(({ uriTemplate, name, title, description, mimeType }) => ({
       uriTemplate,
       name,
       mimeType,
       ...(title ? { title } : {}),
       ...(description ? { description } : {}),
-    })),
-  });
-
-  const read = async (uri: string): Promise<ReadResourceResult> => {
-    const { definition, body } = await readBody(uri);
-    const rendered = renderResourceBody(body);
-    const { version, ...payload } = rendered;
+    }));
+    const page = paginate(listed, cursor, options.page, "resources/templates/list");
+    warnDropped("resources/templates/list", page.dropped);
     return {
-      contents: [{ uri, mimeType: definition.mimeType, ...payload, _meta: { [RESOURCE_VERSION_META]: version } }],
+      resourceTemplates: page.items,
+      ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}),
+      _meta: { [RESOURCE_VERSION_META]: page.version },
     };
   };
 
-  const readBody = async (uri: string) => {
+  const read = async (requested: string): Promise<ReadResourceResult> => {
+    const partRequest = parsePartUri(requested);
+    const uri = partRequest?.base ?? requested;
+    const { definition, variables, body } = await readBody(uri);
+    const rendered = renderResourceBody(body);
+    const { version, ...payload } = rendered;
+    const whole: ReadResourceResult = {
+      contents: [{ uri, mimeType: definition.mimeType, ...payload, _meta: { [RESOURCE_VERSION_META]: version } }],
+    };
+    const tokens = readTokens(whole);
+    if (tokens <= options.maxTokens) {
+      if (partRequest) {
+        throw new McpError(RESOURCE_NOT_FOUND, `Resource not found: ${requested}. ${uri} fits in one read and has no parts; read ${uri}.`, { uri: requested });
+      }
+      return whole;
+    }
+    const suggestion = oversizeSuggestion(definition.oversize, uri, variables);
+    const isJson = "json" in body || /^application\/(.+\+)?json\b/i.test(definition.mimeType);
+    const mode = "text" in payload ? (definition.oversize?.mode ?? (isJson ? "refuse" : "parts")) : "refuse";
+    const refuse = () => {
+      options.logger?.warn(`resource ${uri} withheld: ~${tokens} tokens, above ${options.maxTokens}`);
+      return resourceTooLarge(uri, tokens, options.maxTokens, suggestion);
+    };
+    if (mode === "refuse" || !("text" in payload)) throw refuse();
+    const part = renderPart(
+      { uri, text: payload.text, tokens, maxTokens: options.maxTokens, suggestion },
+      partRequest?.part ?? 1,
+      options.partTokens,
+      RESOURCE_NOT_FOUND,
+    );
+    if (!part) throw refuse();
+    const result: ReadResourceResult = {
+      contents: [
+        {
+          uri: requested,
+          mimeType: isJson ? "text/plain" : definition.mimeType,
+          text: part.text,
+          _meta: {
+            [RESOURCE_VERSION_META]: version,
+            [RESOURCE_PART_META]: { part: part.part, parts: part.parts, ...(part.next ? { next: part.next } : {}) },
+          },
+        },
+      ],
+    };
+    // The parts leave a fifth of the budget for their notices; this holds unless a definition's
+    // suggestion is enormous, and then the read is refused rather than sent oversized.
+    if (readTokens(result) > options.maxTokens) throw refuse();
+    return result;
+  };
+
+  const readBody = async (uri: string): Promise<ResolvedBody> => {
     try {
       const fixed = byUri.get(uri);
-      if (fixed) return { definition: fixed as { mimeType: string }, body: await fixed.read() };
+      if (fixed) return { definition: fixed, variables: {}, body: await fixed.read() };
       for (const { definition, template } of compiled) {
-        const variables = template.match(uri);
-        if (variables) {
-          const flat = Object.fromEntries(
-            Object.entries(variables).map(([k, v]) => [k, decodeURIComponent(Array.isArray(v) ? v.join("/") : v)]),
+        const matched = template.match(uri);
+        if (matched) {
+          const variables = Object.fromEntries(
+            Object.entries(matched).map(([k, v]) => [k, decodeURIComponent(Array.isArray(v) ? v.join("/") : v)]),
           );
-          return { definition, body: await definition.read(flat, new URL(uri)) };
+          return { definition, variables, body: await definition.read(variables, new URL(uri)) };
         }
       }
     } catch (error) {
@@ -83,7 +164,6 @@ export function createResourceHandlers(
     }
     throw new McpError(RESOURCE_NOT_FOUND, `Resource not found: ${uri}. Call resources/list to see what exists.`, { uri });
   };
-
   const complete = async (params: CompleteRequest["params"]): Promise<CompleteResult> => {
     const empty = { completion: { values: [], hasMore: false, total: 0 } };
     if (params.ref.type !== "ref/resource") return empty;
