@@ -137,6 +137,21 @@ describe("the model engine (tiny GGUF through core's LlamaEngine)", () => {
     expect((dataOf(body).results as Record<string, { data: unknown }>)[PLAN]?.data).toEqual({ flag: expect.any(Boolean) });
   });
 
+  it("refuses free-form JSON nested past 64 levels before a prompt is built from it (was INTERNAL: JSON.stringify overflowed)", async () => {
+    const nested = (depth: number): unknown => {
+      let value: unknown = "x";
+      for (let i = 1; i < depth; i++) value = i % 2 === 0 ? [value] : { v: value };
+      return value;
+    };
+    const generate = await server.call("local_generate", { template: "# {{title}}\n", variables: { title: "T", deep: nested(65) }, engine: "model" });
+    expect(errorOf(generate.body)).toMatchObject({ code: "INVALID_INPUT", message: expect.stringContaining("variables: nested more than 64 levels deep") });
+    const extract = await server.call("local_extract", { task_type: "frontmatter", engine: "model", files: [PLAN], schema: { type: "object", deep: nested(70) } });
+    expect(errorOf(extract.body)).toMatchObject({ code: "INVALID_INPUT", message: expect.stringContaining("schema: nested more than 64 levels deep") });
+    // 64 levels (the record itself is the first) are accepted.
+    const within = await server.call("local_generate", { template: "# {{title}}\n", variables: { title: "T", deep: nested(63) } });
+    expect(within.body).toMatchObject({ success: true, data: { content: "# T\n" } });
+  });
+
   it("stops generation at the deadline with TIMEOUT, and keeps serving", async () => {
     const long = { type: "array", items: { type: "string", minLength: 48, maxLength: 48 }, minItems: 100, maxItems: 100 };
     const started = performance.now();

@@ -42,3 +42,32 @@ export const FilesSchema = z
   .min(1)
   .max(200)
   .describe("Files to read: relative to the first configured root, or absolute inside the roots");
+
+/** Free-form JSON arguments (`schema`, `variables`) nest at most this deep. */
+export const MAX_JSON_DEPTH = 64;
+
+/**
+ * A JSON object argument of any shape, nested at most MAX_JSON_DEPTH levels: a value 10,000 levels
+ * deep is INVALID_INPUT here, instead of overflowing the stack where a model prompt is built from
+ * it (JSON.stringify) or a grammar from it.
+ */
+export function boundedJsonObject() {
+  return z.record(z.string(), z.unknown()).refine((value) => nestingDepth(value, MAX_JSON_DEPTH) <= MAX_JSON_DEPTH, {
+    message: `nested more than ${MAX_JSON_DEPTH} levels deep; pass a flatter value`,
+  });
+}
+
+/** How deeply a JSON value nests, counted without recursion; stops counting once past `limit`. */
+export function nestingDepth(value: unknown, limit: number): number {
+  let deepest = 0;
+  const stack: { value: unknown; depth: number }[] = [{ value, depth: 0 }];
+  while (stack.length > 0) {
+    const item = stack.pop() as { value: unknown; depth: number };
+    if (item.value === null || typeof item.value !== "object") continue;
+    const depth = item.depth + 1;
+    deepest = Math.max(deepest, depth);
+    if (depth > limit) return deepest;
+    for (const child of Object.values(item.value)) stack.push({ value: child, depth });
+  }
+  return deepest;
+}

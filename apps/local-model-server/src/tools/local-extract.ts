@@ -22,7 +22,7 @@ import { compilePatterns } from "../domain/regex/bounded-regex.js";
 import { isScriptPath } from "../domain/ts/source-file.js";
 import { estimateTextTokens } from "../domain/tokens.js";
 import type { LocalModelRuntime } from "../runtime.js";
-import { EngineChoiceSchema, FilesSchema, READ_ONLY, contractOutput } from "./contract.js";
+import { boundedJsonObject, EngineChoiceSchema, FilesSchema, READ_ONLY, contractOutput } from "./contract.js";
 import { chooseEngine } from "./engine-choice.js";
 import type { Json } from "./level-tree.js";
 import { checkAgainstSchema, readFiles } from "./read-files.js";
@@ -45,8 +45,7 @@ const input = z.object({
     })
     .strict()
     .optional(),
-  schema: z
-    .record(z.string(), z.unknown())
+  schema: boundedJsonObject()
     .optional()
     .describe("JSON Schema for each file's `data`: the model's output is constrained to it; deterministic data is checked against it (schema_valid)"),
   engine: EngineChoiceSchema,

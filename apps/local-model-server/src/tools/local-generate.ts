@@ -13,7 +13,7 @@ import { writeFileAtomic } from "@local-mcp/core";
 import { renderTemplate } from "../domain/templates/render-template.js";
 import { isInlineTemplate, type TemplateInfo } from "../domain/templates/template-store.js";
 import type { LocalModelRuntime } from "../runtime.js";
-import { EngineChoiceSchema, contractOutput } from "./contract.js";
+import { boundedJsonObject, EngineChoiceSchema, contractOutput } from "./contract.js";
 import { ModelTally, runTask } from "./run-task.js";
 import type { TaskOutcome } from "./task-response.js";
 
@@ -28,7 +28,7 @@ const input = z.object({
     .max(200_000)
     .optional()
     .describe("A template name (see the local-model CLI: `local-model templates`) or an inline Handlebars template (anything containing {{ or a line break)"),
-  variables: z.record(z.string(), z.unknown()).optional().describe("Values for the template's variables; a missing one is an error naming it"),
+  variables: boundedJsonObject().optional().describe("Values for the template's variables; a missing one is an error naming it"),
   output_path: z.string().min(1).max(4096).optional().describe("Write the result here (atomically, under the roots); minimal responses then omit the content"),
   engine: EngineChoiceSchema,
 });

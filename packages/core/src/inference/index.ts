@@ -13,6 +13,8 @@ export { checkJson } from "./json-check.js";
 export type { JsonCheck } from "./json-check.js";
 export { SequencePool } from "./sequence-pool.js";
 export { preflightModel } from "./preflight.js";
+export type { ModelPreflight } from "./preflight.js";
+export { longestTokenText, promptTextUnits } from "./prompt-bound.js";
 export type {
   CallOptions,
   ChatMessage,

@@ -20,6 +20,7 @@ import { toGrammarSchema } from "./grammar-schema.js";
 import { generateValidatedJson } from "./json-generation.js";
 import { acquireLlamaRuntime, type LlamaRuntimeLease } from "./llama-runtime.js";
 import { preflightModel } from "./preflight.js";
+import { promptTextUnits } from "./prompt-bound.js";
 import { ALPACA_STOPS, alpacaPrompt } from "./prompt-formats.js";
 import { SequencePool } from "./sequence-pool.js";
 import type {
@@ -42,6 +43,8 @@ interface Loaded {
   context: LlamaContext;
   pool: SequencePool<LlamaContextSequence>;
   chatWrapper: ChatWrapper;
+  /** The most UTF-16 code units one token stands for; undefined where the vocabulary cannot tell. */
+  longestTokenText: number | undefined;
 }
 
 interface PreparedPrompt {
@@ -110,7 +113,7 @@ export class LlamaEngine implements InferenceBackend {
   private async doLoad(onProgress?: (fraction: number) => void): Promise<Loaded> {
     const c = this.config;
     this.readiness.markLoading(`checking ${this.modelName}`, 0);
-    await preflightModel(c, this.memoryGuard);
+    const { longestTokenText } = await preflightModel(c, this.memoryGuard);
     const runtime = await acquireLlamaRuntime(c.gpu, c.llamaLogLevel, this.logger);
     const llama = runtime.llama;
     this.readiness.markLoading(`loading ${this.modelName}`, 0);
@@ -138,7 +141,7 @@ export class LlamaEngine implements InferenceBackend {
       });
       const sequences = Array.from({ length: c.sequences }, () => context.getSequence());
       const { resolveChatWrapper } = await import("node-llama-cpp");
-      return { llama, runtime, model, context, pool: new SequencePool(sequences, c.maxQueue), chatWrapper: resolveChatWrapper(model) };
+      return { llama, runtime, model, context, pool: new SequencePool(sequences, c.maxQueue), chatWrapper: resolveChatWrapper(model), longestTokenText };
     } catch (error) {
       await model.dispose();
       await runtime.release();
@@ -277,8 +280,9 @@ export class LlamaEngine implements InferenceBackend {
   private async run(loaded: Loaded, sequence: LlamaContextSequence, request: GenerateRequest, signal: AbortSignal): Promise<GenerationResult> {
     const started = performance.now();
     const { model, llama } = loaded;
-    const prepared = await this.preparePrompt(loaded, request.prompt);
     const maxTokens = request.maxTokens ?? DEFAULT_MAX_TOKENS;
+    this.refuseOverlongText(loaded, request.prompt, maxTokens);
+    const prepared = await this.preparePrompt(loaded, request.prompt);
     if (prepared.tokens.length + maxTokens > this.config.contextSize) {
       throw new ToolError(
         "INVALID_INPUT",
@@ -347,6 +351,24 @@ export class LlamaEngine implements InferenceBackend {
       stopReason,
       mode: prepared.mode,
     };
+  }
+
+  /**
+   * Refuses, before tokenizing, a prompt whose text needs more tokens than the context has room
+   * for even if every token stood for the vocabulary's longest piece. Tokenizing blocks the event
+   * loop (the deadline cannot fire) and is superlinear on long runs in llama.cpp, so a huge input
+   * would otherwise hold the call far past its deadline only to be refused afterwards.
+   */
+  private refuseOverlongText(loaded: Loaded, prompt: PromptInput, maxTokens: number): void {
+    if (loaded.longestTokenText === undefined) return;
+    const units = promptTextUnits(prompt);
+    const fewest = Math.ceil(units / loaded.longestTokenText);
+    if (fewest + maxTokens <= this.config.contextSize) return;
+    throw new ToolError(
+      "INVALID_INPUT",
+      `The prompt (${units} characters: at least ${fewest} tokens) plus max_tokens (${maxTokens}) does not fit the context of ${this.config.contextSize} tokens.`,
+      { suggestion: "Shorten the input or lower max_tokens.", details: { promptChars: units, minPromptTokens: fewest, maxTokens } },
+    );
   }
 
   private grammarCache = new Map<string, Promise<LlamaGrammar>>();

@@ -4,6 +4,13 @@ import type { ResolvedLlamaEngineConfig } from "./engine-config.js";
 import { GgmlType } from "./gguf/ggml-type.js";
 import { readLoadableLoraHeader, readLoadableModelHeader } from "./gguf/loadable.js";
 import { estimateModelMemory, type MemoryEstimate } from "./gguf/memory-estimate.js";
+import { longestTokenText } from "./prompt-bound.js";
+
+export interface ModelPreflight {
+  estimate: MemoryEstimate;
+  /** The most UTF-16 code units one token stands for (`longestTokenText`); undefined: unknown. */
+  longestTokenText: number | undefined;
+}
 
 /**
  * Everything checked before a file reaches llama.cpp, which aborts the whole process on a missing
@@ -11,7 +18,7 @@ import { estimateModelMemory, type MemoryEstimate } from "./gguf/memory-estimate
  * the model (NOT_READY naming the file and the problem), and the memory the load will take
  * against the bound and the free memory (RESOURCE_EXHAUSTED, L-memory-bound).
  */
-export async function preflightModel(config: ResolvedLlamaEngineConfig, guard: MemoryGuard): Promise<MemoryEstimate> {
+export async function preflightModel(config: ResolvedLlamaEngineConfig, guard: MemoryGuard): Promise<ModelPreflight> {
   const model = await readLoadableModelHeader(config.modelPath);
   let adapterBytes = 0;
   for (const adapter of config.adapters) {
@@ -24,5 +31,5 @@ export async function preflightModel(config: ResolvedLlamaEngineConfig, guard: M
     kvCacheType: config.kvCacheType === "f32" ? GgmlType.F32 : GgmlType.F16,
   });
   guard.admit(estimate.totalBytes + adapterBytes, `Loading ${config.modelPath}`);
-  return estimate;
+  return { estimate, longestTokenText: longestTokenText(model) };
 }

@@ -3,7 +3,19 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MemoryGuard, silentLogger } from "../../src/index.js";
-import { checkJson, LlamaEmbedder, LlamaEngine, type LlamaEngineConfig } from "../../src/inference/index.js";
+import {
+  alpacaPrompt,
+  checkJson,
+  GgufValueType,
+  ggufValue,
+  LlamaEmbedder,
+  LlamaEngine,
+  longestTokenText,
+  promptTextUnits,
+  readGgufHeader,
+  type GgufMetadataValue,
+  type LlamaEngineConfig,
+} from "../../src/inference/index.js";
 import { writeTinyLlamaGguf, writeTinyLoraGguf } from "../../src/testing/index.js";
 
 // Real llama.cpp through node-llama-cpp on tiny generated models, 1 thread (ARCHITECTURE.md).
@@ -172,11 +184,46 @@ describe("LlamaEngine on a tiny GGUF model", () => {
     await expect(engine.complete("x".repeat(50), { maxTokens: 5_000 })).rejects.toMatchObject({ code: "INVALID_INPUT" });
   });
 
+  it("refuses a prompt far too long for the context before tokenizing it (llama.cpp would block for seconds)", async () => {
+    // 400,000 characters without a space: llama.cpp's SentencePiece tokenizer takes ~15 s on them,
+    // in one native call the deadline cannot interrupt. The vocabulary's longest piece (12 code
+    // units, <|im_start|>) bounds the tokens from below: at least 33,334, refused at once.
+    const started = performance.now();
+    const refused = engine.generate({ prompt: { kind: "chat", messages: [{ role: "user", content: "a".repeat(400_000) }] }, maxTokens: 8, deadlineMs: 2_000 });
+    await expect(refused).rejects.toMatchObject({ code: "INVALID_INPUT", message: expect.stringMatching(/at least 33334 tokens.*does not fit the context of 1024/), details: { minPromptTokens: 33_334 } });
+    expect(performance.now() - started).toBeLessThan(1_000);
+    // Near the bound the prompt is tokenized and refused by its real length.
+    await expect(engine.complete("a".repeat(2_000), { maxTokens: 8 })).rejects.toMatchObject({ code: "INVALID_INPUT", details: { promptTokens: expect.any(Number) } });
+  });
+
   it("embeds through the Embedder interface with unit vectors", async () => {
     const embedder = await LlamaEmbedder.create(engine);
     expect(embedder.dimension).toBe(64);
     const [a, b] = await embedder.embed(["alpha", "alpha"], { task: "document" });
     expect(Math.hypot(...a!)).toBeCloseTo(1, 5);
     expect([...a!]).toEqual([...b!]);
+  });
+});
+
+describe("the prompt's least token count, from the vocabulary", () => {
+  it("is the longest piece for SentencePiece and byte-level BPE vocabularies, unknown for others", async () => {
+    expect(longestTokenText(await readGgufHeader(modelPath))).toBe("<|im_start|>".length);
+    expect(longestTokenText(await readGgufHeader(fimModelPath))).toBe("<|fim_prefix|>".length);
+    const vocabulary = (model: string, tokens: string[]) =>
+      new Map<string, GgufMetadataValue>([
+        ["tokenizer.ggml.model", ggufValue.str(model)],
+        ["tokenizer.ggml.tokens", ggufValue.array(GgufValueType.STRING, tokens)],
+      ]);
+    expect(longestTokenText({ metadata: vocabulary("gpt2", ["a", "Ġthe", "================"]) })).toBe(16);
+    // UGM collapses runs of whitespace: one token can stand for any number of spaces.
+    expect(longestTokenText({ metadata: vocabulary("t5", ["a", "▁the"]) })).toBeUndefined();
+    expect(longestTokenText({ metadata: new Map() })).toBeUndefined();
+  });
+
+  it("counts the text every token must cover", () => {
+    expect(promptTextUnits({ kind: "completion", text: "abc" })).toBe(3);
+    expect(promptTextUnits({ kind: "infill", prefix: "ab", suffix: "cde" })).toBe(5);
+    expect(promptTextUnits({ kind: "alpaca", instruction: "Why?", input: "x" })).toBe(alpacaPrompt("Why?", "x").length);
+    expect(promptTextUnits({ kind: "chat", messages: [{ role: "system", content: " sys " }, { role: "user", content: "hello" }] })).toBe(8);
   });
 });
