@@ -7,7 +7,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
-import { CaseGenerator, type FuzzCase } from "./case-generator.js";
+import { CaseGenerator, type FuzzCase, type GoldenCall } from "./case-generator.js";
 import { checkCall, type CallReport, type Failure } from "./checks.js";
 import { FuzzConnection, type ServerLaunch } from "./connection.js";
 import type { RegressionCase } from "./regressions.js";
@@ -58,11 +58,36 @@ function launchOf(target: FuzzTarget, prepared: PreparedTarget): ServerLaunch {
   return { command: process.execPath, args: [target.entry], env: prepared.env, cwd: prepared.cwd };
 }
 
-async function startListed(launch: ServerLaunch): Promise<{ connection: FuzzConnection; tools: Tool[] }> {
-  const connection = await FuzzConnection.start(launch);
-  // Listing also gives the client each tool's output schema, which it checks every result against.
-  const { tools } = await connection.spawned.client.listTools();
-  return { connection, tools };
+/** How long a server's model may take to load before the run gives up on it. */
+const WARM_UP_MS = 120_000;
+
+/**
+ * Starts the target's server, lists its tools and, when the target names a warm-up call, repeats
+ * it (uncounted) until it succeeds — the model loaded — or WARM_UP_MS have passed.
+ */
+export async function startServer(target: FuzzTarget, prepared: PreparedTarget): Promise<{ connection: FuzzConnection; tools: Tool[] }> {
+  const connection = await FuzzConnection.start(launchOf(target, prepared));
+  try {
+    // Listing also gives the client each tool's output schema, which it checks every result against.
+    const { tools } = await connection.spawned.client.listTools();
+    if (prepared.warmUp) await warmUp(connection, prepared, prepared.warmUp);
+    return { connection, tools };
+  } catch (error) {
+    await connection.close();
+    throw error;
+  }
+}
+
+async function warmUp(connection: FuzzConnection, prepared: PreparedTarget, call: GoldenCall): Promise<void> {
+  const until = performance.now() + WARM_UP_MS;
+  let last = "";
+  while (performance.now() < until && connection.usable) {
+    const outcome = await connection.callTool(call.tool, call.arguments, prepared.deadlineMs(call.tool) + CLIENT_GRACE_MS);
+    if (outcome.kind === "result" && !outcome.result.isError) return;
+    last = outcome.kind === "result" ? JSON.stringify(outcome.result.structuredContent ?? outcome.result.content).slice(0, 500) : outcome.kind;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(`the warm-up call ${call.tool} did not succeed within ${WARM_UP_MS / 1000} s (the model did not load?): ${connection.exited ?? last}`);
 }
 
 export interface CallChecks {
@@ -127,8 +152,10 @@ export async function fuzzServer(target: FuzzTarget, options: FuzzRunOptions): P
   const started = performance.now();
   const dir = await mkdtemp(join(tmpdir(), `fuzz-${target.short}-`));
   const prepared = await target.prepare(dir);
-  const launch = launchOf(target, prepared);
-  let { connection, tools } = await startListed(launch);
+  let { connection, tools } = await startServer(target, prepared).catch(async (error: unknown) => {
+    if (!options.keepDir) await rm(dir, { recursive: true, force: true });
+    throw error;
+  });
   const generator = new CaseGenerator({
     server: target.name,
     seed: options.seed,
@@ -162,7 +189,7 @@ export async function fuzzServer(target: FuzzTarget, options: FuzzRunOptions): P
         await connection.close();
         nonJsonEarlier += connection.nonJsonLines.length;
         restarts += 1;
-        ({ connection, tools } = await startListed(launch));
+        ({ connection, tools } = await startServer(target, prepared));
       }
       if (options.onProgress && options.progressEvery && (k + 1) % options.progressEvery === 0) options.onProgress(k + 1, tally);
     }

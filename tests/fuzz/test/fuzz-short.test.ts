@@ -33,6 +33,8 @@ describe("short fuzz run", () => {
       // The run reached past validation: some calls succeeded and some failed with a tool error.
       expect(summary.tally.ok).toBeGreaterThan(0);
       expect(summary.tally.toolErrors).toBeGreaterThan(0);
+      // Past readiness too: every fixture is complete (mochi and local-model run the tiny model).
+      expect(summary.tally.codes.NOT_READY ?? 0).toBe(0);
     });
   }
 });

@@ -7,8 +7,8 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { FuzzConnection } from "../src/connection.js";
-import { runCase } from "../src/fuzz-server.js";
+import type { FuzzConnection } from "../src/connection.js";
+import { runCase, startServer } from "../src/fuzz-server.js";
 import { harnessOptions } from "../src/options.js";
 import { loadRegressions } from "../src/regressions.js";
 import { TARGETS, failsOnInternal, type PreparedTarget } from "../src/targets/index.js";
@@ -30,9 +30,8 @@ for (const target of TARGETS) {
     beforeAll(async () => {
       dir = await mkdtemp(join(tmpdir(), `fuzz-replay-${target.short}-`));
       prepared = await target.prepare(dir);
-      connection = await FuzzConnection.start({ command: process.execPath, args: [target.entry], env: prepared.env, cwd: prepared.cwd });
-      await connection.spawned.client.listTools();
-    });
+      ({ connection } = await startServer(target, prepared));
+    }, 180_000);
     afterAll(async () => {
       await connection?.close();
       await rm(dir, { recursive: true, force: true });

@@ -1,17 +1,24 @@
 /**
  * local-model-mcp on a temporary work tree: Markdown with frontmatter, TypeScript modules that
  * import each other, a file that makes `(a+)+$` backtrack, a file above the 1 MiB read limit, a
- * git history with a dirty work tree, and symlinks that lead out of the root. No model: model
- * tasks answer NOT_READY.
+ * git history with a dirty work tree, and symlinks that lead out of the root. The model is the
+ * tiny generated GGUF of core/testing (CPU, one thread, loaded at start): `engine: "model"` and
+ * the tasks that need judgment (summaries, natural-language checks) run real llama.cpp inference,
+ * schema-constrained, within the same deadline as every other call.
  */
 import { execFileSync } from "node:child_process";
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { appEntry, linkOut, makeSandbox, writesOutside } from "./sandbox.js";
 import { BASE_ENV, type FuzzTarget } from "./target.js";
+import { writeTinyModel } from "./tiny-model.js";
 
-/** LOCAL_MODEL_TIMEOUT_MS: every tool's deadline (documented default 30 s; shorter keeps runs quick). */
+/** LOCAL_MODEL_TIMEOUT_MS: every tool's deadline, model calls included (documented default 30 s; shorter keeps runs quick). */
 const TIMEOUT_MS = 10_000;
+/** LOCAL_MODEL_MODEL_CONTEXT_SIZE: prompt + max_tokens must fit; a larger prompt is INVALID_INPUT before generation. */
+const CONTEXT_SIZE = 2_048;
+/** A JSON schema for the frontmatter golden call: one boolean, as the app's model tests ask. */
+const FLAG_SCHEMA = { type: "object", properties: { flag: { type: "boolean" } }, required: ["flag"], additionalProperties: false };
 
 const FILES: Record<string, string> = {
   "notes.md": "---\ntitle: Notes\ntags: [a, b]\nnested:\n  key: value\n---\n# Notes\n\n## Plan\n\nSome text.\n",
@@ -61,6 +68,7 @@ export const localModelTarget: FuzzTarget = {
     await linkOut(sandbox, "link-dir", "dir");
     const state = join(dir, "state");
     await mkdir(state);
+    const model = await writeTinyModel(dir, { fim: false, contextLength: CONTEXT_SIZE });
     const files = ["notes.md", "README.md", "src/a.ts", "src/b.ts", "src/util.js", "redos.txt", "data.json", "big.log", "link-out.md"];
     return {
       env: {
@@ -69,6 +77,14 @@ export const localModelTarget: FuzzTarget = {
         LOCAL_MODEL_STATE_DIR: state,
         LOCAL_MODEL_TIMEOUT_MS: String(TIMEOUT_MS),
         LOCAL_MODEL_REGEX_TIMEOUT_MS: "250",
+        LOCAL_MODEL_MODEL_PATH: model,
+        LOCAL_MODEL_MODEL_GPU: "cpu",
+        LOCAL_MODEL_MODEL_THREADS: "1",
+        LOCAL_MODEL_MODEL_CONTEXT_SIZE: String(CONTEXT_SIZE),
+        LOCAL_MODEL_MODEL_MAX_TOKENS: "512",
+        LOCAL_MODEL_MODEL_PRELOAD: "true",
+        // Most characters of a file put into a prompt: keeps prompts within the tiny context.
+        LOCAL_MODEL_MAX_INPUT_CHARS: "1000",
       },
       cwd: sandbox.root,
       hints: {
@@ -90,6 +106,8 @@ export const localModelTarget: FuzzTarget = {
       sentinel: sandbox.sentinel,
       writesOutside: () => writesOutside(dir, sandbox),
       deadlineMs: () => TIMEOUT_MS,
+      // The model loads in the background after start: wait for it before the fuzz begins.
+      warmUp: { tool: "local_extract", arguments: { task_type: "frontmatter", engine: "model", files: ["notes.md"], extract: { fields: ["flag"] }, schema: FLAG_SCHEMA } },
       golden: [
         { tool: "local_extract", arguments: { task_type: "frontmatter", files: ["notes.md"] } },
         { tool: "local_extract", arguments: { task_type: "pattern_match", files: ["redos.txt", "notes.md"], extract: { patterns: ["(a+)+$", "^#"] } } },
@@ -98,6 +116,12 @@ export const localModelTarget: FuzzTarget = {
         { tool: "local_git", arguments: { task_type: "log", options: { limit: 5 } } },
         { tool: "local_verify", arguments: { checks: [{ id: "C1", file: "notes.md", condition: { type: "contains", value: "Notes" } }] } },
         { tool: "local_generate", arguments: { template: "# {{title}}\n", variables: { title: "Fuzz" }, output_path: "out/golden.md" } },
+        { tool: "local_extract", arguments: { task_type: "frontmatter", engine: "model", files: ["notes.md"], extract: { fields: ["flag"] }, schema: FLAG_SCHEMA } },
+        { tool: "local_extract", arguments: { task_type: "structure", files: ["README.md"], extract: { summarize: true } } },
+        { tool: "local_analyze", arguments: { task_type: "dependencies", engine: "model", files: ["src/b.ts"] } },
+        { tool: "local_git", arguments: { task_type: "log", engine: "model", options: { limit: 2 } } },
+        { tool: "local_verify", arguments: { checks: [{ id: "UX-01", description: "The notes have a plan section", file: "notes.md" }] } },
+        { tool: "local_generate", arguments: { template: "# {{title}}\n", variables: { title: "Fuzz" }, engine: "model" } },
       ],
     };
   },

@@ -28,6 +28,12 @@ export interface PreparedTarget {
   deadlineMs: (tool: string) => number;
   /** Calls that must succeed (not isError); the first is the known-good call after the run. */
   golden: readonly GoldenCall[];
+  /**
+   * A call that reaches the server's model, sent (uncounted) after every start until it succeeds:
+   * a model that loads in the background is ready before the first fuzzed call, so model tools
+   * answer from inference rather than NOT_READY while it loads.
+   */
+  warmUp?: GoldenCall;
   sanitize?: (tool: string, args: unknown) => unknown;
 }
 
