@@ -2,10 +2,9 @@
  * The tools' contract through a real client: response levels nest (minimal ⊆ standard ⊆ full),
  * coded errors with suggestions, versions and history, delete keeping the history, filters.
  */
-import { silentLogger } from "@local-mcp/core";
+import { nestingDepth, silentLogger } from "@local-mcp/core";
 import { assertLevelsNested } from "@local-mcp/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { nestingDepth } from "../src/tools/nesting-depth.js";
 import { createSaveFunctionTool } from "../src/tools/save-function.js";
 import { commitUnchecked } from "./helpers/unchecked-save.js";
 import { callTool, connectSolo, tempLibrary } from "./helpers/test-library.js";

@@ -79,3 +79,4 @@ export type { DirectoryLockOptions, HeldLock, LockHolder } from "./files/directo
 export { isProcessAlive } from "./files/process-alive.js";
 export { errnoCode, isMissingPathError } from "./files/errno.js";
 export { seedFrom, seededRandom } from "./seeded-random.js";
+export { nestingDepth } from "./nesting-depth.js";

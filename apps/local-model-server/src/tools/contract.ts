@@ -1,6 +1,6 @@
 /** Input and output schema pieces every tool of this server shares. */
 import { z } from "zod";
-import type { ToolAnnotations } from "@local-mcp/core";
+import { nestingDepth, type ToolAnnotations } from "@local-mcp/core";
 
 export const EngineChoiceSchema = z
   .enum(["auto", "deterministic", "model"])
@@ -55,19 +55,4 @@ export function boundedJsonObject() {
   return z.record(z.string(), z.unknown()).refine((value) => nestingDepth(value, MAX_JSON_DEPTH) <= MAX_JSON_DEPTH, {
     message: `nested more than ${MAX_JSON_DEPTH} levels deep; pass a flatter value`,
   });
-}
-
-/** How deeply a JSON value nests, counted without recursion; stops counting once past `limit`. */
-export function nestingDepth(value: unknown, limit: number): number {
-  let deepest = 0;
-  const stack: { value: unknown; depth: number }[] = [{ value, depth: 0 }];
-  while (stack.length > 0) {
-    const item = stack.pop() as { value: unknown; depth: number };
-    if (item.value === null || typeof item.value !== "object") continue;
-    const depth = item.depth + 1;
-    deepest = Math.max(deepest, depth);
-    if (depth > limit) return deepest;
-    for (const child of Object.values(item.value)) stack.push({ value: child, depth });
-  }
-  return deepest;
 }

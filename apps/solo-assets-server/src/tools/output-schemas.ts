@@ -3,8 +3,8 @@
  * response level. Fields that are not present at every level are optional (core checks every
  * result against these).
  */
+import { nestingDepth } from "@local-mcp/core";
 import { z } from "zod";
-import { nestingDepth } from "./nesting-depth.js";
 
 export const StatusSchema = z.enum(["active", "broken", "unverified"]).describe("active: passed the gate; broken: rejected; unverified: stored without running tests (or a step could not judge)");
 const StepStatusSchema = z.enum(["passed", "failed", "skipped", "error"]);
