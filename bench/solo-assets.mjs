@@ -224,8 +224,8 @@ async function dataset(n, model) {
 
 /**
  * Where one search's time goes, stage by stage, with the app's own pieces in the order
- * FunctionLibrary.search runs them: the query embedding, opening the file (LibraryDatabase.read
- * opens it afresh for every operation), bringing the in-memory index in step (a fingerprint
+ * FunctionLibrary.search runs them: the query embedding, attaching the file (LibraryDatabase.read
+ * attaches it afresh for every operation), bringing the in-memory index in step (a fingerprint
  * query when nothing changed), the vector and keyword rankings from memory, fusion and the hits'
  * records, and closing the file. Also the index's first load (once per process).
  */

@@ -6,6 +6,8 @@
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { LibraryDatabase } from "../src/domain/storage/library-database.js";
+import { migrateLibrarySchema } from "../src/domain/storage/schema.js";
 import { commitUnchecked } from "./helpers/unchecked-save.js";
 import { tempLibrary, testServices } from "./helpers/test-library.js";
 import type { TempLibrary } from "./helpers/test-library.js";
@@ -103,5 +105,30 @@ describe("the library file", () => {
     } finally {
       await services.dispose();
     }
+  });
+
+  it("releases the file after every operation, failed ones included: another process can take the write lock at once", async () => {
+    const db = new LibraryDatabase(library.dbPath, { lockTimeoutMs: 5_000, migrate: migrateLibrarySchema });
+    const takeWriteLock = async () => {
+      // The child opens the file read-write with no retry: it exits with an error if we still hold it.
+      const holder = child(["hold", library.dbPath, "0"], "released");
+      await holder.reached;
+      expect(await holder.exited).toEqual({ code: 0, signal: null });
+    };
+    await db.write((session) => session.run("INSERT INTO library_info VALUES ('probe', 'written')"));
+    await takeWriteLock();
+    expect(await db.read((session) => session.all("SELECT value FROM library_info WHERE key = 'probe'"))).toEqual([{ value: "written" }]);
+    await takeWriteLock();
+    // A write whose work fails is rolled back, and the file is released all the same.
+    await expect(
+      db.write(async (session) => {
+        await session.run("INSERT INTO library_info VALUES ('rolled_back', 'x')");
+        throw new Error("the work failed");
+      }),
+    ).rejects.toThrow("the work failed");
+    await takeWriteLock();
+    await expect(db.read((session) => session.all("SELECT no_such_column FROM library_info"))).rejects.toThrow(/no_such_column/);
+    await takeWriteLock();
+    expect(await db.read((session) => session.all("SELECT key FROM library_info WHERE key = 'rolled_back'"))).toEqual([]);
   });
 });
