@@ -16,7 +16,7 @@ import { COARSE_POOL, POOL, SearchIndex } from "../src/domain/search/search-inde
 import { LibraryDatabase, floatList, varcharList } from "../src/domain/storage/library-database.js";
 import { migrateLibrarySchema } from "../src/domain/storage/schema.js";
 import { commitUnchecked } from "./helpers/unchecked-save.js";
-import { tempLibrary, testServices } from "./helpers/test-library.js";
+import { connectSolo, tempLibrary, testServices } from "./helpers/test-library.js";
 import type { TempLibrary } from "./helpers/test-library.js";
 
 const DIMENSION = 768;
@@ -79,8 +79,18 @@ describe("search index", () => {
     const n = COARSE_POOL + POOL * 4;
     await writeClusteredLibrary(db, n);
     const index = new SearchIndex(MODEL, DIMENSION);
-    const report = await db.read((session) => index.sync(session));
+    const reports: { done: number; total: number; message: string }[] = [];
+    const report = await db.read((session) => index.sync(session, (done, total, message) => reports.push({ done, total, message })));
     expect(report).toMatchObject({ read: n, full: true });
+    // A load this long reports progress: rows, then vectors, every 5,000, up to 2n of 2n.
+    expect(reports.length).toBeGreaterThanOrEqual(Math.floor((2 * n) / 5_000));
+    expect(reports.every((r, i) => r.total === 2 * n && (i === 0 || r.done > (reports[i - 1]?.done ?? 0)))).toBe(true);
+    expect(reports.at(-1)).toMatchObject({ done: 2 * n, message: `search index: loaded ${n} functions` });
+    expect(reports.map((r) => r.message)).toContain(`search index: 10000 of ${n} vectors read`);
+    // In step, nothing to report.
+    const quiet: number[] = [];
+    await db.read((session) => index.sync(session, (done) => quiet.push(done)));
+    expect(quiet).toEqual([]);
     const filter = { statuses: ["active" as const, "unverified" as const] };
     let overlap = 0;
     let compared = 0;
@@ -104,6 +114,28 @@ describe("search index", () => {
     }
     // Within a cluster many cosines are near-ties, so the int8 copy may swap a few at the edge of the top 20.
     expect(overlap / compared).toBeGreaterThanOrEqual(0.9);
+  });
+
+  it("sends progress notifications from search_functions while a fresh server loads a large index", async () => {
+    const n = 6_000;
+    await writeClusteredLibrary(openDb(library.dbPath), n);
+    const solo = await connectSolo(library.dbPath);
+    try {
+      const progress: { progress: number; total?: number; message?: string }[] = [];
+      const first = await solo.client.callTool({ name: "search_functions", arguments: { query: "parse json" } }, undefined, {
+        timeout: 60_000,
+        onprogress: (p) => progress.push(p),
+      });
+      expect(first.isError).not.toBe(true);
+      expect(progress.map((p) => p.message)).toEqual(expect.arrayContaining(["search index: 5000 functions read", `search index: loaded ${n} functions`]));
+      expect(progress.at(-1)).toMatchObject({ progress: 2 * n, total: 2 * n });
+      // The index is loaded now: the next search has nothing to report.
+      const later: unknown[] = [];
+      await solo.client.callTool({ name: "search_functions", arguments: { query: "format dates" } }, undefined, { onprogress: (p) => later.push(p) });
+      expect(later).toEqual([]);
+    } finally {
+      await solo.close();
+    }
   });
 
   it("ranks keywords by the idf formula computed in SQL, and filters by status and tag", async () => {

@@ -80,10 +80,11 @@ export function createSearchFunctionsTool(services: SoloServices) {
       openWorldHint: services.settings.embedding.backend === "gemini",
     },
     responseLevel: "standard",
-    handler: async (input, { signal }) => {
+    handler: async (input, { signal, progress }) => {
       const outcome = await services.library.search(
         { query: input.query, limit: input.limit, includeBroken: input.include_broken, ...(input.tags ? { tags: input.tags } : {}) },
         signal,
+        (done, total, message) => progress({ progress: done, total, message }),
       );
       return new SearchResponse(input.query, outcome);
     },

@@ -19,7 +19,7 @@ import { FUNCTION_NAME, findTopLevelFunction, parameterNames } from "../python/f
 import { embeddingText, splitIdentifier, textHash } from "../search/embedding-text.js";
 import { keywordTerms } from "../search/keyword-terms.js";
 import { reciprocalRankFusion } from "../search/rank-fusion.js";
-import { SearchIndex } from "../search/search-index.js";
+import { SearchIndex, type SyncProgress } from "../search/search-index.js";
 import type { LibraryDatabase } from "../storage/library-database.js";
 import type { FunctionMetadata, FunctionRecord, FunctionSummaryRecord, TestCase, VersionRecord } from "./function-record.js";
 import {
@@ -256,7 +256,8 @@ export class FunctionLibrary {
     return this.db.read((session) => libraryCounts(session), signal);
   }
 
-  async search(request: SearchRequest, signal?: AbortSignal): Promise<SearchOutcome> {
+  /** `progress` hears of a long index load (the first search of a process on a large library). */
+  async search(request: SearchRequest, signal?: AbortSignal, progress?: SyncProgress): Promise<SearchOutcome> {
     const query = request.query.trim();
     if (query.length === 0) {
       throw new ToolError("INVALID_INPUT", "The query is empty.", { details: { fields: [{ field: "query", message: "empty" }] } });
@@ -277,7 +278,14 @@ export class FunctionLibrary {
     const candidates = Math.max(CANDIDATES, request.limit * 4);
     const index = this.searchIndex();
     return this.db.read(async (session) => {
-      const synced = await index.sync(session);
+      // A long load is also told on stderr, at most every 2 s (the client hears every step).
+      let logged = performance.now();
+      const synced = await index.sync(session, (done, total, message) => {
+        progress?.(done, total, message);
+        if (performance.now() - logged < 2_000) return;
+        logged = performance.now();
+        this.logger.info(message, { done, total });
+      });
       if (synced.full || synced.ms > 1_000) {
         this.logger.info("search index loaded", { functions: index.size, read: synced.read, removed: synced.removed, ms: Math.round(synced.ms) });
       }

@@ -56,6 +56,15 @@ export interface IndexRanking {
   unembedded: number;
 }
 
+/**
+ * How far a sync has read: `done` of `total` steps — each function's row, then each vector, so
+ * `total` is twice the number of functions to read (approximately: a writer may add some meanwhile).
+ */
+export type SyncProgress = (done: number, total: number, message: string) => void;
+
+/** Progress goes out every this many rows (and at the end of each phase). */
+const PROGRESS_EVERY = 5_000;
+
 export interface SyncReport {
   /** Rows read from the file (0 when the index was in step). */
   read: number;
@@ -96,8 +105,11 @@ export class SearchIndex {
     return this.slotOf.size;
   }
 
-  /** Brings the index in step with the library seen by `session`. */
-  async sync(session: DbSession): Promise<SyncReport> {
+  /**
+   * Brings the index in step with the library seen by `session`; `onProgress` hears of a load of
+   * more than one progress step (a first load at 100k functions takes seconds).
+   */
+  async sync(session: DbSession, onProgress?: SyncProgress): Promise<SyncReport> {
     const started = performance.now();
     const target = await libraryFingerprint(session);
     const held = this.fingerprint;
@@ -107,7 +119,9 @@ export class SearchIndex {
     // A lower max than we hold means another library took this path's place: start over.
     const full = held === undefined || target.max < held.max;
     if (full) this.clear();
-    let read = await this.load(session, full ? -1 : (held?.max ?? -1));
+    const expected = full ? target.count : Math.max(0, target.count - (held?.count ?? 0));
+    const progress = onProgress && expected > PROGRESS_EVERY ? onProgress : undefined;
+    let read = await this.load(session, full ? -1 : (held?.max ?? -1), progress && ((done, message) => progress(done, 2 * expected, message)));
     let removed = 0;
     if (this.slotOf.size !== target.count) {
       const present = await allFunctionIds(session);
@@ -128,18 +142,27 @@ export class SearchIndex {
     return { read, removed, full, ms: performance.now() - started };
   }
 
-  /** Reads the functions with a revision above `since`, then their vectors; returns how many. */
-  private async load(session: DbSession, since: number): Promise<number> {
+  /**
+   * Reads the functions with a revision above `since`, then their vectors; returns how many.
+   * `progress` counts rows, then vectors after them.
+   */
+  private async load(session: DbSession, since: number, progress?: (done: number, message: string) => void): Promise<number> {
     const changed: number[] = [];
     await scanFunctionRows(session, since, (row) => {
       this.upsert(row);
       changed.push(row.id);
+      if (progress && changed.length % PROGRESS_EVERY === 0) progress(changed.length, `search index: ${changed.length} functions read`);
     });
     if (changed.length === 0) return 0;
+    progress?.(changed.length, `search index: ${changed.length} functions read; reading their vectors`);
+    let vectors = 0;
     await scanVectors(session, { model: this.model, dimension: this.dimension, ...(since < 0 ? {} : { ids: changed }) }, (id, vector) => {
       const slot = this.slotOf.get(id);
       if (slot !== undefined) this.setVector(slot, vector);
+      vectors += 1;
+      if (progress && vectors % PROGRESS_EVERY === 0) progress(changed.length + vectors, `search index: ${vectors} of ${changed.length} vectors read`);
     });
+    progress?.(2 * changed.length, `search index: loaded ${changed.length} functions`);
     return changed.length;
   }
 
