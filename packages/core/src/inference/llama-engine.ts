@@ -190,8 +190,7 @@ export class LlamaEngine implements InferenceBackend {
 
   /** Whether the model has fill-in-the-middle tokens (after load). */
   get hasInfillTokens(): boolean {
-    const infill = this.loaded?.model.tokens.infill;
-    return infill?.prefix != null && infill.suffix != null && infill.middle != null;
+    return this.loaded !== undefined && hasInfillTokens(this.loaded.model);
   }
 
   /** Embeddings from the same GGUF model, one text at a time on a dedicated context. */
@@ -361,7 +360,7 @@ export class LlamaEngine implements InferenceBackend {
    */
   private refuseOverlongText(loaded: Loaded, prompt: PromptInput, maxTokens: number): void {
     if (loaded.longestTokenText === undefined) return;
-    const units = promptTextUnits(prompt);
+    const units = promptTextUnits(prompt, hasInfillTokens(loaded.model));
     const fewest = Math.ceil(units / loaded.longestTokenText);
     if (fewest + maxTokens <= this.config.contextSize) return;
     throw new ToolError(
@@ -421,4 +420,10 @@ function normalise(vector: readonly number[]): Float32Array {
   const out = new Float32Array(vector.length);
   for (let i = 0; i < vector.length; i++) out[i] = norm > 0 ? (vector[i] ?? 0) / norm : 0;
   return out;
+}
+
+/** Whether the model has the three fill-in-the-middle tokens (prefix, suffix, middle). */
+function hasInfillTokens(model: LlamaModel): boolean {
+  const { prefix, suffix, middle } = model.tokens.infill;
+  return prefix != null && suffix != null && middle != null;
 }

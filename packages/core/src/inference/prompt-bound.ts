@@ -32,16 +32,18 @@ export function longestTokenText(header: Pick<GgufHeader, "metadata">): number |
 /**
  * UTF-16 code units of the prompt's text that tokens must cover (the chat template's own text
  * aside; chat messages counted trimmed, in case the template trims them): with the longest
- * piece, `ceil(units / longest)` tokens at least.
+ * piece, `ceil(units / longest)` tokens at least. An infill prompt for a model without
+ * fill-in-the-middle tokens is run as a completion of its prefix alone (the suffix is not
+ * tokenized), so only the prefix counts then.
  */
-export function promptTextUnits(prompt: PromptInput): number {
+export function promptTextUnits(prompt: PromptInput, hasInfillTokens: boolean): number {
   switch (prompt.kind) {
     case "completion":
       return prompt.text.length;
     case "alpaca":
       return alpacaPrompt(prompt.instruction, prompt.input).length;
     case "infill":
-      return prompt.prefix.length + prompt.suffix.length;
+      return prompt.prefix.length + (hasInfillTokens ? prompt.suffix.length : 0);
     case "chat":
       return prompt.messages.reduce((sum, m) => sum + m.content.trim().length, 0);
   }

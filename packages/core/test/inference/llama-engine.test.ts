@@ -192,6 +192,10 @@ describe("LlamaEngine on a tiny GGUF model", () => {
     const refused = engine.generate({ prompt: { kind: "chat", messages: [{ role: "user", content: "a".repeat(400_000) }] }, maxTokens: 8, deadlineMs: 2_000 });
     await expect(refused).rejects.toMatchObject({ code: "INVALID_INPUT", message: expect.stringMatching(/at least 33334 tokens.*does not fit the context of 1024/), details: { minPromptTokens: 33_334 } });
     expect(performance.now() - started).toBeLessThan(1_000);
+    // Without fill-in-the-middle tokens (this model) an infill runs on its prefix alone: a huge
+    // suffix that is never tokenized is no reason to refuse.
+    const infill = await engine.infill("def add(a, b):\n    return ", "a".repeat(400_000), { maxTokens: 4 });
+    expect(infill.mode).toBe("prefix-completion");
     // Near the bound the prompt is tokenized and refused by its real length.
     await expect(engine.complete("a".repeat(2_000), { maxTokens: 8 })).rejects.toMatchObject({ code: "INVALID_INPUT", details: { promptTokens: expect.any(Number) } });
   });
@@ -221,9 +225,11 @@ describe("the prompt's least token count, from the vocabulary", () => {
   });
 
   it("counts the text every token must cover", () => {
-    expect(promptTextUnits({ kind: "completion", text: "abc" })).toBe(3);
-    expect(promptTextUnits({ kind: "infill", prefix: "ab", suffix: "cde" })).toBe(5);
-    expect(promptTextUnits({ kind: "alpaca", instruction: "Why?", input: "x" })).toBe(alpacaPrompt("Why?", "x").length);
-    expect(promptTextUnits({ kind: "chat", messages: [{ role: "system", content: " sys " }, { role: "user", content: "hello" }] })).toBe(8);
+    expect(promptTextUnits({ kind: "completion", text: "abc" }, true)).toBe(3);
+    expect(promptTextUnits({ kind: "infill", prefix: "ab", suffix: "cde" }, true)).toBe(5);
+    // Without fill-in-the-middle tokens the engine completes the prefix alone.
+    expect(promptTextUnits({ kind: "infill", prefix: "ab", suffix: "cde" }, false)).toBe(2);
+    expect(promptTextUnits({ kind: "alpaca", instruction: "Why?", input: "x" }, true)).toBe(alpacaPrompt("Why?", "x").length);
+    expect(promptTextUnits({ kind: "chat", messages: [{ role: "system", content: " sys " }, { role: "user", content: "hello" }] }, true)).toBe(8);
   });
 });
