@@ -70,6 +70,7 @@ export type { HttpHandle, RunHttpOptions } from "./server/run-http.js";
 export { checkLoopbackRequest } from "./server/http-guards.js";
 export { runServerMain, serverUsage } from "./server/run-main.js";
 export type { EnvVarDoc, ServerMainOptions } from "./server/run-main.js";
+export { installStdoutGuard, protocolStdout, stdoutGuardInstalled } from "./server/stdout-guard.js";
 export { EXIT_NOT_BUILT, runUnbuiltMain } from "./server/run-unbuilt-main.js";
 export type { UnbuiltMainOptions } from "./server/run-unbuilt-main.js";
 export { writeFileAtomic, writeFileAtomicSync } from "./files/atomic-write.js";

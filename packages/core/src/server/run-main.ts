@@ -2,6 +2,7 @@ import { parseArgs } from "node:util";
 import { createLogger } from "../logger.js";
 import type { ServerFactory } from "./create-server.js";
 import { runStdio } from "./run-stdio.js";
+import { installStdoutGuard } from "./stdout-guard.js";
 
 export interface EnvVarDoc {
   name: string;
@@ -69,6 +70,9 @@ export async function runServerMain(options: ServerMainOptions): Promise<void> {
     process.stdout.write(`${options.version}\n`);
     return;
   }
+  // From here on the process is a server: console.* and process.stdout go to stderr, and only
+  // the stdio transport can write to the real stdout (a template's {{log}} cannot forge an answer).
+  installStdoutGuard();
   let factory: ServerFactory;
   try {
     factory = await options.factory();

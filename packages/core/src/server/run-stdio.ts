@@ -1,6 +1,7 @@
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { createLogger, type Logger } from "../logger.js";
 import type { ServerFactory } from "./create-server.js";
+import { protocolStdout } from "./stdout-guard.js";
 
 export interface RunStdioOptions {
   logger?: Logger;
@@ -26,7 +27,8 @@ export async function runStdio(factory: ServerFactory, options: RunStdioOptions 
   const name = created.definition.name;
   const logger = options.logger ?? created.definition.logger ?? createLogger({ name });
   const stdin: NodeJS.EventEmitter = options.stdin ?? process.stdin;
-  const transport = new StdioServerTransport();
+  // The real stdout, which the stdout guard keeps for the transport alone (see stdout-guard.ts).
+  const transport = new StdioServerTransport(process.stdin, protocolStdout());
   let stopping: Promise<void> | undefined;
 
   const shutdown = (reason: string): Promise<void> => {
