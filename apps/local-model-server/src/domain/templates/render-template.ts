@@ -9,6 +9,19 @@ import { stringify } from "yaml";
 
 const handlebars = Handlebars.create();
 
+// Templates come from the caller (inline) or a templates directory: they may not print. The
+// built-in `log` helper wrote through console.info to stdout, the MCP channel (issue #13): it is
+// removed, so `{{log …}}` is a missing helper (INVALID_INPUT); Handlebars' own warnings (denied
+// prototype access) use console.error, which is stderr — as is every console method in a
+// server process under core's stdout guard.
+handlebars.unregisterHelper("log");
+
+/** The compiler treats `log` as built in unless told otherwise (it would call the removed helper directly). */
+const COMPILE_OPTIONS: CompileOptions = { strict: true, noEscape: true, knownHelpers: { log: false } };
+
+/** Runtime options of every render: no prototype properties or methods, whatever the defaults become. */
+const RUNTIME_OPTIONS: Handlebars.RuntimeOptions = { allowProtoPropertiesByDefault: false, allowProtoMethodsByDefault: false, allowCallsToHelperMissing: false };
+
 function yamlFlow(value: unknown): string {
   return stringify(value ?? null, { collectionStyle: "flow", lineWidth: 0, flowCollectionPadding: false }).trimEnd();
 }
@@ -88,13 +101,13 @@ function compile(text: string): HandlebarsTemplateDelegate {
   if (!template) {
     try {
       // Precompiling here surfaces syntax errors now rather than at the first render.
-      handlebars.precompile(text, { strict: true, noEscape: true });
+      handlebars.precompile(text, COMPILE_OPTIONS);
     } catch (error) {
       throw new ToolError("INVALID_INPUT", `The template does not parse: ${(error as Error).message.split("\n")[0]}`, {
         details: { field: "template" },
       });
     }
-    template = handlebars.compile(text, { strict: true, noEscape: true });
+    template = handlebars.compile(text, COMPILE_OPTIONS);
     if (compiled.size > 200) compiled.clear();
     compiled.set(text, template);
   }
@@ -116,7 +129,7 @@ export function renderTemplate(text: string, variables: Record<string, unknown>,
   }
   const template = compile(text);
   try {
-    return template(context);
+    return template(context, RUNTIME_OPTIONS);
   } catch (error) {
     const message = (error as Error).message;
     const match = /"([^"]+)" not defined in .* - (\d+):(\d+)/.exec(message);
