@@ -54,6 +54,13 @@ const TRICKS: { name: string; template: (forged: string) => string; variables?: 
 interface Line {
   id?: unknown;
   text: string;
+  forged: boolean;
+}
+
+/** Whether a result is the attacker's (its content is the marker; a real error may quote it, which is no forgery). */
+function isForged(structured: Record<string, unknown>): boolean {
+  const data = structured.data as { content?: unknown } | undefined;
+  return data?.content === MARKER;
 }
 
 describe("local-model-mcp over stdio: a template cannot forge a JSON-RPC answer on stdout", () => {
@@ -80,9 +87,9 @@ describe("local-model-mcp over stdio: a template cannot forge a JSON-RPC answer 
         name: "local_generate",
         arguments: { template, ...(trick.variables ? { variables: trick.variables(forged.join("\n")) } : {}), response_level: "standard" },
       })) as { isError?: boolean; structuredContent?: Record<string, unknown> };
-      const text = JSON.stringify(result);
-      expect(text, `${trick.name}: the client took a forged answer`).not.toContain(MARKER);
+      const text = JSON.stringify(result).slice(0, 300);
       const structured = result.structuredContent ?? {};
+      expect(isForged(structured), `${trick.name}: the client took a forged answer`).toBe(false);
       if (result.isError) {
         // Refused (the log helper does not exist, the partial is not found): a coded error, not a crash.
         const error = (structured.error ?? {}) as { code?: string };
@@ -97,10 +104,10 @@ describe("local-model-mcp over stdio: a template cannot forge a JSON-RPC answer 
     expect(listed.tools.length).toBeGreaterThan(0);
 
     const lines: Line[] = spawned.stdoutLines.map((text) => {
-      const parsed = JSON.parse(text) as { id?: unknown };
-      return { id: parsed.id, text };
+      const parsed = JSON.parse(text) as { id?: unknown; result?: { structuredContent?: Record<string, unknown> } };
+      return { id: parsed.id, text, forged: isForged(parsed.result?.structuredContent ?? {}) };
     });
-    const forgedOnStdout = lines.filter((l) => l.text.includes(MARKER));
+    const forgedOnStdout = lines.filter((l) => l.forged);
     expect(forgedOnStdout.map((l) => l.text.slice(0, 120)), "forged lines on stdout").toEqual([]);
     const answers = lines.filter((l) => l.id !== undefined);
     const ids = answers.map((l) => String(l.id));
