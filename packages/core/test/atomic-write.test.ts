@@ -1,4 +1,5 @@
 import { spawnSync } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
 import { mkdtemp, readdir, readFile, rm, stat, writeFile, chmod } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -73,5 +74,55 @@ describe("writeFileAtomic", () => {
     await expect(writeFileAtomic(join(dir, "missing-dir", "c.txt"), "x")).rejects.toThrow();
     expect(await readFile(file, "utf8")).toBe("kept");
     expect(await readdir(dir)).toEqual(["b.txt"]);
+  });
+
+  it("beforeRename runs with the temporary file complete and the target untouched; throwing writes nothing", async () => {
+    const file = join(dir, "category.yaml");
+    await writeFile(file, "read\n");
+    const seen: string[][] = [];
+    const check = () => {
+      const temps = readdirSync(dir).filter((name) => name !== "category.yaml");
+      seen.push([readFileSync(file, "utf8"), ...temps.map((name) => readFileSync(join(dir, name), "utf8"))]);
+    };
+    await writeFileAtomic(file, "edited\n", { beforeRename: check });
+    writeFileAtomicSync(file, "edited\n", { beforeRename: check });
+    expect(seen).toEqual([
+      ["read\n", "edited\n"],
+      ["edited\n", "edited\n"],
+    ]);
+    expect(await readFile(file, "utf8")).toBe("edited\n");
+
+    // Someone saved the file meanwhile: the caller's check refuses, and their save stays.
+    await writeFile(file, "their save\n");
+    const refused = new Error("changed since it was read");
+    const refuse = () => {
+      throw refused;
+    };
+    await expect(writeFileAtomic(file, "mine\n", { beforeRename: refuse })).rejects.toBe(refused);
+    expect(() => writeFileAtomicSync(file, "mine\n", { beforeRename: refuse })).toThrow(refused);
+    expect(await readFile(file, "utf8")).toBe("their save\n");
+    expect(await readdir(dir)).toEqual(["category.yaml"]);
+  });
+
+  it("an aborted signal stops the write before the rename and leaves no temporary file; an abort after it changes nothing", async () => {
+    const file = join(dir, "category.yaml");
+    await writeFile(file, "before\n");
+    const already = AbortSignal.abort(new Error("cancelled first"));
+    await expect(writeFileAtomic(file, "x", { signal: already })).rejects.toThrow("cancelled first");
+    expect(() => writeFileAtomicSync(file, "x", { signal: already })).toThrow("cancelled first");
+
+    // Cancelled while the temporary file is written: checked again just before the rename.
+    const controller = new AbortController();
+    const writing = writeFileAtomic(file, "x".repeat(1 << 20), { signal: controller.signal });
+    controller.abort(new Error("cancelled while writing"));
+    await expect(writing).rejects.toThrow("cancelled while writing");
+    expect(await readFile(file, "utf8")).toBe("before\n");
+    expect(await readdir(dir)).toEqual(["category.yaml"]);
+
+    const late = new AbortController();
+    await writeFileAtomic(file, "after\n", { signal: late.signal, beforeRename: () => undefined });
+    late.abort();
+    expect(await readFile(file, "utf8")).toBe("after\n");
+    expect(await readdir(dir)).toEqual(["category.yaml"]);
   });
 });

@@ -4,6 +4,12 @@
  * and a crash leaves at most a stray temporary file — which the next successful write into the
  * same folder removes, once the process that made it is gone (its pid is in the name).
  * {@link writeFileAtomicSync} does the same for callers that cannot await.
+ *
+ * A caller that must not overwrite a change made since it read the file (a writer without the
+ * caller's lock, such as an editor saving it) or that may be cancelled passes `beforeRename`
+ * and/or `signal`: they are checked after the temporary file is complete and flushed, in the
+ * same synchronous step as the rename, so the window in which another process's save can still
+ * be replaced unseen is only the time between the check's last read and the rename(2) call.
  */
 import { randomBytes } from "node:crypto";
 import { closeSync, fchmodSync, fsyncSync, openSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
@@ -21,6 +27,29 @@ export interface WriteFileAtomicOptions {
    * file being replaced, or 0o644 for a new file.
    */
   mode?: number;
+  /**
+   * The last check before the write becomes visible. It runs once the temporary file is written
+   * and flushed, synchronously and immediately before the rename, which is issued in the same
+   * step (nothing else of this process runs in between). Throwing cancels the write: the
+   * temporary file is removed, the target is left as it is, and the error is thrown. Use it to
+   * compare the target with what the caller read (compare-and-swap against writers without the
+   * caller's lock).
+   */
+  beforeRename?: () => void;
+  /**
+   * Cancels the write while it can still be undone: checked before the temporary file is made
+   * and again immediately before the rename (with `beforeRename`); once aborted, the write
+   * throws the signal's reason and leaves the target and no temporary file behind. An abort
+   * after the rename changes nothing: the write is complete.
+   */
+  signal?: AbortSignal;
+}
+
+/** Runs the caller's last checks; true when there were any (the rename then runs synchronously). */
+function checkBeforeRename(options: WriteFileAtomicOptions): boolean {
+  options.signal?.throwIfAborted();
+  options.beforeRename?.();
+  return options.signal !== undefined || options.beforeRename !== undefined;
 }
 
 function tempPathFor(path: string): string {
@@ -28,6 +57,7 @@ function tempPathFor(path: string): string {
 }
 
 export async function writeFileAtomic(path: string, data: string | Uint8Array, options: WriteFileAtomicOptions = {}): Promise<void> {
+  options.signal?.throwIfAborted();
   const dir = dirname(path);
   const temp = tempPathFor(path);
   const mode =
@@ -48,7 +78,10 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array, o
   }
   await handle.close();
   try {
-    await rename(temp, path);
+    // After the checks, the rename goes out at once (no turn of the event loop, no queue in
+    // libuv's thread pool) so that the checked state is as fresh as it can be.
+    if (checkBeforeRename(options)) renameSync(temp, path);
+    else await rename(temp, path);
   } catch (error) {
     await rm(temp, { force: true });
     throw error;
@@ -59,6 +92,7 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array, o
 
 /** {@link writeFileAtomic}, blocking: the same temporary file, fsyncs, rename and clean-up. */
 export function writeFileAtomicSync(path: string, data: string | Uint8Array, options: WriteFileAtomicOptions = {}): void {
+  options.signal?.throwIfAborted();
   const dir = dirname(path);
   const temp = tempPathFor(path);
   let mode = options.mode;
@@ -81,6 +115,7 @@ export function writeFileAtomicSync(path: string, data: string | Uint8Array, opt
   }
   closeSync(fd);
   try {
+    checkBeforeRename(options);
     renameSync(temp, path);
   } catch (error) {
     rmSync(temp, { force: true });
