@@ -75,6 +75,8 @@ export { EXIT_NOT_BUILT, runUnbuiltMain } from "./server/run-unbuilt-main.js";
 export type { UnbuiltMainOptions } from "./server/run-unbuilt-main.js";
 export { writeFileAtomic, writeFileAtomicSync } from "./files/atomic-write.js";
 export type { WriteFileAtomicOptions } from "./files/atomic-write.js";
+export { ConfinementError, isPathInside, openConfined, writeFileConfined } from "./files/confined-open.js";
+export type { ConfinedFile, OpenConfinedOptions, WriteFileConfinedOptions } from "./files/confined-open.js";
 export { LockTimeoutError, acquireDirectoryLock, withDirectoryLock } from "./files/directory-lock.js";
 export type { DirectoryLockOptions, HeldLock, LockHolder } from "./files/directory-lock.js";
 export { isProcessAlive } from "./files/process-alive.js";
