@@ -6,8 +6,8 @@
  */
 import { existsSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { homedir } from "node:os";
-import { delimiter, dirname, isAbsolute, join, resolve } from "node:path";
-import { ConfigError, LOG_LEVELS, parseCommonConfig, parseEnvConfig, type Env, type LogLevel, type ResponseLevel } from "@local-mcp/core";
+import { basename, delimiter, dirname, isAbsolute, join, resolve } from "node:path";
+import { ConfigError, LOG_LEVELS, isPathInside, parseCommonConfig, parseEnvConfig, type Env, type LogLevel, type ResponseLevel } from "@local-mcp/core";
 import { z } from "zod";
 
 export const CONFIG_FILE_NAME = "local-model.config.json";
@@ -44,7 +44,15 @@ export type ModelConfig = NoModelConfig | LlamaModelConfig | RemoteModelConfig;
 export interface LocalModelConfig {
   /** The config file that was read, if any. */
   configFile: string | undefined;
+  /**
+   * "trusted": named by the user (`-c FILE` or LOCAL_MODEL_CONFIG); "project": found as
+   * ./local-model.config.json in the working directory — project content, so it may only narrow
+   * the roots and keep the state dir inside them or at its default place.
+   */
+  configSource: "trusted" | "project" | undefined;
   cwd: string;
+  /** The PATH git is looked up on (the environment's). */
+  searchPath: string | undefined;
   /** Absolute, real directories every path must resolve under (default: the working directory). */
   roots: string[];
   /** Files larger than this are refused. */
@@ -194,27 +202,30 @@ export function loadConfig(options: LoadConfigOptions): LocalModelConfig {
   const common = parseCommonConfig(options.env);
   const named = options.configFile ?? overrides.config;
   const configFile = named !== undefined ? resolve(cwd, named) : existsSync(join(cwd, CONFIG_FILE_NAME)) ? join(cwd, CONFIG_FILE_NAME) : undefined;
+  const configSource = configFile === undefined ? undefined : named !== undefined ? "trusted" : "project";
   const file = configFile === undefined ? {} : readConfigFile(configFile);
   const fileDir = configFile === undefined ? cwd : dirname(configFile);
   const fromFile = (p: string) => resolve(fileDir, p);
   const fromCwd = (p: string) => resolve(cwd, p);
 
-  const rootPaths =
-    overrides.roots !== undefined
-      ? overrides.roots.split(delimiter).filter((r) => r.length > 0).map(fromCwd)
-      : (file.roots?.map(fromFile) ?? [cwd]);
+  // Roots and state dir from the environment (set by the user in the client's config) or the defaults.
+  const baseRoots = (overrides.roots !== undefined ? overrides.roots.split(delimiter).filter((r) => r.length > 0).map(fromCwd) : [cwd]).map(realRoot);
+  const defaultStateDir = join(options.env.XDG_STATE_HOME || join(options.env.HOME || homedir(), ".local", "state"), "local-model");
+  const fileRoots = overrides.roots === undefined ? file.roots?.map(fromFile).map(realRoot) : undefined;
+  const roots = fileRoots ?? baseRoots;
   const templatesDir = overrides.templatesDir !== undefined ? fromCwd(overrides.templatesDir) : file.templates_dir ? fromFile(file.templates_dir) : undefined;
-  const stateDir =
-    overrides.stateDir !== undefined
-      ? fromCwd(overrides.stateDir)
-      : file.state_dir
-        ? fromFile(file.state_dir)
-        : join(options.env.XDG_STATE_HOME || join(options.env.HOME || homedir(), ".local", "state"), "local-model");
+  const fileStateDir = overrides.stateDir === undefined && file.state_dir ? fromFile(file.state_dir) : undefined;
+  const stateDir = overrides.stateDir !== undefined ? fromCwd(overrides.stateDir) : (fileStateDir ?? defaultStateDir);
+  if (configSource === "project" && configFile !== undefined) {
+    assertNarrowing(configFile, { baseRoots, fileRoots, roots, fileStateDir, defaultStateDir });
+  }
 
   return {
     configFile,
+    configSource,
     cwd,
-    roots: rootPaths.map(realRoot),
+    searchPath: options.env.PATH,
+    roots,
     maxFileBytes: overrides.maxFileBytes ?? file.max_file_bytes ?? MiB,
     timeoutMs: overrides.timeoutMs ?? file.timeout_ms ?? file.ollama?.timeout_ms ?? 30_000,
     maxRetries: overrides.maxRetries ?? file.max_retries ?? file.ollama?.max_retries ?? 2,
@@ -229,6 +240,52 @@ export function loadConfig(options: LoadConfigOptions): LocalModelConfig {
     maxInputChars: overrides.maxInputChars ?? file.max_input_chars ?? 16_000,
     model: modelConfig(file, overrides, fromFile, fromCwd),
   };
+}
+
+/**
+ * A config file found in the working directory is project content, which tools and whoever wrote
+ * the project control: it may narrow what the server reads, never widen it. Its roots must lie
+ * under the roots the environment (or the default, the working directory) allows, and its
+ * state_dir under the resulting roots or the default state folder; anything else refuses to start.
+ */
+function assertNarrowing(
+  configFile: string,
+  limits: { baseRoots: string[]; fileRoots: string[] | undefined; roots: string[]; fileStateDir: string | undefined; defaultStateDir: string },
+): void {
+  const inside = (allowed: readonly string[], path: string) => allowed.some((root) => isPathInside(root, path));
+  const suggestion = `set it in the client's config (LOCAL_MODEL_ROOTS, LOCAL_MODEL_STATE_DIR, or LOCAL_MODEL_CONFIG naming a file outside the project)`;
+  const wider = (limits.fileRoots ?? []).filter((root) => !inside(limits.baseRoots, root));
+  if (wider.length > 0) {
+    throw new ConfigError(
+      `${configFile}: roots ${wider.join(", ")} lie outside ${limits.baseRoots.join(", ")}; a project's own ${CONFIG_FILE_NAME} may only narrow the roots — ${suggestion}.`,
+      [{ variable: `${configFile}: roots`, message: "widens the roots" }],
+    );
+  }
+  if (limits.fileStateDir !== undefined) {
+    const real = realOfNearest(limits.fileStateDir);
+    if (!inside(limits.roots, real) && !isPathInside(realOfNearest(limits.defaultStateDir), real)) {
+      throw new ConfigError(
+        `${configFile}: state_dir ${limits.fileStateDir} lies outside the roots and the default state folder; a project's own ${CONFIG_FILE_NAME} may not move state elsewhere — ${suggestion}.`,
+        [{ variable: `${configFile}: state_dir`, message: "outside the roots" }],
+      );
+    }
+  }
+}
+
+/** The real path of `path`, or of its nearest existing ancestor joined with the rest. */
+function realOfNearest(path: string): string {
+  const rest: string[] = [];
+  let current = path;
+  for (;;) {
+    try {
+      return join(realpathSync(current), ...rest);
+    } catch {
+      const parent = dirname(current);
+      if (parent === current) return path;
+      rest.unshift(basename(current));
+      current = parent;
+    }
+  }
 }
 
 function readConfigFile(path: string): ConfigFile {

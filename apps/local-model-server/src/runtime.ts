@@ -4,7 +4,8 @@
  * releases the model and the worker and writes pending stats.
  */
 import type { Logger } from "@local-mcp/core";
-import type { LocalModelConfig } from "./config.js";
+import { join } from "node:path";
+import { CONFIG_FILE_NAME, type LocalModelConfig } from "./config.js";
 import { ModelService } from "./domain/model/model-service.js";
 import { PathGuard } from "./domain/paths/path-guard.js";
 import { RegexRunner } from "./domain/regex/bounded-regex.js";
@@ -30,7 +31,12 @@ export function createRuntime(config: LocalModelConfig, logger: Logger): LocalMo
   return {
     config,
     logger,
-    guard: new PathGuard(config.roots, config.maxFileBytes),
+    guard: new PathGuard(config.roots, config.maxFileBytes, {
+      // The config that was read and the one the next start would read; the state (stats.json).
+      files: [config.configFile, join(config.cwd, CONFIG_FILE_NAME)].filter((f): f is string => f !== undefined),
+      dirs: [config.stateDir],
+      names: [CONFIG_FILE_NAME],
+    }),
     regex,
     model,
     templates: new TemplateStore(undefined, config.templatesDir),

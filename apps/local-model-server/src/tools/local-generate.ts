@@ -9,7 +9,6 @@ import { z } from "zod";
 import { countLines } from "../domain/markdown/outline.js";
 import { jsonTaskMessages } from "../domain/model/prompts.js";
 import { GENERATED_SCHEMA } from "../domain/model/task-schemas.js";
-import { writeFileAtomic } from "@local-mcp/core";
 import { renderTemplate } from "../domain/templates/render-template.js";
 import { isInlineTemplate, type TemplateInfo } from "../domain/templates/template-store.js";
 import type { LocalModelRuntime } from "../runtime.js";
@@ -100,7 +99,7 @@ async function generate(runtime: LocalModelRuntime, args: z.infer<typeof input>,
   } else {
     content = renderTemplate(text, variables, { name: info.name, required: info.required, defaults: info.defaults });
   }
-  if (target !== undefined) await writeFileAtomic(target, content);
+  if (target !== undefined && args.output_path !== undefined) await runtime.guard.writeText(args.output_path, target, content);
   const written = target !== undefined;
   const usage = tally.usage(runtime.model.name);
   return {

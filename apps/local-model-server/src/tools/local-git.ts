@@ -118,7 +118,7 @@ async function git(runtime: LocalModelRuntime, args: z.infer<typeof input>, ctx:
   const directory = args.repo === undefined ? runtime.guard.primaryRoot : await runtime.guard.resolveExisting(args.repo);
   if (!(await stat(directory)).isDirectory()) throw new ToolError("INVALID_INPUT", `repo '${args.repo}' is not a directory.`, { details: { field: "repo" } });
   if (args.engine === "model") runtime.model.assertConfigured('engine "model"');
-  const repo = await GitRepo.open(directory, runtime.guard, ctx.signal);
+  const repo = await GitRepo.open(directory, runtime.guard, { signal: ctx.signal, searchPath: runtime.config.searchPath });
   const given = options.paths ?? [];
   const absolute = await Promise.all(given.map((p) => runtime.guard.resolveLoose(p)));
   const filter = repo.paths(absolute, given);

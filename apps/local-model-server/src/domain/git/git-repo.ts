@@ -9,7 +9,7 @@ import { relative, sep } from "node:path";
 import { ToolError } from "@local-mcp/core";
 import { isInside, type PathGuard } from "../paths/path-guard.js";
 import { parseNumstat, type DiffSummary } from "./diff-parser.js";
-import { checkRef, runGit } from "./git-runner.js";
+import { checkRef, filterOverrides, runGit, type GitRun } from "./git-runner.js";
 import { LOG_FORMAT, parseLog, type CommitInfo } from "./log-parser.js";
 import { parsePorcelainV2, type GitStatus } from "./status-parser.js";
 
@@ -24,15 +24,28 @@ export class GitRepo {
     readonly toplevel: string,
     /** Pathspecs every command is limited to (the roots inside a larger repository), or none. */
     private readonly scope: string[],
+    /** How git runs here: the hardened runner plus this repository's filters neutralised. */
+    private readonly run: Omit<GitRun, "signal">,
   ) {}
 
-  static async open(directory: string, guard: PathGuard, signal?: AbortSignal): Promise<GitRepo> {
-    const top = (await runGit(["rev-parse", "--show-toplevel"], { cwd: directory, signal })).trim();
+  static async open(directory: string, guard: PathGuard, options: { signal?: AbortSignal | undefined; searchPath?: string | undefined } = {}): Promise<GitRepo> {
+    const { signal, searchPath } = options;
+    const top = (await runGit(["rev-parse", "--show-toplevel"], { cwd: directory, signal, searchPath })).trim();
     const toplevel = await realpath(top);
-    const scope = guard.roots.some((root) => isInside(root, toplevel))
-      ? []
-      : guard.roots.filter((root) => isInside(toplevel, root)).map((root) => literal(relative(toplevel, root)));
-    return new GitRepo(toplevel, scope);
+    let scope: string[] = [];
+    if (!guard.roots.some((root) => isInside(root, toplevel))) {
+      scope = guard.roots.filter((root) => isInside(toplevel, root)).map((root) => literal(relative(toplevel, root)));
+      // A work tree neither under nor around the roots (core.worktree pointing elsewhere): nothing of it may be listed.
+      if (scope.length === 0) {
+        throw new ToolError("FORBIDDEN", `The repository's work tree ${toplevel} is outside the allowed roots.`, {
+          recoverable: false,
+          suggestion: "Pass `repo` pointing at a git work tree under the roots, or handle this task directly.",
+          details: { toplevel },
+        });
+      }
+    }
+    const config = await filterOverrides({ cwd: toplevel, signal, searchPath });
+    return new GitRepo(toplevel, scope, { cwd: toplevel, searchPath, config });
   }
 
   /**
@@ -53,13 +66,13 @@ export class GitRepo {
   }
 
   async status(filter: PathFilter, signal?: AbortSignal): Promise<GitOutput<GitStatus>> {
-    const raw = await this.git(["status", "--porcelain=v2", "-z", "--branch", "--untracked-files=all", "--", ...this.scope], signal);
+    const raw = await this.git(["status", "--porcelain=v2", "-z", "--branch", "--untracked-files=all", "--ignore-submodules=all", "--", ...this.scope], signal);
     return { value: filter.status(parsePorcelainV2(raw)), raw };
   }
 
   /** Unstaged changes (work tree vs index), staged ones (`staged`), or the work tree vs `ref`. */
   async diff(options: { staged: boolean; ref: string | undefined }, filter: PathFilter, signal?: AbortSignal): Promise<GitOutput<DiffSummary>> {
-    const args = ["diff", "--numstat", "-z", "-M", "--no-ext-diff"];
+    const args = ["diff", "--numstat", "-z", "-M", "--no-ext-diff", "--no-textconv", "--ignore-submodules=all"];
     if (options.staged) args.push("--cached");
     if (options.ref !== undefined) args.push(checkRef(options.ref, "options.ref"));
     const raw = await this.git([...args, "--", ...this.scope], signal);
@@ -68,7 +81,7 @@ export class GitRepo {
 
   async log(options: { limit: number; ref: string | undefined }, filter: PathFilter, signal?: AbortSignal): Promise<GitOutput<CommitInfo[]>> {
     if (options.ref === undefined && !(await this.hasCommits(signal))) return { value: [], raw: "" };
-    const args = ["log", "-z", `--format=${LOG_FORMAT}`, "-n", String(options.limit)];
+    const args = ["log", "-z", "--no-ext-diff", "--no-textconv", `--format=${LOG_FORMAT}`, "-n", String(options.limit)];
     if (options.ref !== undefined) args.push(checkRef(options.ref, "options.ref"));
     const pathspecs = filter.isEmpty ? this.scope : filter.paths.map(literal);
     const raw = await this.git([...args, "--", ...pathspecs], signal);
@@ -94,7 +107,7 @@ export class GitRepo {
   }
 
   private git(args: readonly string[], signal?: AbortSignal): Promise<string> {
-    return runGit(args, { cwd: this.toplevel, signal });
+    return runGit(args, { ...this.run, signal });
   }
 }
 

@@ -8,9 +8,9 @@
  * a path the server may not read is FORBIDDEN — never INTERNAL.
  */
 import type { Stats } from "node:fs";
-import { lstat, mkdir, open, realpath, stat } from "node:fs/promises";
+import { lstat, mkdir, readdir, realpath, stat } from "node:fs/promises";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
-import { ToolError, errnoCode, isMissingPathError } from "@local-mcp/core";
+import { ConfinementError, ToolError, errnoCode, isMissingPathError, openConfined, writeFileConfined, type ConfinedFile } from "@local-mcp/core";
 
 const SNIFF_BYTES = 8192;
 /** Longest path Linux takes (PATH_MAX, NUL included); a longer one names no file. */
@@ -40,11 +40,43 @@ function quoted(given: string): string {
   return given.length <= QUOTED_CHARS ? given : `${given.slice(0, QUOTED_CHARS)}… (${given.length} characters)`;
 }
 
+/**
+ * What is never written even under the roots: the server's own configuration and state. Compared
+ * case-insensitively (a case-insensitive file system takes `Local-Model.Config.JSON` for the file).
+ */
+export interface WriteProtection {
+  /** Absolute files never written (the config file that was read, the one a next start would read). */
+  files: readonly string[];
+  /** Absolute folders nothing is written into (the state dir). */
+  dirs: readonly string[];
+  /** File names never written anywhere (the config file's name). */
+  names: readonly string[];
+}
+
+/**
+ * Folder names of version-control internals: writing into one (a git config with
+ * `core.fsmonitor`, a hook) makes the next git command run a program. `git~1` is the 8.3 alias
+ * of `.git` on Windows file systems.
+ */
+const VCS_NAMES = new Set([".git", "git~1", ".hg", ".svn", ".jj", ".bzr", "_darcs", ".pijul", ".fslckout", "_fossil_"]);
+/** Entries of a git directory (a bare repository, a separate `gitdir:`, a worktree's admin folder). */
+const GIT_DIR_ENTRIES = new Set(["head", "objects", "refs", "commondir", "gitdir"]);
+/** Characters file systems ignore in names (HFS+ ignores these code points; Windows trailing dots and spaces). */
+const IGNORED_IN_NAMES = /[\u200b-\u200f\u202a-\u202e\u2060-\u206f\ufeff]/g;
+
+/** A path component as a case-insensitive, normalising file system may see it. */
+function comparableName(name: string): string {
+  const cleaned = name.normalize("NFC").replace(IGNORED_IN_NAMES, "");
+  const trimmed = cleaned.replace(/[. ]+$/, "");
+  return (trimmed === "" ? cleaned : trimmed).toLowerCase();
+}
+
 export class PathGuard {
   constructor(
     /** Real absolute root directories; the first one anchors relative paths. */
     readonly roots: readonly string[],
     readonly maxFileBytes: number,
+    private readonly protection: WriteProtection = { files: [], dirs: [], names: [] },
   ) {
     if (roots.length === 0) throw new Error("PathGuard needs at least one root");
   }
@@ -159,14 +191,16 @@ export class PathGuard {
     return rest.length === 0 ? real : join(real, ...rest);
   }
 
-  /** Reads a text file under the roots, enforcing the size cap and refusing binary content. */
+  /**
+   * Reads a text file under the roots, enforcing the size cap and refusing binary content. The
+   * path is checked first (for clear errors), then opened and the OPENED file confined (core's
+   * openConfined): a file swapped for a link to a secret between the check and the open is refused,
+   * and the content comes from that descriptor only.
+   */
   async readText(given: string): Promise<TextFile> {
-    const absolute = await this.resolveExisting(given);
-    // Checked before opening: opening a FIFO for reading would block.
-    this.assertRegularFile(given, await this.guarded(given, stat(absolute)));
-    const handle = await this.guarded(given, open(absolute, "r"));
+    const checked = await this.resolveExisting(given);
+    const { handle, realPath: absolute, stats: info } = await this.openInRoots(given, checked);
     try {
-      const info = await handle.stat();
       this.assertRegularFile(given, info);
       if (info.size > this.maxFileBytes) {
         throw new ToolError("RESOURCE_EXHAUSTED", `'${given}' is ${info.size} bytes, above the per-file cap of ${this.maxFileBytes} bytes.`, {
@@ -197,6 +231,16 @@ export class PathGuard {
     }
   }
 
+  /** openConfined with its refusals and file-system errors as coded errors about `given`. */
+  private async openInRoots(given: string, path: string): Promise<ConfinedFile> {
+    try {
+      return await openConfined(path, this.roots);
+    } catch (error) {
+      if (error instanceof ConfinementError) throw this.forbidden(given, "resolves (through a symlink) outside the allowed roots");
+      throw this.fsFailure(given, error);
+    }
+  }
+
   private assertRegularFile(given: string, info: Stats): void {
     if (info.isDirectory()) throw new ToolError("INVALID_INPUT", `'${given}' is a directory, not a file.`, { details: { path: given } });
     if (!info.isFile()) throw new ToolError("INVALID_INPUT", `'${given}' is not a regular file.`, { details: { path: given } });
@@ -204,8 +248,9 @@ export class PathGuard {
 
   /**
    * Where a file may be written: under the roots lexically and really (the nearest existing
-   * ancestor resolved with realpath); missing parent directories are created. Returns the real
-   * target path.
+   * ancestor resolved with realpath), not into version-control internals nor onto the server's
+   * own config or state (assertWritable); missing parent directories are created. Returns the
+   * real target path, for writeText.
    */
   async resolveForWrite(given: string): Promise<string> {
     this.checkShape(given);
@@ -221,6 +266,9 @@ export class PathGuard {
     const { real, rest } = await this.guarded(given, this.nearestExisting(parent));
     if (!this.inRoots(real)) throw this.forbidden(given, "resolves (through a symlink) outside the allowed roots");
     const realParent = rest.length === 0 ? real : join(real, ...rest);
+    // Before any folder is made: refused places get nothing, not even an empty folder.
+    await this.assertWritable(given, candidate);
+    await this.assertWritable(given, join(realParent, basename(candidate)));
     const notDirectory = new ToolError("INVALID_INPUT", `The parent of '${given}' is not a directory.`, { details: { path: given } });
     if (rest.length > 0) {
       await mkdir(realParent, { recursive: true }).catch((error: unknown) => {
@@ -232,6 +280,75 @@ export class PathGuard {
       throw notDirectory;
     }
     return join(realParent, basename(candidate));
+  }
+
+  /**
+   * Writes `target` (from resolveForWrite) atomically through its verified folder (core's
+   * writeFileConfined): a folder swapped for a link after the checks cannot redirect the write,
+   * and the real target is checked again (assertWritable) before anything is written.
+   */
+  async writeText(given: string, target: string, content: string): Promise<string> {
+    try {
+      return await writeFileConfined(target, content, this.roots, { check: (real) => this.assertWritable(given, real) });
+    } catch (error) {
+      if (error instanceof ConfinementError) throw this.forbidden(given, "resolves (through a symlink) outside the allowed roots");
+      throw this.fsFailure(given, error);
+    }
+  }
+
+  /**
+   * Refuses (FORBIDDEN) a write to `absolute` that lands in version-control internals — a path
+   * component `.git`, `.hg`, `.svn`, `.jj`… in any case, or a folder that is a git directory by
+   * its content (HEAD, objects, refs, commondir, gitdir: a bare repository or the target of a
+   * `.git` file's `gitdir:`) — or onto the server's own config or into its state dir.
+   */
+  private async assertWritable(given: string, absolute: string): Promise<void> {
+    const root = this.roots.find((r) => isInside(r, absolute));
+    if (root === undefined) throw this.forbidden(given, "is outside the allowed roots (writes stay under them)");
+    const components = relative(root, absolute).split(sep).filter((c) => c !== "");
+    if (components.some((c) => VCS_NAMES.has(comparableName(c)))) {
+      throw this.refusedWrite(given, "is inside version-control internals (.git, .hg, .svn, .jj …), where a written file could make git run a program");
+    }
+    const name = comparableName(basename(absolute));
+    const lower = absolute.toLowerCase();
+    // Each protected path as given and as its real path (a symlinked /tmp, a linked state folder).
+    const [files, dirs] = await Promise.all([this.protection.files, this.protection.dirs].map((paths) => Promise.all(paths.flatMap((p) => [p, this.realOf(p)]))));
+    if (this.protection.names.some((n) => n.toLowerCase() === name) || (files ?? []).some((f) => f.toLowerCase() === lower)) {
+      throw this.refusedWrite(given, "is this server's configuration file, which no tool may write");
+    }
+    if ((dirs ?? []).some((d) => isInside(d.toLowerCase(), lower))) {
+      throw this.refusedWrite(given, "is inside this server's state folder, which no tool may write");
+    }
+    // Every folder from the target's up to the root: is it a git directory, or would this write make it one?
+    let folder = dirname(absolute);
+    let entry: string | undefined = name;
+    for (;;) {
+      const present = await readdir(folder).then(
+        (names) => names.map(comparableName).filter((n) => GIT_DIR_ENTRIES.has(n)),
+        () => [] as string[],
+      );
+      const count = new Set([...present, ...(entry !== undefined && GIT_DIR_ENTRIES.has(entry) ? [entry] : [])]).size;
+      if (count >= 2) throw this.refusedWrite(given, "is inside a git directory (a bare repository or a `.git` file's gitdir), where a written file could make git run a program");
+      if (folder === root || !isInside(root, folder)) break;
+      entry = undefined;
+      folder = dirname(folder);
+    }
+  }
+
+  /** The real path of `path`, or of its nearest existing ancestor joined with the rest. */
+  private async realOf(path: string): Promise<string> {
+    return this.nearestExisting(path).then(
+      ({ real, rest }) => join(real, ...rest),
+      () => path,
+    );
+  }
+
+  private refusedWrite(given: string, why: string): ToolError {
+    return new ToolError("FORBIDDEN", `Path '${quoted(given)}' ${why}.`, {
+      recoverable: false,
+      suggestion: "Write to an ordinary file of the project instead, or handle this file directly.",
+      details: { path: given },
+    });
   }
 
   private async nearestExisting(path: string): Promise<{ real: string; rest: string[] }> {
