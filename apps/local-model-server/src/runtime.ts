@@ -7,6 +7,7 @@ import type { Logger } from "@local-mcp/core";
 import { join } from "node:path";
 import { CONFIG_FILE_NAME, type LocalModelConfig } from "./config.js";
 import { ModelService } from "./domain/model/model-service.js";
+import { ParserPool } from "./domain/parsing/parser-pool.js";
 import { PathGuard } from "./domain/paths/path-guard.js";
 import { RegexRunner } from "./domain/regex/bounded-regex.js";
 import { StatsStore } from "./domain/stats/stats-store.js";
@@ -17,6 +18,8 @@ export interface LocalModelRuntime {
   logger: Logger;
   guard: PathGuard;
   regex: RegexRunner;
+  /** Worker threads that parse frontmatter and Markdown outlines, bounded in memory and time. */
+  parsers: ParserPool;
   model: ModelService;
   templates: TemplateStore;
   stats: StatsStore;
@@ -26,6 +29,7 @@ export interface LocalModelRuntime {
 export function createRuntime(config: LocalModelConfig, logger: Logger): LocalModelRuntime {
   const model = new ModelService(config.model, { logger, timeoutMs: config.timeoutMs, maxRetries: config.maxRetries });
   const regex = new RegexRunner(config.regexTimeoutMs);
+  const parsers = new ParserPool();
   const stats = new StatsStore({ stateDir: config.stateDir, logger, enabled: config.tokenTracking });
   let disposed: Promise<void> | undefined;
   return {
@@ -38,12 +42,13 @@ export function createRuntime(config: LocalModelConfig, logger: Logger): LocalMo
       names: [CONFIG_FILE_NAME],
     }),
     regex,
+    parsers,
     model,
     templates: new TemplateStore(undefined, config.templatesDir),
     stats,
     dispose: () =>
       (disposed ??= (async () => {
-        await Promise.allSettled([stats.flush(), regex.dispose(), model.dispose()]);
+        await Promise.allSettled([stats.flush(), regex.dispose(), parsers.dispose(), model.dispose()]);
       })()),
   };
 }

@@ -216,7 +216,7 @@ async function deterministicItem(
 ): Promise<ExtractItem & { summary?: string }> {
   switch (task) {
     case "frontmatter":
-      return extractFrontmatter(file, fields, format);
+      return extractFrontmatter(file, fields, format, runtime.parsers, signal);
     case "pattern_match":
       return extractPatterns(file, patterns, specs, format, runtime.regex, signal);
     case "exports":
@@ -224,7 +224,7 @@ async function deterministicItem(
     case "imports":
       return extractImports(file, format);
     case "structure":
-      return extractStructure(file, format);
+      return extractStructure(file, format, runtime.parsers, signal);
   }
 }
 

@@ -4,8 +4,8 @@
  * `lineNumbers` (one per data entry, in data order; null for a requested field that is absent)
  * and `details` for the full level.
  */
-import { frontmatterField, parseFrontmatter } from "../frontmatter/frontmatter.js";
-import { countLines, markdownOutline, type OutlineItem } from "../markdown/outline.js";
+import { countLines, type OutlineItem } from "../markdown/outline.js";
+import type { ParserPool } from "../parsing/parser-pool.js";
 import type { TextFile } from "../paths/path-guard.js";
 import type { PatternSpec, RegexRunner } from "../regex/bounded-regex.js";
 import { collectExports, exportLabel } from "../ts/exports.js";
@@ -32,27 +32,9 @@ export function hasOutline(path: string): boolean {
   return isMarkdownPath(path) || isScriptPath(path);
 }
 
-const flow = (value: unknown) => JSON.stringify(value ?? null);
-
-export function extractFrontmatter(file: TextFile, fields: readonly string[] | undefined, format: ExtractFormat): ExtractItem {
-  const frontmatter = parseFrontmatter(file.text);
-  if (frontmatter.error) return { found: false, data: format === "list" ? [] : {}, lineNumbers: [], error: frontmatter.error };
-  if (!frontmatter.present) return { found: false, data: format === "list" ? [] : {}, lineNumbers: [] };
-  const names = fields && fields.length > 0 ? [...fields] : frontmatter.keys;
-  const values = names.map((name) => ({ name, ...frontmatterField(frontmatter, name) }));
-  const found = !fields || fields.length === 0 || values.some((v) => v.found);
-  const data = format === "list" ? values.filter((v) => v.found).map((v) => `${v.name}: ${flow(v.value)}`) : Object.fromEntries(values.map((v) => [v.name, v.value]));
-  const lineNumbers = (format === "list" ? values.filter((v) => v.found) : values).map((v) => v.line ?? null);
-  return {
-    found,
-    data,
-    lineNumbers,
-    details: {
-      frontmatter_lines: [frontmatter.startLine, frontmatter.endLine],
-      keys: frontmatter.keys,
-      missing: values.filter((v) => !v.found).map((v) => v.name),
-    },
-  };
+/** Frontmatter fields, parsed in a parser thread (bounded in size, nesting, memory and time). */
+export function extractFrontmatter(file: TextFile, fields: readonly string[] | undefined, format: ExtractFormat, parsers: ParserPool, signal: AbortSignal): Promise<ExtractItem> {
+  return parsers.run({ kind: "frontmatter", text: file.text, fields, format }, { signal, what: `the frontmatter of ${file.given}` });
 }
 
 export async function extractPatterns(
@@ -110,16 +92,17 @@ export async function extractImports(file: TextFile, format: ExtractFormat): Pro
   };
 }
 
-export async function outlineOf(file: TextFile): Promise<OutlineItem[]> {
-  return isMarkdownPath(file.given) || !isScriptPath(file.given) ? markdownOutline(file.text) : symbolOutline(await parseSource(file.absolute, file.text));
+export async function outlineOf(file: TextFile, parsers: ParserPool, signal: AbortSignal): Promise<OutlineItem[]> {
+  if (isMarkdownPath(file.given) || !isScriptPath(file.given)) return parsers.run({ kind: "outline", text: file.text }, { signal, what: `the outline of ${file.given}` });
+  return symbolOutline(await parseSource(file.absolute, file.text));
 }
 
 function listLine(item: OutlineItem): string {
   return item.kind === "heading" ? `${"#".repeat(item.level)} ${item.name}` : `${"  ".repeat(item.level - 1)}${item.kind} ${item.name}`;
 }
 
-export async function extractStructure(file: TextFile, format: ExtractFormat): Promise<ExtractItem> {
-  const outline = await outlineOf(file);
+export async function extractStructure(file: TextFile, format: ExtractFormat, parsers: ParserPool, signal: AbortSignal): Promise<ExtractItem> {
+  const outline = await outlineOf(file, parsers, signal);
   return {
     found: outline.length > 0,
     data: format === "list" ? outline.map(listLine) : { outline: outline.map(({ level, kind, name }) => ({ level, kind, name })) },

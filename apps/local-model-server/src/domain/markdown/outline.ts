@@ -3,7 +3,7 @@
  * blocks GSD plans use (`<objective>`, `<tasks>`, `<task type="auto">` named by its `<name>`).
  * Frontmatter is skipped. Each item knows the lines it spans.
  */
-import { parseFrontmatter } from "../frontmatter/frontmatter.js";
+import { frontmatterBlock } from "../frontmatter/frontmatter.js";
 
 export interface OutlineItem {
   /** Heading level (1-6) for headings; nesting depth (1-based) for blocks and code symbols. */
@@ -14,7 +14,8 @@ export interface OutlineItem {
   endLine: number;
 }
 
-const ATX = /^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$/;
+/** An ATX heading; its text still carries the optional closing `#`s (atxText strips them). */
+const ATX = /^ {0,3}(#{1,6})(?:[ \t]+(.*))?$/;
 const SETEXT_1 = /^ {0,3}=+[ \t]*$/;
 const SETEXT_2 = /^ {0,3}-+[ \t]*$/;
 const FENCE = /^ {0,3}(`{3,}|~{3,})/;
@@ -25,7 +26,8 @@ const NOT_PARAGRAPH = /^\s*([-*+]\s|\d+[.)]\s|>|#|<|\||$)/;
 
 export function markdownOutline(text: string): OutlineItem[] {
   const lines = text.split(/\r?\n/);
-  const frontmatter = parseFrontmatter(text);
+  // Only where the frontmatter ends matters here: it is not parsed.
+  const frontmatter = frontmatterBlock(text);
   const first = frontmatter.present ? frontmatter.endLine : 0;
   const items: OutlineItem[] = [];
   const headings: OutlineItem[] = [];
@@ -46,7 +48,7 @@ export function markdownOutline(text: string): OutlineItem[] {
     }
     const atx = ATX.exec(line);
     if (atx) {
-      addHeading(items, headings, (atx[1] ?? "#").length, (atx[2] ?? "").trim(), number);
+      addHeading(items, headings, (atx[1] ?? "#").length, atxText(atx[2] ?? ""), number);
       continue;
     }
     const next = lines[i + 1];
@@ -77,6 +79,20 @@ export function markdownOutline(text: string): OutlineItem[] {
     if (named && top && !top.item.name.includes(": ")) top.item.name = `${top.item.name}: ${(named[1] ?? "").trim()}`;
   }
   return closeOutline(items, countLines(text));
+}
+
+/**
+ * A heading's text without its closing sequence (`## Title ##` → `Title`), in linear time: the
+ * lazy-group regex this replaces backtracked quadratically on a long line of spaces (40 KB took
+ * 2.7 s, a 1 MiB line would have taken half an hour).
+ */
+function atxText(raw: string): string {
+  const text = raw.trim();
+  let end = text.length;
+  while (end > 0 && text[end - 1] === "#") end--;
+  if (end === 0) return "";
+  if (end === text.length || (text[end - 1] !== " " && text[end - 1] !== "\t")) return text;
+  return text.slice(0, end).trimEnd();
 }
 
 /** Lines of a text, not counting the empty piece after a final newline. */
