@@ -63,3 +63,17 @@ export type CommonConfig = z.infer<typeof CommonConfigSchema>;
 export function parseCommonConfig(env: Env): CommonConfig {
   return parseEnvConfig("LOCAL_MCP_", CommonConfigSchema, env);
 }
+
+/**
+ * Limits of the Streamable HTTP runner (`--http PORT`), read from `LOCAL_MCP_HTTP_*`: at most
+ * `maxSessions` sessions live at once, and a session unused for `sessionIdleMs` is closed.
+ */
+export const HttpConfigSchema = z.object({
+  maxSessions: z.coerce.number().int().min(1).max(10_000).default(100),
+  sessionIdleMs: z.coerce.number().int().min(100).max(7 * 24 * 3600 * 1000).default(30 * 60 * 1000),
+});
+export type HttpConfig = z.infer<typeof HttpConfigSchema>;
+
+export function parseHttpConfig(env: Env): HttpConfig {
+  return parseEnvConfig("LOCAL_MCP_HTTP_", HttpConfigSchema, env);
+}

@@ -26,12 +26,14 @@ export type { LogFields, LogLevel, Logger, LoggerOptions } from "./logger.js";
 export {
   CommonConfigSchema,
   ConfigError,
+  HttpConfigSchema,
   envKeyToField,
   fieldToEnvKey,
   parseCommonConfig,
   parseEnvConfig,
+  parseHttpConfig,
 } from "./config.js";
-export type { CommonConfig, Env } from "./config.js";
+export type { CommonConfig, Env, HttpConfig } from "./config.js";
 export { abortableDelay, withDeadline } from "./guards/deadline.js";
 export type { DeadlineOptions } from "./guards/deadline.js";
 export { ProgressReporter } from "./guards/progress.js";
@@ -63,11 +65,15 @@ export { RESOURCE_NOT_FOUND } from "./server/resources.js";
 export { DEFAULT_PAGE_ITEMS, PAGE_BUDGET_SHARE } from "./server/resource-pages.js";
 export type { PageLimits } from "./server/resource-pages.js";
 export { PART_BUDGET_SHARE, RESOURCE_PART_META, parsePartUri, partUri } from "./server/resource-reads.js";
-export { STDIO_READY_TEXT, runStdio } from "./server/run-stdio.js";
+export { STDIO_DRAIN_MS, STDIO_READY_TEXT, runStdio } from "./server/run-stdio.js";
 export type { RunStdioOptions, StdioHandle } from "./server/run-stdio.js";
 export { runHttp } from "./server/run-http.js";
 export type { HttpHandle, RunHttpOptions } from "./server/run-http.js";
-export { checkLoopbackRequest } from "./server/http-guards.js";
+export { LOOPBACK_HOST_NAMES, checkLoopbackRequest } from "./server/http-guards.js";
+export { CheckedStdioTransport, MAX_STDIO_LINE_BYTES } from "./server/checked-stdio-transport.js";
+export type { CheckedStdioTransportOptions } from "./server/checked-stdio-transport.js";
+export { checkJsonRpcMessage } from "./server/json-rpc-checks.js";
+export type { CheckedMessage, TransportErrorReply } from "./server/json-rpc-checks.js";
 export { runServerMain, serverUsage } from "./server/run-main.js";
 export type { EnvVarDoc, ServerMainOptions } from "./server/run-main.js";
 export { installStdoutGuard, protocolStdout, stdoutGuardInstalled } from "./server/stdout-guard.js";

@@ -1,4 +1,5 @@
 import { parseArgs } from "node:util";
+import { parseHttpConfig, type HttpConfig } from "../config.js";
 import { createLogger } from "../logger.js";
 import type { ServerFactory } from "./create-server.js";
 import { runStdio } from "./run-stdio.js";
@@ -24,6 +25,8 @@ export interface ServerMainOptions {
 const COMMON_ENV: readonly EnvVarDoc[] = [
   { name: "LOCAL_MCP_RESPONSE_LEVEL", description: "default response level: minimal | standard | full (default minimal)" },
   { name: "LOCAL_MCP_LOG_LEVEL", description: "stderr log level: debug | info | warn | error | silent (default info)" },
+  { name: "LOCAL_MCP_HTTP_MAX_SESSIONS", description: "--http: most sessions at once; a new one closes the least recently used idle one, or gets 503 when all are busy (default 100)" },
+  { name: "LOCAL_MCP_HTTP_SESSION_IDLE_MS", description: "--http: a session with no request for this long is closed (default 1800000, 30 min)" },
 ];
 
 export function serverUsage(options: ServerMainOptions): string {
@@ -90,7 +93,15 @@ export async function runServerMain(options: ServerMainOptions): Promise<void> {
     }
     // Loaded only when asked for: the HTTP stack costs ~25 ms of start-up a stdio server never needs.
     const { runHttp } = await import("./run-http.js");
-    const handle = await runHttp(factory, { port, logger, name: options.bin });
+    let limits: HttpConfig;
+    try {
+      limits = parseHttpConfig(process.env);
+    } catch (error) {
+      process.stderr.write(`${options.bin}: ${(error as Error).message}\n`);
+      process.exitCode = 1;
+      return;
+    }
+    const handle = await runHttp(factory, { port, logger, name: options.bin, ...limits });
     const stop = () => void handle.close().then(() => process.exit(0));
     process.once("SIGINT", stop);
     process.once("SIGTERM", stop);

@@ -1,5 +1,6 @@
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import type { Readable, Writable } from "node:stream";
 import { createLogger, type Logger } from "../logger.js";
+import { CheckedStdioTransport } from "./checked-stdio-transport.js";
 import type { ServerFactory } from "./create-server.js";
 import { protocolStdout } from "./stdout-guard.js";
 
@@ -7,7 +8,11 @@ export interface RunStdioOptions {
   logger?: Logger;
   /** Exit the process after a clean shutdown (default true; tests pass false). */
   exitOnClose?: boolean;
-  stdin?: NodeJS.EventEmitter;
+  /** Where messages come from (default process.stdin) and answers go (default the real stdout). */
+  stdin?: Readable;
+  stdout?: Writable;
+  /** Longest wait for the answers in flight when stdin ends (default `STDIO_DRAIN_MS`). */
+  drainMs?: number;
 }
 
 export interface StdioHandle {
@@ -18,26 +23,41 @@ export interface StdioHandle {
 export const STDIO_READY_TEXT = "ready on stdio";
 
 /**
- * Serves one MCP server over stdio. stdout carries JSON-RPC only; the ready line and every log
- * go to stderr. SIGINT, SIGTERM and the end of stdin (the client went away) shut down cleanly:
- * the server's `cleanup` runs once, then the process exits.
+ * When stdin ends (the client closed its end), requests already read are still answered: the
+ * server waits up to this long for them before it cleans up and exits. Signals do not wait.
+ */
+export const STDIO_DRAIN_MS = 10_000;
+
+/**
+ * Serves one MCP server over stdio (core's CheckedStdioTransport: invalid messages, batches and
+ * a second initialize get JSON-RPC errors). stdout carries JSON-RPC only; the ready line and
+ * every log go to stderr. The end of stdin (the client went away) first lets the requests in
+ * flight finish and their answers go out (at most `STDIO_DRAIN_MS`), then shuts down; SIGINT and
+ * SIGTERM shut down at once (and cut a drain short). The server's `cleanup` runs once, then the
+ * process exits.
  */
 export async function runStdio(factory: ServerFactory, options: RunStdioOptions = {}): Promise<StdioHandle> {
   const created = await factory();
   const name = created.definition.name;
   const logger = options.logger ?? created.definition.logger ?? createLogger({ name });
-  const stdin: NodeJS.EventEmitter = options.stdin ?? process.stdin;
-  // The real stdout, which the stdout guard keeps for the transport alone (see stdout-guard.ts).
-  const transport = new StdioServerTransport(process.stdin, protocolStdout());
+  const drainMs = options.drainMs ?? STDIO_DRAIN_MS;
+  const drainCut = new AbortController();
   let stopping: Promise<void> | undefined;
 
-  const shutdown = (reason: string): Promise<void> => {
+  const shutdown = (reason: string, drain = false): Promise<void> => {
+    if (!drain) drainCut.abort();
     // Set before cleanup runs: closing the server closes the transport, which calls back here.
     if (stopping) return stopping;
     let finish!: () => void;
     stopping = new Promise<void>((resolve) => (finish = resolve));
     void (async () => {
       logger.info(`shutting down (${reason})`);
+      if (drain && transport.inFlightCount > 0) {
+        const waiting = transport.inFlightCount;
+        logger.info(`answering ${waiting} request(s) in flight first (at most ${drainMs} ms)`);
+        const { unanswered } = await transport.drain(drainMs, drainCut.signal);
+        if (unanswered > 0) logger.warn(`${unanswered} of ${waiting} request(s) in flight left unanswered; their work is cancelled`);
+      }
       try {
         await created.cleanup();
       } catch (error) {
@@ -49,10 +69,15 @@ export async function runStdio(factory: ServerFactory, options: RunStdioOptions 
     return stopping;
   };
 
+  const transport = new CheckedStdioTransport({
+    stdin: options.stdin ?? process.stdin,
+    // The real stdout, which the stdout guard keeps for the transport alone (see stdout-guard.ts).
+    stdout: options.stdout ?? protocolStdout(),
+    onRefused: (reason) => logger.warn(`refused a message: ${reason}`),
+    onInputEnd: () => void shutdown("stdin closed", true),
+  });
   process.once("SIGINT", () => void shutdown("SIGINT"));
   process.once("SIGTERM", () => void shutdown("SIGTERM"));
-  stdin.on("end", () => void shutdown("stdin closed"));
-  stdin.on("close", () => void shutdown("stdin closed"));
   transport.onclose = () => void shutdown("transport closed");
 
   await created.server.connect(transport);

@@ -1,0 +1,64 @@
+import {
+  ErrorCode,
+  JSONRPCMessageSchema,
+  RequestIdSchema,
+  type JSONRPCMessage,
+  type RequestId,
+} from "@modelcontextprotocol/sdk/types.js";
+
+/**
+ * A JSON-RPC error the transport sends itself, before any server sees the message. Its id is null
+ * when the id could not be read (JSON-RPC 2.0 §5: "If there was an error in detecting the id in
+ * the Request object (e.g. Parse error/Invalid Request), it MUST be Null").
+ */
+export interface TransportErrorReply {
+  jsonrpc: "2.0";
+  id: RequestId | null;
+  error: { code: number; message: string };
+}
+
+export type CheckedMessage =
+  | { ok: true; message: JSONRPCMessage }
+  /** `reply` is absent for an invalid response from the client: a response is never answered. */
+  | { ok: false; reason: string; reply?: TransportErrorReply };
+
+export function errorReply(id: RequestId | null, code: number, message: string): TransportErrorReply {
+  return { jsonrpc: "2.0", id, error: { code, message } };
+}
+
+export const PARSE_ERROR_MESSAGE = "Parse error: the message is not valid JSON";
+export const BATCH_MESSAGE =
+  "Invalid Request: JSON-RPC batches are not supported (MCP removed them in protocol 2025-06-18); send one message at a time";
+export const ALREADY_INITIALIZED_MESSAGE =
+  "Invalid Request: the server is already initialized on this connection; open a new connection to initialize again";
+
+/**
+ * Checks one parsed message before a server sees it, as the spec asks (JSON-RPC 2.0, MCP
+ * 2025-06-18 and later): a batch array, a value that is not an object, a request whose id is not
+ * a string or an integer (`{}`, `[1]`, `1.5`, `true`, `null`) and any other message that is not
+ * JSON-RPC get an Invalid Request error (-32600) — with the request's id when it is valid, else
+ * null. The SDK's own transports drop all of these without an answer, so the client waits
+ * forever. An invalid response from the client is dropped: answering it could start a loop.
+ */
+export function checkJsonRpcMessage(value: unknown): CheckedMessage {
+  if (Array.isArray(value)) return refuse(null, BATCH_MESSAGE);
+  if (typeof value !== "object" || value === null) {
+    return refuse(null, "Invalid Request: a JSON-RPC message is a JSON object");
+  }
+  const parsed = JSONRPCMessageSchema.safeParse(value);
+  if (parsed.success) return { ok: true, message: parsed.data };
+  const record = value as Record<string, unknown>;
+  if (!("method" in record) && ("result" in record || "error" in record)) {
+    return { ok: false, reason: "an invalid JSON-RPC response from the client (dropped)" };
+  }
+  if ("id" in record) {
+    const id = RequestIdSchema.safeParse(record.id);
+    if (!id.success) return refuse(null, "Invalid Request: a request id must be a string or an integer");
+    return refuse(id.data, "Invalid Request: not a valid JSON-RPC 2.0 request (jsonrpc \"2.0\", a string method, object params, no other members)");
+  }
+  return refuse(null, "Invalid Request: not a valid JSON-RPC 2.0 notification (jsonrpc \"2.0\", a string method, object params, no other members)");
+}
+
+function refuse(id: RequestId | null, message: string): CheckedMessage {
+  return { ok: false, reason: message, reply: errorReply(id, ErrorCode.InvalidRequest, message) };
+}
