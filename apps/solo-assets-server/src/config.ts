@@ -35,7 +35,8 @@ const SoloEnvSchema = z.object({
   installTimeoutMs: ms(1_000, 3_600_000, 300_000),
   testTimeoutMs: ms(100, 600_000, 30_000),
   testMemoryMb: z.coerce.number().int().min(64).max(1_048_576).default(1024),
-  networkIsolation: z.enum(["auto", "required", "off"]).default("auto"),
+  testMaxProcesses: z.coerce.number().int().min(8).max(65_536).default(128),
+  sandbox: z.enum(["strict", "weak"]).default("strict"),
   lockTimeoutMs: ms(100, 600_000, 30_000),
 });
 type SoloEnv = z.infer<typeof SoloEnvSchema>;
@@ -84,7 +85,8 @@ export interface SoloConfig extends CommonConfig {
   installTimeoutMs: number;
   testTimeoutMs: number;
   testMemoryMb: number;
-  networkIsolation: SoloEnv["networkIsolation"];
+  testMaxProcesses: number;
+  sandbox: SoloEnv["sandbox"];
   lockTimeoutMs: number;
   /**
    * The environment for the gate's own tools (ruff, mypy, pyright, pip, uv): this one without
@@ -113,8 +115,9 @@ export const SOLO_ENV_DOCS: readonly EnvVarDoc[] = [
   { name: "SOLO_INSTALLER", description: "auto | uv | pip (default auto: uv when on PATH)" },
   { name: "SOLO_INSTALL_TIMEOUT_MS", description: "limit for installing an environment's dependencies (default 300000)" },
   { name: "SOLO_TEST_TIMEOUT_MS", description: "limit for one test run; the whole process group is killed (default 30000)" },
-  { name: "SOLO_TEST_MEMORY_MB", description: "address-space limit of a test run (default 1024)" },
-  { name: "SOLO_NETWORK_ISOLATION", description: "auto | required | off: run tests under `unshare -rn` (default auto: when it works)" },
+  { name: "SOLO_TEST_MEMORY_MB", description: "memory limit of a whole test run, every process it starts together (default 1024)" },
+  { name: "SOLO_TEST_MAX_PROCESSES", description: "process limit of a whole test run (default 128)" },
+  { name: "SOLO_SANDBOX", description: "strict | weak: strict runs tests only in bubblewrap (Linux) or sandbox-exec (macOS); weak falls back to unshare or a plain process (default strict)" },
   { name: "SOLO_LOCK_TIMEOUT_MS", description: "how long to wait for the library file when other processes use it (default 30000)" },
   { name: "SOLO_GEMINI_BASE_URL", description: "another Gemini endpoint (a proxy or a test fake)" },
   { name: "GOOGLE_API_KEY", description: "Gemini API key (or GEMINI_API_KEY); enables Gemini embeddings and the Gemini critic" },
@@ -178,7 +181,8 @@ export function loadSoloConfig(env: Env, cwd = process.cwd()): SoloConfig {
     installTimeoutMs: own.installTimeoutMs,
     testTimeoutMs: own.testTimeoutMs,
     testMemoryMb: own.testMemoryMb,
-    networkIsolation: own.networkIsolation,
+    testMaxProcesses: own.testMaxProcesses,
+    sandbox: own.sandbox,
     lockTimeoutMs: own.lockTimeoutMs,
     toolEnv: toolEnvironment(env),
   };

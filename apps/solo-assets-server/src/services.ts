@@ -88,8 +88,9 @@ export function openSoloServices(config: SoloConfig, options: { logger?: Logger 
   const linter = new Lazy<Linter>(() => selectLinter(config.linter, env));
   const typer = new Lazy<Typer>(() => selectTyper(config.typer, { python: config.python, cacheDir: config.paths.typeCacheDir, env }));
   const sandbox = new Sandbox({
-    networkIsolation: config.networkIsolation,
+    mode: config.sandbox,
     memoryMb: config.testMemoryMb,
+    maxProcesses: config.testMaxProcesses,
     timeoutMs: config.testTimeoutMs,
     toolEnv: env,
     privateFiles: libraryFiles(config.paths),

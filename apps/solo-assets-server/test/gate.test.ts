@@ -2,10 +2,9 @@
  * The quality gate's cases, through save_function on a real server: real ruff/mypy (or their
  * fallbacks), real pooled venvs, real sandboxed Python subprocesses, a real DuckDB file.
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { saveView, step } from "./helpers/gate-views.js";
@@ -140,36 +139,33 @@ describe("the quality gate", () => {
   });
 
   it("kills an endless loop at the time limit, with the whole process group", async () => {
-    // Outside the library's folder, which the sandbox covers; the child is found by a marker in
-    // its command line (inside the sandbox's PID namespace its pid means nothing out here).
-    const markers = mkdtempSync(join(tmpdir(), "solo-gate-spin-"));
-    const pidFile = join(markers, "child.pid");
+    // The child is found by a marker in its command line (inside the sandbox's PID namespace its
+    // pid means nothing out here, and the sandbox cannot write files out here).
     const marker = `solo-gate-spin-${process.pid}-${Date.now()}`;
     const code = [
       "import subprocess",
       "import sys",
       "",
       "",
-      "def spin(path: str, marker: str) -> int:",
+      "def spin(marker: str) -> int:",
       '    sleeper = [sys.executable, "-c", "import time; time.sleep(600)", marker]',
-      "    child = subprocess.Popen(sleeper)",
-      '    with open(path, "w") as handle:',
-      "        handle.write(str(child.pid))",
+      "    subprocess.Popen(sleeper)",
       "    while True:",
       "        pass",
       "",
     ].join("\n");
     const started = Date.now();
-    const saved = await save({ name: "spin", code, test_cases: [{ input: { path: pidFile, marker }, expected: 0 }] });
+    let seen = 0;
+    const watch = setInterval(() => (seen = Math.max(seen, processesWith(marker).length)), 50);
+    const saved = await save({ name: "spin", code, test_cases: [{ input: { marker }, expected: 0 }] }).finally(() => clearInterval(watch));
     const elapsed = Date.now() - started;
     expect(saved.status).toBe("broken");
     expect(saved.rejection?.kind).toBe("timeout");
     expect(step(saved, "test").outcome).toBe("timeout");
     expect(elapsed).toBeGreaterThanOrEqual(2500);
     expect(elapsed).toBeLessThan(20_000);
-    expect(Number(readFileSync(pidFile, "utf8"))).toBeGreaterThan(0);
+    expect(seen).toBeGreaterThan(0);
     await expect.poll(() => processesWith(marker), { timeout: 10_000 }).toEqual([]);
-    rmSync(markers, { recursive: true, force: true });
   });
 
   it("reports a dependency that cannot be installed as install_failed, quickly", async () => {
@@ -201,8 +197,8 @@ describe("the quality gate", () => {
 
   it("runs tests without network: a socket to a listening local port fails", async () => {
     const sandbox = await solo.services.gateTools().then((t) => t.sandbox);
-    if (!sandbox.unshare) {
-      console.log("skipped: `unshare -rn` does not work on this machine, so tests run with network");
+    if (!sandbox.networkIsolated) {
+      console.log("skipped: no sandbox with network isolation on this machine");
       return;
     }
     let connections = 0;
@@ -218,7 +214,7 @@ describe("the quality gate", () => {
       expect(saved.status).toBe("broken");
       expect(saved.rejection?.kind).toBe("test_failed");
       expect(step(saved, "test").sandbox?.network_isolated).toBe(true);
-      expect(saved.rejection?.details).toMatch(/Network is unreachable|Errno 101/);
+      expect(saved.rejection?.details).toMatch(/Network is unreachable|Errno 101|Connection refused|Errno 111/);
       expect(connections).toBe(0);
     } finally {
       server.close();

@@ -5,11 +5,15 @@
  * and dies at the time limit with every process it started, a child in a new session included.
  * Drives the real bin (dist/mcp.js) over stdio, whose environment holds the secrets.
  *
- * Where `unshare` cannot make namespaces, the documented fallback is checked instead: tests run
- * with network and the report says `network_isolated: false`; the environment is still scrubbed.
+ * Where no sandbox (bubblewrap) is available, the documented behaviour is checked instead: tests
+ * are not run and the function is stored `unverified`. Both are also checked on this machine by
+ * hiding bubblewrap from the server's PATH: strict refuses (naming `apt-get install bubblewrap`),
+ * SOLO_SANDBOX=weak falls back to `unshare` with its weaker, documented guarantees. The attacks
+ * against the sandbox itself are in tests/security/test/solo-sandbox.test.ts.
  */
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import type { AddressInfo, Server } from "node:net";
 import { networkInterfaces, tmpdir } from "node:os";
@@ -86,14 +90,14 @@ def reachable(addresses: list[list[str]]) -> list[str]:
 const SPIN_PROBE = `import subprocess
 import sys
 
-SLEEPER = "import pathlib, sys, time; pathlib.Path(sys.argv[1]).touch(); time.sleep(99)"
+SLEEPER = "import time; time.sleep(99)"
 
 
-def spin(started: str, marker: str) -> int:
+def spin(marker: str) -> int:
     """Never returns: the sandbox must kill it and its children."""
     python = sys.executable
-    subprocess.Popen([python, "-c", SLEEPER, started + ".child", marker])
-    session = [python, "-c", SLEEPER, started + ".session", marker]
+    subprocess.Popen([python, "-c", SLEEPER, marker + "-child"])
+    session = [python, "-c", SLEEPER, marker + "-session"]
     subprocess.Popen(session, start_new_session=True)
     while True:
         pass
@@ -174,14 +178,16 @@ describe("saved code cannot read the server's keys", () => {
     const files = [config.paths.apiKeyPath, config.paths.settingsPath, config.paths.dbPath];
     const saved = await save(server, { name: "leaked", code: LEAK_PROBE, test_cases: [{ input: { tag: TAG, files }, expected: [] }] });
     const test = step(saved, "test");
-    expect(test.cases?.[0], JSON.stringify(test)).toMatchObject({ passed: !!tools.sandbox.namespaces });
-    expect(saved.status).toBe(tools.sandbox.namespaces ? "active" : "broken");
     // The key file is still there for the server itself.
     expect(readFileSync(config.paths.apiKeyPath, "utf8")).toBe(`${FILE_KEY}\n`);
-    if (!tools.sandbox.namespaces) {
-      // Documented fallback: the environment is scrubbed, but the file system is not isolated.
-      expect(test.cases?.[0]?.actual).not.toMatch(/environment /);
+    if (!tools.sandbox.kind) {
+      // Documented: without a sandbox, tests are not run.
+      expect(test.outcome).toBe("sandbox_unavailable");
+      expect(saved.status).toBe("unverified");
+      return;
     }
+    expect(test.cases?.[0], JSON.stringify(test)).toMatchObject({ passed: true });
+    expect(saved.status).toBe("active");
   });
 });
 
@@ -195,39 +201,85 @@ describe("saved code cannot reach the network", () => {
     const addresses = ["127.0.0.1", ...external].map((host) => [host, port]);
     const saved = await save(server, { name: "reachable", code: NETWORK_PROBE, test_cases: [{ input: { addresses }, expected: [] }] });
     const test = step(saved, "test");
-    expect(test.sandbox?.network_isolated).toBe(tools.sandbox.unshare !== undefined);
-    if (tools.sandbox.unshare) {
-      expect(saved.status, JSON.stringify(test)).toBe("active");
-    } else {
-      // Documented fallback: without unshare, tests run with network.
-      expect(saved.status).toBe("broken");
+    if (!tools.sandbox.kind) {
+      expect(saved.status).toBe("unverified");
+      return;
+    }
+    expect(test.sandbox?.network_isolated).toBe(true);
+    expect(saved.status, JSON.stringify(test)).toBe("active");
+  });
+});
+
+describe("without bubblewrap", () => {
+  /** A PATH with the tools of the weak fallback, but no bwrap. */
+  function pathWithoutBwrap(): string {
+    const bin = mkdtempSync(join(tmpdir(), "solo-no-bwrap-"));
+    for (const tool of ["sh", "unshare", "mount", "prlimit", "setpriv", "env"]) {
+      try {
+        symlinkSync(execFileSync("sh", ["-c", `command -v ${tool}`], { encoding: "utf8" }).trim(), join(bin, tool));
+      } catch {
+        // Not installed: the fallback does without it.
+      }
+    }
+    return bin;
+  }
+  const python = execFileSync("python3", ["-c", "import sys; print(sys.executable)"], { encoding: "utf8" }).trim();
+
+  it("strict (the default) does not run the tests: unverified, sandbox_unavailable, naming apt-get install bubblewrap", async () => {
+    const bin = pathWithoutBwrap();
+    const strict = await startServer({ PATH: bin, SOLO_PYTHON: python });
+    try {
+      const saved = await save(strict, { name: "never_run", code: 'def never_run() -> int:\n    """One."""\n    return 1\n', test_cases: [{ input: {}, expected: 1 }] });
+      expect(saved.status).toBe("unverified");
+      const test = step(saved, "test");
+      expect(test.outcome).toBe("sandbox_unavailable");
+      expect(test.summary).toMatch(/Tests NOT run/);
+      expect(test.summary).toContain("apt-get install bubblewrap");
+    } finally {
+      await strict.close();
+      rmSync(bin, { recursive: true, force: true });
     }
   });
 
-  it("falls back as documented with SOLO_NETWORK_ISOLATION=off: network reachable, network_isolated false, environment still scrubbed", async () => {
-    const off = await startServer({ SOLO_NETWORK_ISOLATION: "off" });
+  it("SOLO_SANDBOX=weak falls back as documented: unshare namespaces, environment still scrubbed, the library's key file hidden", async () => {
+    const bin = pathWithoutBwrap();
+    const weak = await startServer({ PATH: bin, SOLO_PYTHON: python, SOLO_SANDBOX: "weak" });
     try {
-      const port = String((listener.address() as AddressInfo).port);
-      const saved = await save(off, { name: "reachable_off", code: NETWORK_PROBE.replace("def reachable(", "def reachable_off("), test_cases: [{ input: { addresses: [["127.0.0.1", port]] }, expected: [] }] });
-      expect(step(saved, "test").sandbox?.network_isolated).toBe(false);
-      expect(step(saved, "test").cases?.[0]?.actual).toBe(JSON.stringify([`127.0.0.1:${port}`]));
-      const env = await save(off, { name: "leaked_off", code: LEAK_PROBE.replace("def leaked(", "def leaked_off("), test_cases: [`assert not any(${JSON.stringify(TAG)} in v for v in os.environ.values())`] });
-      expect(env.status).toBe("active");
+      const config = loadSoloConfig(testEnv(library.dbPath));
+      const saved = await save(weak, {
+        name: "leaked_weak",
+        code: LEAK_PROBE.replace("def leaked(", "def leaked_weak("),
+        test_cases: [{ input: { tag: TAG, files: [config.paths.apiKeyPath] }, expected: [] }],
+      });
+      const test = step(saved, "test");
+      expect(test.sandbox?.kind, JSON.stringify(test)).toMatch(/^(unshare|process)$/);
+      if (test.sandbox?.kind === "unshare") expect(saved.status, JSON.stringify(test)).toBe("active");
+      else expect(test.cases?.[0]?.actual).not.toMatch(/environment /);
     } finally {
-      await off.close();
+      await weak.close();
+      rmSync(bin, { recursive: true, force: true });
     }
   });
 });
 
 describe("saved code dies at its time limit", () => {
   it("kills the run and every process it started, a child in its own session included", async () => {
-    const started = join(markers, "spin");
-    const saved = await save(server, { name: "spin", code: SPIN_PROBE, test_cases: [{ input: { started, marker }, expected: 0 }] });
+    // The sandbox cannot write files out here: the children are seen by their command lines.
+    const seen = new Set<string>();
+    const watch = setInterval(() => {
+      for (const pid of processesWith(marker)) {
+        try {
+          seen.add(readFileSync(`/proc/${pid}/cmdline`, "utf8").includes(`${marker}-session`) ? "session" : "child");
+        } catch {
+          // Gone.
+        }
+      }
+    }, 50);
+    const saved = await save(server, { name: "spin", code: SPIN_PROBE, test_cases: [{ input: { marker }, expected: 0 }] }).finally(() => clearInterval(watch));
     expect(saved.status).toBe("broken");
     expect(saved.rejection?.kind, JSON.stringify(saved.rejection)).toBe("timeout");
     // Both children ran…
-    expect(existsSync(`${started}.child`)).toBe(true);
-    expect(existsSync(`${started}.session`)).toBe(true);
+    expect([...seen].sort()).toEqual(["child", "session"]);
     // …and none is left.
     await expect.poll(() => processesWith(marker), { timeout: 10_000, interval: 200 }).toEqual([]);
   });

@@ -112,7 +112,7 @@ const ROUTES: Route[] = [
         embedding: { backend: services.settings.embedding.backend, model: services.embedder.model, dimension: services.embedder.dimension },
         critic: { backend: services.settings.critic.backend, model: services.settings.critic.model ?? null },
         gate_tools: tools
-          ? { linter: tools.linter, typer: tools.typer, network_isolation: tools.sandbox.unshare !== undefined, prlimit: tools.sandbox.prlimit !== undefined }
+          ? { linter: tools.linter, typer: tools.typer, sandbox: tools.sandbox.kind ?? null, network_isolation: tools.sandbox.networkIsolated, limits: tools.sandbox.limits, prlimit: tools.sandbox.prlimit !== undefined }
           : null,
       };
     },

@@ -32,7 +32,7 @@ export const TypeReportSchema = z.object({ step: z.literal("type"), ...StepBase,
 export const TestReportSchema = z.object({
   step: z.literal("test"),
   ...StepBase,
-  outcome: z.enum(["passed", "test_failed", "timeout", "install_failed", "syntax_error", "skipped", "no_tests", "error"]),
+  outcome: z.enum(["passed", "test_failed", "timeout", "install_failed", "syntax_error", "skipped", "no_tests", "error", "sandbox_unavailable"]),
   cases: z.array(
     z.object({
       index: z.number().int(),
@@ -52,7 +52,16 @@ export const TestReportSchema = z.object({
       install_ms: z.number(),
     })
     .optional(),
-  sandbox: z.object({ network_isolated: z.boolean(), memory_mb: z.number(), timeout_ms: z.number() }).optional(),
+  sandbox: z
+    .object({
+      kind: z.string().optional(),
+      network_isolated: z.boolean(),
+      limits: z.string().optional(),
+      memory_mb: z.number(),
+      max_processes: z.number().optional(),
+      timeout_ms: z.number(),
+    })
+    .optional(),
   traceback: z.string().optional(),
 });
 

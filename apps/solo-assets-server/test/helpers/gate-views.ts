@@ -12,7 +12,7 @@ export interface StepView {
   unfixed?: { code: string }[];
   cases?: { label: string; passed: boolean; error?: string; actual?: string }[];
   environment?: { hash: string; reused: boolean; dependencies: string[] };
-  sandbox?: { network_isolated: boolean };
+  sandbox?: { network_isolated: boolean; kind?: string; limits?: string };
   traceback?: string;
   backend?: string;
   model?: string;

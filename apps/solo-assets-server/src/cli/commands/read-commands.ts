@@ -41,7 +41,7 @@ export function registerReadCommands(program: Command, setup: CliSetup): void {
           `functions    ${counts.functions} (active ${counts.byStatus.active}, broken ${counts.byStatus.broken}, unverified ${counts.byStatus.unverified}); ${counts.versions} versions`,
           `embedder     ${status.embedding.backend} ${status.embedding.model} (${status.embedding.dimension})`,
           `critic       ${status.critic.backend}${status.critic.model ? ` ${status.critic.model}` : ""}`,
-          `gate tools   ${"error" in tools ? tools.error : `${tools.linter}, ${tools.typer}, network isolation ${tools.sandbox.unshare ? "on" : "unavailable"}`}`,
+          `gate tools   ${"error" in tools ? tools.error : `${tools.linter}, ${tools.typer}, sandbox ${tools.sandbox.kind ?? "unavailable (tests not run)"}, limits ${tools.sandbox.limits}`}`,
           `vectors      ${counts.embeddings.map((e) => `${e.model}/${e.dimension}: ${e.count}`).join(", ") || "none"}`,
           `processes    ${processes.map((p) => `${p.kind} ${p.pid}`).join(", ") || "none"}`,
         ];

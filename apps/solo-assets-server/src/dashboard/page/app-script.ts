@@ -56,7 +56,7 @@ export const APP_SCRIPT = String.raw`
       text("status-versions", s.counts.versions);
       text("status-embedder", s.embedding.backend + " · " + s.embedding.model + " · " + s.embedding.dimension + " dimensions");
       text("status-critic", s.critic.backend + (s.critic.model ? " · " + s.critic.model : ""));
-      text("status-tools", s.gate_tools ? (s.gate_tools.linter + ", " + s.gate_tools.typer + ", network isolation " + (s.gate_tools.network_isolation ? "on" : "unavailable")) : "not detected");
+      text("status-tools", s.gate_tools ? (s.gate_tools.linter + ", " + s.gate_tools.typer + ", sandbox " + (s.gate_tools.sandbox || "unavailable (tests not run)") + ", limits " + s.gate_tools.limits) : "not detected");
       var vectors = $("status-embeddings"); clear(vectors);
       s.embeddings.forEach(function (e) { var tr = document.createElement("tr"); cell(tr, e.model); cell(tr, e.dimension); cell(tr, e.count); vectors.appendChild(tr); });
       var procs = $("status-processes"); clear(procs);

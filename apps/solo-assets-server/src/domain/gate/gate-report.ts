@@ -52,7 +52,9 @@ export type TestOutcome =
   | "syntax_error"
   | "skipped"
   | "no_tests"
-  | "error";
+  | "error"
+  /** No sandbox here (SOLO_SANDBOX=strict without bubblewrap or sandbox-exec): tests NOT run. */
+  | "sandbox_unavailable";
 
 export interface TestCaseResult {
   index: number;
@@ -76,8 +78,13 @@ export interface TestEnvironmentInfo {
 }
 
 export interface SandboxInfo {
+  /** bwrap, sandbox-exec, or the weak fallback's unshare / process (SOLO_SANDBOX=weak). */
+  kind?: string;
   network_isolated: boolean;
+  /** What bounds memory and processes: cgroup-v2, cgroup-v1, systemd-run (the whole run) or prlimit (each process). */
+  limits?: string;
   memory_mb: number;
+  max_processes?: number;
   timeout_ms: number;
 }
 

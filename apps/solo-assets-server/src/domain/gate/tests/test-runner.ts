@@ -4,18 +4,22 @@
  * timed out, the code does not parse, a test failed (with the traceback) — and a run that was
  * skipped or had no tests leaves the function `unverified`.
  */
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { silentLogger } from "@local-mcp/core";
 import type { Logger } from "@local-mcp/core";
-import { tail } from "../../process/run-process.js";
+import { z } from "zod";
+import { runProcess, tail } from "../../process/run-process.js";
 import type { TestCase } from "../../library/function-record.js";
-import type { TestCaseResult, TestOutcome, TestReport } from "../gate-report.js";
+import type { TestOutcome, TestReport } from "../gate-report.js";
 import { EnvironmentInstallError } from "./environment-pool.js";
 import type { EnvironmentPool } from "./environment-pool.js";
-import { HARNESS_FILE, HARNESS_SOURCE } from "./harness-source.js";
+import { HARNESS_FILE, HARNESS_SOURCE, PLANNER_SOURCE } from "./harness-source.js";
+import { SandboxUnavailableError } from "./sandbox.js";
 import type { Sandbox } from "./sandbox.js";
+import { AssertPlanSchema, judgeCases, parseHarnessOutput, planCases } from "./test-verdict.js";
+import type { AssertPlan } from "./test-verdict.js";
 
 export interface TestRunInput {
   name: string;
@@ -23,12 +27,6 @@ export interface TestRunInput {
   dependencies: readonly string[];
   cases: readonly TestCase[];
   skip: boolean;
-}
-
-interface HarnessResult {
-  outcome: "passed" | "test_failed" | "syntax_error" | "load_error";
-  cases: TestCaseResult[];
-  error?: string;
 }
 
 export interface TestRunContext {
@@ -82,74 +80,107 @@ export class PythonTestRunner {
       install_ms: environment.installMs,
     };
     const workDir = await mkdtemp(join(tmpdir(), "solo-test-"));
+    const scratch = await mkdtemp(join(tmpdir(), "solo-test-tmp-"));
     try {
+      // Assert statements are split outside the sandbox: their literal sides never enter it.
+      const statements = input.cases.filter((c): c is string => typeof c === "string");
+      const assertPlans = statements.length > 0 ? await planAsserts(environment.python, statements, context.signal) : [];
+      const { probes, plans } = planCases(input.name, input.cases, assertPlans);
       const limits = await this.sandbox.harnessLimits();
       await writeFile(join(workDir, "function.py"), input.code);
       await writeFile(join(workDir, HARNESS_FILE), HARNESS_SOURCE);
-      await writeFile(join(workDir, "spec.json"), JSON.stringify({ name: input.name, cases: input.cases, ...(limits ? { limits } : {}) }));
+      await writeFile(join(workDir, "spec.json"), JSON.stringify({ name: input.name, probes, ...(limits ? { limits } : {}) }));
       context.progress?.(`running ${input.cases.length} test case(s)`);
-      const run = await this.sandbox.run(environment.python, ["-I", "-B", HARNESS_FILE], {
-        workDir,
-        venvDir: environment.dir,
-        signal: context.signal,
-      });
+      let run;
+      try {
+        run = await this.sandbox.run(environment.python, ["-I", "-B", HARNESS_FILE], {
+          workDir,
+          tmpDir: scratch,
+          venvDir: environment.dir,
+          signal: context.signal,
+        });
+      } catch (error) {
+        if (!(error instanceof SandboxUnavailableError)) throw error;
+        return report("sandbox_unavailable", "error", `Tests NOT run: no sandbox. ${error.message}`, { environment: envInfo, tool: "sandbox" });
+      }
       if (run.aborted) throw context.signal.reason;
       const sandbox = {
+        kind: run.kind,
         network_isolated: run.networkIsolated,
+        limits: run.limits,
         memory_mb: this.sandbox.options.memoryMb,
+        max_processes: this.sandbox.options.maxProcesses,
         timeout_ms: this.sandbox.options.timeoutMs,
       };
       const tool = `python ${environment.python}`;
-      const result = await readHarnessResult(join(workDir, "result.json"));
-      const cases = (result?.cases ?? []).map((c) => ({ ...c }));
+      const output = parseHarnessOutput(run.stdout, probes.length, run.stdout.length >= 4 * 1024 * 1024);
+      const cases = output.load?.status === "ok" || output.tampered ? judgeCases(plans, output) : [];
       const common = { environment: envInfo, sandbox, cases, tool };
+      const failedCases = () => {
+        const failed = cases.filter((c) => !c.passed);
+        const first = failed[0];
+        return report("test_failed", "failed", `${failed.length} of ${cases.length} test case(s) failed${first ? `; first: ${first.label}` : ""}.`, {
+          ...common,
+          ...(first?.error ? { traceback: first.error } : {}),
+        });
+      };
+      if (output.tampered) return failedCases();
       // The CPU limit (prlimit --cpu) ends a busy loop with SIGXCPU or SIGKILL: a timeout too.
       if (run.timedOut || run.signal === "SIGXCPU") {
         return report(
           "timeout",
           "failed",
-          `The tests did not finish within ${this.sandbox.options.timeoutMs} ms; the whole process group was killed. Look for an endless loop or a blocking call.`,
+          `The tests did not finish within ${this.sandbox.options.timeoutMs} ms; the whole sandbox was killed. Look for an endless loop or a blocking call.`,
           { ...common, traceback: tail(run.stderr, 2000) || undefined },
         );
       }
-      if (!result) {
-        const how = run.signal ? `was killed by ${run.signal}` : `exited with code ${String(run.code)}`;
-        return report("test_failed", "failed", `The test process ${how} before reporting (a crash or the ${sandbox.memory_mb} MB memory limit).`, {
+      const ended = run.signal ? `was killed by ${run.signal}` : run.code !== 0 ? `exited with code ${String(run.code)}` : "";
+      const memory = run.oomKilled ? ` The memory limit of ${sandbox.memory_mb} MB for the whole run was exceeded.` : "";
+      if (!output.load) {
+        return report("test_failed", "failed", `The test process ${ended || "ended"} before reporting (a crash, the ${sandbox.memory_mb} MB memory limit or the limit of ${sandbox.max_processes} processes).${memory}`, {
           ...common,
           traceback: tail(`${run.stderr}${run.spawnError ? `\n${run.spawnError}` : ""}`, 4000),
         });
       }
-      switch (result.outcome) {
-        case "passed":
-          return report("passed", "passed", `All ${cases.length} test case(s) passed.`, common);
-        case "syntax_error":
-          return report("syntax_error", "failed", "The code does not parse.", { ...common, traceback: result.error });
-        case "load_error":
-          return report("test_failed", "failed", "The code failed while being loaded (an import or a top-level statement raised).", {
-            ...common,
-            traceback: result.error,
-          });
-        case "test_failed": {
-          const failed = cases.filter((c) => !c.passed);
-          const first = failed[0];
-          return report(
-            "test_failed",
-            "failed",
-            `${failed.length} of ${cases.length} test case(s) failed${first ? `; first: ${first.label}` : ""}.`,
-            { ...common, ...(first?.error ? { traceback: first.error } : {}) },
-          );
-        }
+      if (output.load.status === "syntax_error") return report("syntax_error", "failed", "The code does not parse.", { ...common, traceback: output.load.error });
+      if (output.load.status === "load_error") {
+        return report("test_failed", "failed", "The code failed while being loaded (an import or a top-level statement raised).", { ...common, traceback: output.load.error });
       }
+      if (cases.some((c) => !c.passed)) return failedCases();
+      if (ended || run.oomKilled) {
+        // Every case passed, but the run did not end cleanly: not a pass.
+        return report("test_failed", "failed", `Every case returned, but the test process ${ended || "lost a process to the memory limit"}.${memory}`, {
+          ...common,
+          traceback: tail(run.stderr, 4000) || undefined,
+        });
+      }
+      return report("passed", "passed", `All ${cases.length} test case(s) passed.`, common);
     } finally {
-      await rm(workDir, { recursive: true, force: true }).catch((error: unknown) => this.logger.warn("could not remove a test folder", { workDir, error }));
+      for (const folder of [workDir, scratch]) {
+        await rm(folder, { recursive: true, force: true }).catch((error: unknown) => this.logger.warn("could not remove a test folder", { folder, error }));
+      }
     }
   }
 }
 
-async function readHarnessResult(path: string): Promise<HarnessResult | undefined> {
-  try {
-    return JSON.parse(await readFile(path, "utf8")) as HarnessResult;
-  } catch {
-    return undefined;
+/** Splits assert statements with the environment's interpreter, outside the sandbox (no user code runs). */
+async function planAsserts(python: string, statements: readonly string[], signal: AbortSignal): Promise<AssertPlan[]> {
+  const result = await runProcess(python, ["-I", "-S", "-c", PLANNER_SOURCE], {
+    env: { PATH: "/usr/bin:/bin", PYTHONIOENCODING: "utf-8" },
+    input: JSON.stringify(statements),
+    timeoutMs: 30_000,
+    signal,
+  });
+  if (result.aborted) throw signal.reason;
+  const parsed = z.array(AssertPlanSchema).safeParse((() => {
+    try {
+      return JSON.parse(result.stdout) as unknown;
+    } catch {
+      return undefined;
+    }
+  })());
+  if (!parsed.success || parsed.data.length !== statements.length) {
+    throw new Error(`Could not read the assert statements (${tail(result.stderr || result.spawnError || "no output", 500)}).`);
   }
+  return parsed.data;
 }
