@@ -4,8 +4,8 @@
  * parsed project while its hash is unchanged, so edits by other processes (the CLI, an editor,
  * a second server) are seen by the next call, at the cost of one file read.
  */
-import { readFile, stat } from "node:fs/promises";
-import { CatDocStore, parseMarkdown, resolveInsideRoot } from "./domain/index.js";
+import { stat } from "node:fs/promises";
+import { CatDocStore, parseMarkdown, readInsideRoot, resolveInsideRoot } from "./domain/index.js";
 import type { CatDocProject, ObjectDocument } from "./domain/index.js";
 
 export interface FreshDocument {
@@ -48,7 +48,8 @@ export class ProjectAccess {
     const absolute = await resolveInsideRoot(project.paths.root, found.path);
     const exists = await stat(absolute).then((info) => info.isFile(), () => false);
     if (!exists) return null;
-    const text = await readFile(absolute, "utf8");
+    // Read through what was opened, confined to the root: a swap for a link after the checks is refused.
+    const text = (await readInsideRoot(project.paths.root, absolute, { userPath: found.path })).toString("utf8");
     const parsed = parseMarkdown(text);
     return { origin: found.origin, path: found.path, text, frontmatter: parsed.frontmatter, body: parsed.body };
   }

@@ -12,13 +12,13 @@
  * files are skipped; what was skipped is listed in `problems`.
  */
 import type { Dirent } from "node:fs";
-import { readFile, readdir, stat } from "node:fs/promises";
+import { readdir } from "node:fs/promises";
 import { join, relative, sep } from "node:path";
 import { isCatDocError } from "./errors.js";
 import { frontmatterText, parseMarkdown, slugFromFileName } from "./frontmatter.js";
 import type { CatDocModel, CatDocObject } from "./model.js";
 import type { ProjectPaths } from "./paths.js";
-import { resolveInsideRoot } from "./paths.js";
+import { readInsideRoot, resolveInsideRoot } from "./paths.js";
 
 export const DOCUMENT_PATH_KEYS = ["path", "filePath", "file", "document", "documentPath"] as const;
 const SKIPPED_DIRS = new Set(["node_modules", "dist", "build", "coverage"]);
@@ -73,10 +73,9 @@ export function documentPathOf(object: CatDocObject): string | undefined {
 async function readDocumentFile(root: string, userPath: string, problems: DocumentProblem[], objectId?: string): Promise<ScannedFile | undefined> {
   try {
     const absolute = await resolveInsideRoot(root, userPath);
-    const info = await stat(absolute);
-    if (!info.isFile()) throw new Error("not a file");
-    if (info.size > MAX_DOCUMENT_BYTES) throw new Error(`larger than ${MAX_DOCUMENT_BYTES} bytes`);
-    const parsed = parseMarkdown(await readFile(absolute, "utf8"));
+    // Read through what was opened, confined to the root: a swap for a link after the check is refused.
+    const bytes = await readInsideRoot(root, absolute, { userPath, maxBytes: MAX_DOCUMENT_BYTES });
+    const parsed = parseMarkdown(bytes.toString("utf8"));
     return { path: toPosix(root, absolute), frontmatter: parsed.frontmatter, body: parsed.body };
   } catch (error) {
     const reason = isCatDocError(error) || error instanceof Error ? error.message : String(error);

@@ -1,7 +1,7 @@
 /** Where a CatDoc project keeps its files, and the guard that keeps paths inside the root. */
 import { lstat, realpath } from "node:fs/promises";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
-import { errnoCode, isMissingPathError } from "@local-mcp/core";
+import { ConfinementError, errnoCode, isMissingPathError, openConfined } from "@local-mcp/core";
 import { CatDocError, CatDocForbiddenError, CatDocInputError, CatDocNotFoundError } from "./errors.js";
 
 export interface ProjectPaths {
@@ -130,5 +130,34 @@ async function realPathOfNearest(path: string): Promise<string | undefined> {
       rest.unshift(basename(current));
       current = parent;
     }
+  }
+}
+
+/**
+ * Reads a file of the project confined by what was OPENED, not by what was checked: `path`
+ * (normally from resolveInsideRoot) is opened, the opened file's real path must lie inside the
+ * real root (core's openConfined), and the bytes come from that descriptor — so a file swapped
+ * for a symbolic link to a secret between the check and the read is refused (FORBIDDEN), never
+ * read. Not a regular file, or above `maxBytes`: INVALID_INPUT; file-system errors as in
+ * `pathErrorFrom`.
+ */
+export async function readInsideRoot(root: string, path: string, options: { userPath?: string; field?: string; maxBytes?: number } = {}): Promise<Buffer> {
+  const userPath = options.userPath ?? path;
+  const realRoot = await realpath(root).catch(() => root);
+  let opened;
+  try {
+    opened = await openConfined(path, [realRoot]);
+  } catch (error) {
+    if (error instanceof ConfinementError) throw new CatDocForbiddenError(`Path '${userPath}' resolves outside the project root`, { path: userPath, root });
+    throw pathErrorFrom(error, userPath, options.field ?? "path");
+  }
+  try {
+    if (!opened.stats.isFile()) throw new CatDocInputError(`'${quoted(userPath)}' is not a regular file`, { path: userPath });
+    if (options.maxBytes !== undefined && opened.stats.size > options.maxBytes) {
+      throw new CatDocInputError(`'${quoted(userPath)}' is larger than ${options.maxBytes} bytes`, { path: userPath, maxBytes: options.maxBytes });
+    }
+    return await opened.handle.readFile();
+  } finally {
+    await opened.handle.close();
   }
 }

@@ -27,6 +27,8 @@ export interface FoundFile {
   path: string;
   absolute: string;
   size: number;
+  /** The real project root: reading the file confines what is opened to it (paths.ts readInsideRoot). */
+  root: string;
 }
 
 export interface Discovery {
@@ -62,7 +64,7 @@ class Collector {
         limit: MAX_IMPORT_FILES,
       });
     }
-    this.files.set(path, { path, absolute, size: info.size });
+    this.files.set(path, { path, absolute, size: info.size, root: this.realRoot });
   }
 
   async walk(dir: string, depth: number): Promise<void> {

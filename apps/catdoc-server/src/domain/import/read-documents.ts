@@ -4,8 +4,9 @@
  * file name; frontmatter `domain`; frontmatter `tags`), a hash of its bytes, and its references.
  */
 import { createHash } from "node:crypto";
-import { readFile } from "node:fs/promises";
+import { MAX_DOCUMENT_BYTES } from "../documents.js";
 import { frontmatterText, parseMarkdown, slugFromFileName } from "../frontmatter.js";
+import { readInsideRoot } from "../paths.js";
 import type { FoundFile } from "./discover.js";
 import { extractReferences, firstHeading } from "./references.js";
 import type { DocumentReference } from "./references.js";
@@ -48,7 +49,8 @@ export function documentHash(bytes: Buffer | string): string {
 }
 
 export async function readCandidate(file: FoundFile): Promise<ImportCandidate> {
-  const bytes = await readFile(file.absolute);
+  // Read through what was opened, confined to the root: a file swapped for a link since discovery is refused.
+  const bytes = await readInsideRoot(file.root, file.absolute, { userPath: file.path, maxBytes: MAX_DOCUMENT_BYTES });
   const { frontmatter, body } = parseMarkdown(bytes.toString("utf8"));
   const name = fileName(file.path);
   return {
