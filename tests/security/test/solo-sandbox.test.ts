@@ -12,7 +12,7 @@
  * Limits are set small through the server's settings (SOLO_TEST_MEMORY_MB=256,
  * SOLO_TEST_MAX_PROCESSES=64) to keep the attacks cheap.
  */
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -21,6 +21,10 @@ import { spawnStdioServer } from "@local-mcp/core/testing";
 import type { SpawnedStdioServer } from "@local-mcp/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BASE_ENV, REPO_ROOT, SERVER_NODE } from "./support/servers.js";
+
+/** bubblewrap is what contains these attacks on Linux; CI installs it (.ci/run), elsewhere the file is skipped without it. */
+const HAS_BWRAP = spawnSync("bwrap", ["--version"]).status === 0;
+if (!HAS_BWRAP && process.env.CI) throw new Error("bubblewrap (bwrap) is not installed: `apt-get install bubblewrap`");
 
 const ENTRY = join(REPO_ROOT, "apps/solo-assets-server/dist/mcp.js");
 const DIST = dirname(ENTRY);
@@ -102,6 +106,7 @@ function killAll(marker: string): void {
 }
 
 beforeAll(async () => {
+  if (!HAS_BWRAP) return;
   dir = mkdtempSync(join(tmpdir(), "solo-sandbox-attack-"));
   home = join(dir, "home");
   mkdirSync(join(home, ".ssh"), { recursive: true });
@@ -153,7 +158,7 @@ def probe_library(folder: str, needles: list[str]) -> list[str]:
     return found
 `;
 
-describe("item 5: the library stays hidden", () => {
+describe.skipIf(!HAS_BWRAP)("item 5: the library stays hidden", () => {
   it("saved code cannot unmount its way to the DuckDB file or the saved Gemini key", async () => {
     const saved = await save(server, {
       name: "probe_library",
@@ -196,7 +201,7 @@ def plant(paths: list[str], marker: str) -> list[str]:
     return written
 `;
 
-describe("item 6: the file system is not the user's", () => {
+describe.skipIf(!HAS_BWRAP)("item 6: the file system is not the user's", () => {
   it("saved code cannot read /etc/passwd or the user's ~/.ssh", async () => {
     const saved = await save(server, {
       name: "read_secrets",
@@ -244,7 +249,7 @@ def linger(marker: str) -> int:
     return 0
 `;
 
-describe("item 7: nothing outlives the run or the server", () => {
+describe.skipIf(!HAS_BWRAP)("item 7: nothing outlives the run or the server", () => {
   it("a test run that leaves a session-leader daemon behind is killed whole at its time limit", async () => {
     const marker = `${MARKER}-timeout`;
     const saved = await save(server, { name: "linger", code: DAEMON_PROBE, test_cases: [{ input: { marker }, expected: 0 }] });
@@ -297,7 +302,7 @@ for _index in range(2):
             pass
 `;
 
-describe("item 8: the verdict is the server's", () => {
+describe.skipIf(!HAS_BWRAP)("item 8: the verdict is the server's", () => {
   it("a wrong add that patches the harness and forges results is not stored active", async () => {
     const saved = await save(server, {
       name: "add",
@@ -361,7 +366,7 @@ def spawn(count: int) -> int:
     return started
 `;
 
-describe("item 9: limits hold for the whole sandbox", () => {
+describe.skipIf(!HAS_BWRAP)("item 9: limits hold for the whole sandbox", () => {
   it("three children of 150 MB cannot all live under a 256 MB limit", async () => {
     const saved = await save(server, { name: "hog", code: MEMORY_PROBE, test_cases: [{ input: { count: 3, megabytes: 150 }, expected: 3 }] });
     expect(saved.test.outcome, saved.text).not.toBe("skipped");
