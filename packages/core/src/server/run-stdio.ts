@@ -17,6 +17,8 @@ export interface RunStdioOptions {
 
 export interface StdioHandle {
   shutdown: (reason: string) => Promise<void>;
+  /** Settles once the server has shut down (whatever started it), cleanup done. */
+  stopped: Promise<void>;
 }
 
 /** The ready line written to stderr once the server answers on stdio (tests wait for it). */
@@ -43,6 +45,8 @@ export async function runStdio(factory: ServerFactory, options: RunStdioOptions 
   const drainMs = options.drainMs ?? STDIO_DRAIN_MS;
   const drainCut = new AbortController();
   let stopping: Promise<void> | undefined;
+  let stoppedResolve!: () => void;
+  const stopped = new Promise<void>((resolve) => (stoppedResolve = resolve));
 
   const shutdown = (reason: string, drain = false): Promise<void> => {
     if (!drain) drainCut.abort();
@@ -64,6 +68,7 @@ export async function runStdio(factory: ServerFactory, options: RunStdioOptions 
         logger.error("cleanup failed", { error });
       }
       finish();
+      stoppedResolve();
       if (options.exitOnClose ?? true) process.exit(0);
     })();
     return stopping;
@@ -83,5 +88,5 @@ export async function runStdio(factory: ServerFactory, options: RunStdioOptions 
   await created.server.connect(transport);
   // The ready line is written whatever the log level: supervisors and tests wait for it.
   process.stderr.write(`${name} ${created.definition.version} ${STDIO_READY_TEXT} (${created.definition.tools.length} tools)\n`);
-  return { shutdown };
+  return { shutdown, stopped };
 }
