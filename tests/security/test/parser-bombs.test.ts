@@ -6,6 +6,8 @@
  *   (`FATAL ERROR: RegExpCompiler Allocation failed`): every later call died with it. Now it is
  *   refused before the parser sees it — a per-file error naming the nesting — and the server
  *   answers the next call.
+ * - TS/JS nested 20,000 levels deep (brackets, or a `1+1+…` chain) overflowed the stack: the
+ *   call answered INTERNAL ("a bug in the server"). Now INVALID_INPUT naming the nesting.
  * - 20 frontmatters of 0.9 MiB answered after 66.6 s against a 30 s deadline, the event loop
  *   blocked throughout. Now frontmatter larger than 256 KiB is refused at once, and a batch of
  *   legal but slow frontmatters is parsed in a worker thread: the call is answered at its
@@ -60,6 +62,8 @@ describe("local-model-mcp over stdio: parser bombs", () => {
     dir = await mkdtemp(join(tmpdir(), "security-parser-bombs-"));
     const env = { ...(await server.env(dir)), LOCAL_MODEL_TIMEOUT_MS: String(DEADLINE_MS) };
     for (const [name, text] of Object.entries(BOMBS)) await writeFile(join(dir, name), text);
+    await writeFile(join(dir, "deep.ts"), `export const a = ${"[".repeat(20_000)};\n`);
+    await writeFile(join(dir, "chain.ts"), `export const a = ${"1+".repeat(20_000)}1;\n`);
     for (let i = 0; i < 20; i++) await writeFile(join(dir, `huge-${i}.md`), hugeFrontmatter(i));
     for (let i = 0; i < 20; i++) await writeFile(join(dir, `slow-${i}.md`), slowFrontmatter(i));
     spawned = await spawnStdioServer({ command: SERVER_NODE, args: [server.entry], env, cwd: dir, readyPattern: /ready/, readyTimeoutMs: 60_000 });
@@ -97,6 +101,21 @@ describe("local-model-mcp over stdio: parser bombs", () => {
       expect(String(item?.error), name).toMatch(/nests .* deep/);
       expect(answer.structuredContent?.success).toBe(false);
     }
+  });
+
+  it("answers TS/JS nesting bombs with INVALID_INPUT (they were INTERNAL: a stack overflow in the server)", async () => {
+    const calls: [string, Record<string, unknown>][] = [
+      ["local_extract", { task_type: "exports", files: ["deep.ts"] }],
+      ["local_extract", { task_type: "structure", files: ["deep.ts"] }],
+      ["local_analyze", { task_type: "functions", files: ["chain.ts"] }],
+      ["local_analyze", { task_type: "dependencies", files: ["chain.ts"] }],
+    ];
+    for (const [name, args] of calls) {
+      const answer = (await spawned.client.callTool({ name, arguments: args }, undefined, { timeout: 60_000 })) as Answer;
+      expect(answer.isError, `${name} ${JSON.stringify(args)}`).toBe(true);
+      expect((answer.structuredContent?.error as { code?: string } | undefined)?.code, JSON.stringify(answer).slice(0, 300)).toBe("INVALID_INPUT");
+    }
+    await spawned.client.ping();
   });
 
   it("answers 20 frontmatters of 0.9 MiB within the deadline", async () => {

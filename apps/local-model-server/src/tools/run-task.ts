@@ -2,7 +2,7 @@
  * Runs one tool call's work and turns its outcome into the contract response, recording the
  * call (engine, tokens, latency, or the error code) in the stats store.
  */
-import { toToolError, type ToolContext } from "@local-mcp/core";
+import { ToolError, toToolError, type ToolContext } from "@local-mcp/core";
 import type { ModelAnswer } from "../domain/model/model-service.js";
 import type { LocalModelRuntime } from "../runtime.js";
 import { TaskResponse, type ModelUsage, type TaskOutcome } from "./task-response.js";
@@ -20,10 +20,22 @@ export async function runTask(runtime: LocalModelRuntime, tool: string, ctx: Too
     });
     runtime.stats.record({ tool, latencyMs, result: { engine: response.engine, tokensUsed: response.tokensUsed, tokensSaved: response.tokensSaved } });
     return response;
-  } catch (error) {
+  } catch (caught) {
+    const error = tooDeep(caught) ?? caught;
     runtime.stats.record({ tool, latencyMs: performance.now() - started, errorCode: toToolError(error).code });
     throw error;
   }
+}
+
+/**
+ * A stack overflow while walking a parsed input (a 20,000-term `1+1+…` or `else if` chain makes
+ * the syntax tree that deep) is a property of the input, not a server bug: INVALID_INPUT.
+ */
+function tooDeep(error: unknown): ToolError | undefined {
+  if (!(error instanceof RangeError) || !/call stack/i.test(error.message)) return undefined;
+  return new ToolError("INVALID_INPUT", "The input nests too deeply to process (the parser or a walk over its syntax tree ran out of stack).", {
+    suggestion: "Generated or hostile input this deeply nested is not analysed; handle this file directly.",
+  });
 }
 
 /** Adds up the model calls of one tool call. */
