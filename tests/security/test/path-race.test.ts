@@ -8,11 +8,13 @@
  * the real local-model-mcp (local_extract, every line of the file) and catdoc-mcp
  * (catdoc_show_object at full level, the document's content) bins answer 20,000 reads in all,
  * pipelined through one client each. No answer may carry the secret; enough answers must have
- * read the file for the race to have been run at all.
+ * read the file for the race to have been run at all. Writes race the same way: local_generate
+ * writes into a folder another process swaps for a link to a folder outside the root, and no
+ * file may land outside.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { spawnStdioServer, type SpawnedStdioServer } from "@local-mcp/core/testing";
@@ -33,6 +35,23 @@ process.stdout.write("swapping\\n");
 for (;;) {
   try { fs.rmSync(link, { force: true }); fs.symlinkSync(secret, link); fs.renameSync(link, target); } catch {}
   try { fs.rmSync(copy, { force: true }); fs.linkSync(publicFile, copy); fs.renameSync(copy, target); } catch {}
+}
+`;
+
+const WRITES = 2_000;
+
+/**
+ * Swaps folder `target` between a real folder and a symlink to `outside`, forever (a folder the
+ * server made meanwhile, while `target` was briefly absent, is removed: it is inside the root).
+ */
+const FOLDER_SWAPPER = `
+const fs = require("node:fs");
+const [target, outside] = process.argv.slice(1);
+const link = target + ".link.tmp", real = target + ".real.tmp";
+process.stdout.write("swapping\\n");
+for (;;) {
+  try { fs.rmSync(link, { force: true }); fs.symlinkSync(outside, link); fs.renameSync(target, real); fs.renameSync(link, target); } catch {}
+  try { fs.rmSync(target, { recursive: true, force: true }); fs.renameSync(real, target); } catch {}
 }
 `;
 
@@ -138,5 +157,33 @@ describe("reads race a symlink swap: what was opened is confined, not what was c
     expect(cd.readPublic, report).toBeGreaterThan(READS["catdoc-mcp"] / 20);
     localModel.assertCleanStdout();
     catdoc.assertCleanStdout();
+  });
+
+  it(`writes ${WRITES} files while their folder is swapped for a link to a folder outside: nothing lands outside`, async () => {
+    const localModel = servers[0] as SpawnedStdioServer;
+    const root = join(dir, "root");
+    const outside = join(dir, "outside");
+    await mkdir(outside);
+    await mkdir(join(root, "out"));
+    swapper = spawn(SERVER_NODE, ["-e", FOLDER_SWAPPER, join(root, "out"), outside], { stdio: ["ignore", "pipe", "inherit"] });
+    await new Promise<void>((resolve, reject) => {
+      swapper?.once("error", reject);
+      swapper?.stdout?.once("data", () => resolve());
+    });
+    let written = 0;
+    let issued = 0;
+    const worker = async () => {
+      while (issued < WRITES) {
+        issued += 1;
+        const result = (await localModel.client.callTool({ name: "local_generate", arguments: { template: "written {{n}}\n", variables: { n: issued }, output_path: `out/file-${issued % 50}.md` } })) as { isError?: boolean };
+        if (!result.isError) written += 1;
+      }
+    };
+    await Promise.all(Array.from({ length: IN_FLIGHT }, worker));
+    swapper.kill("SIGKILL");
+    const landed = (await readdir(outside)).filter((name) => name !== "keep");
+    expect(landed, `${landed.length} files written outside the root (${written} writes succeeded)`).toEqual([]);
+    // The race was really run: many writes went through (others met the link and were refused).
+    expect(written).toBeGreaterThan(WRITES / 20);
   });
 });
