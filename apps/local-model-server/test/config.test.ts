@@ -92,3 +92,30 @@ describe("loadConfig", () => {
     expect(() => loadConfig({ env: HOME, cwd: dir.path, configFile: join(dir.path, "missing.json") })).toThrow(/Cannot read the config file/);
   });
 });
+
+describe("loadConfig: a project's own local-model.config.json may only narrow (issue #13 item 2)", () => {
+  it("takes roots inside the working directory and a state_dir inside them; a file the user named may widen", async () => {
+    const cwd = join(dir.path, "narrow");
+    await mkdir(join(cwd, "sub"), { recursive: true });
+    await writeFile(join(cwd, "local-model.config.json"), JSON.stringify({ roots: ["sub"], state_dir: "sub/.state" }));
+    expect(loadConfig({ env: HOME, cwd })).toMatchObject({ configSource: "project", roots: [join(cwd, "sub")], stateDir: join(cwd, "sub", ".state") });
+    const wide = join(dir.path, "wide.json");
+    await writeFile(wide, JSON.stringify({ roots: ["/"], state_dir: join(dir.path, "state") }));
+    expect(loadConfig({ env: { ...HOME, LOCAL_MODEL_CONFIG: wide }, cwd })).toMatchObject({ configSource: "trusted", roots: ["/"], stateDir: join(dir.path, "state") });
+  });
+
+  it("refuses roots outside the working directory (or LOCAL_MODEL_ROOTS) and a state_dir elsewhere", async () => {
+    const cwd = join(dir.path, "widen");
+    await mkdir(join(cwd, "sub"), { recursive: true });
+    const file = join(cwd, "local-model.config.json");
+    await writeFile(file, JSON.stringify({ roots: ["/"] }));
+    expect(() => loadConfig({ env: HOME, cwd })).toThrow(/roots \/ lie outside/);
+    await writeFile(file, JSON.stringify({ roots: [".."] }));
+    expect(() => loadConfig({ env: { ...HOME, LOCAL_MODEL_ROOTS: join(cwd, "sub") }, cwd })).not.toThrow();
+    await writeFile(file, JSON.stringify({ state_dir: join(dir.path, "elsewhere") }));
+    expect(() => loadConfig({ env: { ...HOME, LOCAL_MODEL_ROOTS: cwd }, cwd })).toThrow(/state_dir/);
+    // The default state folder stays allowed.
+    await writeFile(file, JSON.stringify({ state_dir: "/home/ada/.local/state/local-model/project-a" }));
+    expect(loadConfig({ env: HOME, cwd }).stateDir).toBe("/home/ada/.local/state/local-model/project-a");
+  });
+});
