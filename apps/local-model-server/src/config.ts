@@ -372,5 +372,7 @@ export function describeConfig(config: LocalModelConfig): Record<string, unknown
     config.model.kind === "remote"
       ? { ...config.model, apiKey: config.model.apiKey === undefined ? undefined : "[set]" }
       : config.model;
-  return { ...config, model };
+  // PATH is the environment's, not a setting: left out.
+  const { searchPath: _searchPath, ...shown } = config;
+  return { ...shown, model };
 }
