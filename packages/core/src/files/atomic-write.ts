@@ -52,9 +52,16 @@ function checkBeforeRename(options: WriteFileAtomicOptions): boolean {
   return options.signal !== undefined || options.beforeRename !== undefined;
 }
 
-function tempPathFor(path: string): string {
+/**
+ * A fresh name next to `path` in the form of this module's temporary files, so a file left
+ * there by a process that died (a hard link a caller keeps during a write, say) is removed by
+ * the next write into the folder, like a stray temporary file.
+ */
+export function atomicWriteTempPath(path: string): string {
   return join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`);
 }
+
+const tempPathFor = atomicWriteTempPath;
 
 export async function writeFileAtomic(path: string, data: string | Uint8Array, options: WriteFileAtomicOptions = {}): Promise<void> {
   options.signal?.throwIfAborted();
