@@ -15,8 +15,10 @@ export const DEFAULT_IMPORT_CATEGORY = { id: "documents", name: "Documents" };
 const ObjectItem = z.object({ id: z.string(), path: z.string().optional(), title: z.string().optional(), domain: z.string().optional() });
 
 /** The category to import into: the one given, else the only one, else a new `documents`. */
-function chooseCategory(project: CatDocProject, categoryId: string | undefined): { id: string; create?: { name: string } } {
+async function chooseCategory(load: () => Promise<CatDocProject>, categoryId: string | undefined): Promise<{ id: string; create?: { name: string } }> {
+  // Given, it is checked inside the import's edit, against the version the import writes over.
   if (categoryId !== undefined) return { id: categoryId };
+  const project = await load();
   const ids = [...new Set(project.model.categories.map((c) => c.id))];
   if (ids.length === 1 && ids[0] !== undefined) return { id: ids[0] };
   if (ids.length === 0) return { id: DEFAULT_IMPORT_CATEGORY.id, create: { name: DEFAULT_IMPORT_CATEGORY.name } };
@@ -87,17 +89,22 @@ export const catdocImportDocumentTool = defineCatDocTool({
   }),
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   timeoutMs: 60_000,
-  handler: async ({ filePath, domain, categoryId, dryRun, force, limit }, { project }) => {
-    const category = chooseCategory(await project.load(), categoryId);
-    const report = await importDocuments(project.store, {
-      paths: [filePath],
-      pathField: "filePath",
-      categoryId: category.id,
-      ...(category.create ? { createCategory: category.create } : {}),
-      ...(domain === undefined ? {} : { domain }),
-      dryRun: dryRun === true,
-      force: force === true,
-    });
+  handler: async ({ filePath, domain, categoryId, dryRun, force, limit }, { project, signal }) => {
+    const category = await chooseCategory(() => project.load(), categoryId);
+    // Cancelled (by the client, or at the deadline) before its commit point, the import writes nothing.
+    const report = await importDocuments(
+      project.store,
+      {
+        paths: [filePath],
+        pathField: "filePath",
+        categoryId: category.id,
+        ...(category.create ? { createCategory: category.create } : {}),
+        ...(domain === undefined ? {} : { domain }),
+        dryRun: dryRun === true,
+        force: force === true,
+      },
+      { signal },
+    );
     const cap = limit ?? SHOWN.defaultLimit;
     const lists = [report.added, report.updated, report.unchanged, report.skipped, report.conflicts, report.proposedMorphisms, report.unresolved];
     const truncated = lists.some((list) => list.length > cap);

@@ -25,10 +25,10 @@ export const catdocInitTool = defineCatDocTool({
     version: z.string().optional(),
   }),
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
-  handler: async ({ directory, force }, { project }) => {
+  handler: async ({ directory, force }, { project, signal }) => {
     const root = directory === undefined ? project.root : await resolveInsideRoot(project.root, directory, "directory");
     const store = root === project.root ? project.store : new CatDocStore(root);
-    const result = await store.init({ force: force === true }).catch((error: unknown) => {
+    const result = await store.init({ force: force === true, signal }).catch((error: unknown) => {
       if (error instanceof CatDocConflictError) {
         throw new ToolError("CONFLICT", error.message, {
           suggestion: "The project exists: use it as it is, or call catdoc_init with force: true to replace category.yaml and config.yaml (their content is lost).",

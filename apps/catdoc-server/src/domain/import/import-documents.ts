@@ -7,6 +7,11 @@
  * `metadata.path`, which is how the document loader finds it (documents.ts). See
  * plan-objects.ts for what a re-import does with objects that exist already, and
  * plan-morphisms.ts for how references resolve.
+ *
+ * A `signal` cancels the import: it is checked between the steps (discovery, each batch of
+ * reads, the plan, the write) so a cancelled import stops early, and last in the same
+ * synchronous step as the rename of category.yaml (the store's commit point). Cancelled before
+ * that point, the import writes nothing; once past it, the write is complete.
  */
 import { CatDocNotFoundError, ProjectNotInitializedError } from "../errors.js";
 import type { CatDocProject } from "../project.js";
@@ -23,9 +28,10 @@ import type { ImportOptions, ImportReport, SkippedDocument } from "./types.js";
 /** Files read at once. */
 const READ_CONCURRENCY = 16;
 
-async function readAll(files: readonly FoundFile[]): Promise<ImportCandidate[]> {
+async function readAll(files: readonly FoundFile[], signal: AbortSignal | undefined): Promise<ImportCandidate[]> {
   const out: ImportCandidate[] = [];
   for (let i = 0; i < files.length; i += READ_CONCURRENCY) {
+    signal?.throwIfAborted();
     out.push(...(await Promise.all(files.slice(i, i + READ_CONCURRENCY).map(readCandidate))));
   }
   return out;
@@ -50,6 +56,7 @@ async function plan(
   candidates: readonly ImportCandidate[],
   skipped: readonly SkippedDocument[],
   options: ImportOptions,
+  signal: AbortSignal | undefined,
 ): Promise<Plan> {
   const { categoryId } = options;
   let categoryCreated = false;
@@ -59,6 +66,7 @@ async function plan(
     categoryCreated = true;
   }
   const owners = await documentOwners(project);
+  signal?.throwIfAborted();
   const objects = planObjects(candidates, {
     editor,
     project,
@@ -98,12 +106,23 @@ async function plan(
   };
 }
 
-export async function importDocuments(store: CatDocStore, options: ImportOptions): Promise<ImportReport> {
+export interface ImportRun {
+  /** Cancels the import (the client cancelled, the deadline passed); see the file comment. */
+  signal?: AbortSignal;
+}
+
+export async function importDocuments(store: CatDocStore, options: ImportOptions, run: ImportRun = {}): Promise<ImportReport> {
+  const { signal } = run;
   const dryRun = options.dryRun === true;
+  signal?.throwIfAborted();
   if (!(await store.isInitialized())) throw new ProjectNotInitializedError(store.paths.root);
   const discovery = await discoverMarkdown(store.paths.root, options.paths, options.pathField);
-  const candidates = await readAll(discovery.files);
-  const edit = await store.edit((editor, project) => plan(editor, project, candidates, discovery.skipped, options), { dryRun });
+  const candidates = await readAll(discovery.files, signal);
+  signal?.throwIfAborted();
+  const edit = await store.edit((editor, project) => plan(editor, project, candidates, discovery.skipped, options, signal), {
+    dryRun,
+    ...(signal === undefined ? {} : { signal }),
+  });
   return {
     ...edit.result,
     documentsRead: candidates.length,

@@ -1,5 +1,6 @@
 /** Markdown import (no MCP types): documents → objects, references → morphisms, in one edit. */
 export { importDocuments } from "./import-documents.js";
+export type { ImportRun } from "./import-documents.js";
 export { MAX_IMPORT_FILES, discoverMarkdown } from "./discover.js";
 export { extractReferences, firstHeading } from "./references.js";
 export type { DocumentReference } from "./references.js";

@@ -2,12 +2,19 @@
  * CatDocStore: reads a project (cached per version of its files) and changes category.yaml
  * safely. An edit takes the project's cross-process lock, reads the file and its sha256,
  * applies the caller's operations to the YAML document (comments and key order survive),
- * checks the result reads back, checks the file still has the hash it was read with (CONFLICT
- * otherwise: someone wrote it without the lock), and replaces it atomically. Any failure
- * before the rename writes nothing. Writers through the store never lose each other's edits;
- * a writer outside the store (an editor saving the file) is detected, except in the instant
- * between the final hash check and the rename.
+ * writes and flushes the result to a temporary file, and only then checks that category.yaml
+ * still holds exactly the bytes it read (CONFLICT otherwise: someone wrote it without the
+ * lock) and renames the temporary file over it in the same synchronous step — see
+ * {@link StoreWriteCheck}. Any failure before the rename writes nothing. Writers through the
+ * store never lose each other's edits; a writer outside the store (an editor saving the file)
+ * is detected, except in the instant between the final check's read and the rename(2) call.
+ *
+ * An edit may be cancelled (`signal`): the signal is checked between its steps and, last, in
+ * the same synchronous step as the rename — the commit point. Cancelled before it, the edit
+ * writes nothing and leaves no temporary file and no lock; after it, the edit is complete.
  */
+import { closeSync, fstatSync, linkSync, lstatSync, openSync, readFileSync, renameSync, rmSync } from "node:fs";
+import type { BigIntStats } from "node:fs";
 import { access, mkdir, stat } from "node:fs/promises";
 import { basename } from "node:path";
 import { CatDocConflictError, CatDocNotFoundError, ProjectNotInitializedError } from "../errors.js";
@@ -16,7 +23,7 @@ import { projectPaths } from "../paths.js";
 import type { ProjectPaths } from "../paths.js";
 import { CatDocProject } from "../project.js";
 import { parseYamlDocument } from "../yaml-positions.js";
-import { writeFileAtomic } from "@local-mcp/core";
+import { atomicWriteTempPath, writeFileAtomic } from "@local-mcp/core";
 import type {
   AddObjectOptions,
   NewCategory,
@@ -38,6 +45,8 @@ export interface EditOptions {
   expectedVersion?: string;
   /** Apply the operations to a copy and report them; write nothing. */
   dryRun?: boolean;
+  /** Cancels the edit: before its commit point it writes nothing (the signal's reason is thrown). */
+  signal?: AbortSignal;
 }
 
 export interface EditResult<R> {
@@ -62,6 +71,8 @@ export interface InitOptions {
   force?: boolean;
   /** Name written to config.yaml (default: the root folder's name). */
   projectName?: string;
+  /** Cancels the initialization: before category.yaml is renamed into place it writes nothing. */
+  signal?: AbortSignal;
 }
 
 export interface InitResult {
@@ -127,20 +138,31 @@ export class CatDocStore {
   edit<R>(edit: EditFunction<R>, options: EditOptions = {}): Promise<EditResult<R>> {
     if (options.dryRun === true) return this.apply(edit, options, undefined);
     return this.serialize(async () => {
+      // A cancelled edit waiting its turn (here or for the lock) gives up as soon as it has it.
+      options.signal?.throwIfAborted();
       if (!(await this.isInitialized())) throw new ProjectNotInitializedError(this.paths.root);
-      return withProjectLock(this.paths, (guard) => this.apply(edit, options, guard), this.lockOptions);
+      return withProjectLock(
+        this.paths,
+        (guard) => {
+          options.signal?.throwIfAborted();
+          return this.apply(edit, options, guard);
+        },
+        this.lockOptions,
+      );
     });
   }
 
   private async apply<R>(edit: EditFunction<R>, options: EditOptions, guard: { assertHeld(): void } | undefined): Promise<EditResult<R>> {
+    const { signal } = options;
     const { text, version } = await readCategoryText(this.paths);
     if (options.expectedVersion !== undefined && options.expectedVersion !== version) {
       throw new CatDocConflictError("category.yaml changed since it was read (version mismatch)", { expectedVersion: options.expectedVersion, actualVersion: version });
     }
-    const configText = await readConfigText(this.paths);
-    const current = this.projectFor(text, version, configText);
-    const editor = new CategoryEditor(parseYamlDocument(text, ".catdoc/category.yaml").doc, current.model, text);
-    const result = await edit(editor, current);
+    const { result, editor, current, configText } = await this.plan(edit, text, version).catch(async (error: unknown) => {
+      signal?.throwIfAborted();
+      throw await this.conflictIfChanged(error, version);
+    });
+    signal?.throwIfAborted();
     const changes = [...editor.changes];
     const unchanged = { result, written: false, previousVersion: version, version, changes, project: current };
     if (!editor.changed) return unchanged;
@@ -151,14 +173,45 @@ export class CatDocStore {
     // The editor's model is what it wrote to the document (tests check it equals a re-read of
     // the file), so the large file is not parsed a third time.
     const next = new CatDocProject(this.paths, editor.model, current.config, nextVersion);
-    const onDisk = await readCategoryText(this.paths);
-    if (onDisk.version !== version) {
-      throw new CatDocConflictError("category.yaml changed on disk during the edit; nothing was written", { expectedVersion: version, actualVersion: onDisk.version });
+    const check = new StoreWriteCheck(this.paths.categoryFile, version);
+    try {
+      await writeFileAtomic(this.paths.categoryFile, nextText, {
+        ...(signal === undefined ? {} : { signal }),
+        beforeRename: () => {
+          guard?.assertHeld();
+          check.assertUnchanged();
+        },
+      });
+      check.afterRename(nextVersion);
+    } finally {
+      check.release();
     }
-    guard?.assertHeld();
-    await writeFileAtomic(this.paths.categoryFile, nextText);
     this.cached = { key: CatDocStore.cacheKey(nextVersion, configText), project: next };
     return { result, written: true, previousVersion: version, version: nextVersion, changes, project: next };
+  }
+
+  /** Reads the project from `text` and runs the caller's operations on its document. */
+  private async plan<R>(edit: EditFunction<R>, text: string, version: string) {
+    const configText = await readConfigText(this.paths);
+    const current = this.projectFor(text, version, configText);
+    const editor = new CategoryEditor(parseYamlDocument(text, ".catdoc/category.yaml").doc, current.model, text);
+    const result = await edit(editor, current);
+    return { result, editor, current, configText };
+  }
+
+  /**
+   * An edit that failed on a version of category.yaml that is no longer on disk (an editor
+   * saved it meanwhile, maybe half-written when it was read) failed on stale input: CONFLICT,
+   * so the caller retries on the new version, instead of an error about the old one.
+   */
+  private async conflictIfChanged(error: unknown, version: string): Promise<unknown> {
+    if (error instanceof CatDocConflictError) return error;
+    const now = await readCategoryText(this.paths).then(
+      (read) => read.version,
+      () => undefined,
+    );
+    if (now === version) return error;
+    return new CatDocConflictError("category.yaml changed on disk while the edit read it; nothing was written", { expectedVersion: version, actualVersion: now ?? null });
   }
 
   /** Creates `.catdoc/` with category.yaml and config.yaml; CONFLICT if present unless `force`. */
@@ -173,13 +226,15 @@ export class CatDocStore {
       withProjectLock(
         this.paths,
         async () => {
+          options.signal?.throwIfAborted();
           const exists = await this.isInitialized();
           if (exists && options.force !== true) {
             throw new CatDocConflictError(`CatDoc project already initialized at '${root}'; use force to overwrite`, { root });
           }
           const name = options.projectName ?? basename(root);
           const categoryText = categoryTemplate(name);
-          await writeFileAtomic(this.paths.categoryFile, categoryText);
+          // The commit point: cancelled before category.yaml is in place, init writes nothing.
+          await writeFileAtomic(this.paths.categoryFile, categoryText, options.signal === undefined ? {} : { signal: options.signal });
           const files = [".catdoc/category.yaml"];
           const configExists = await access(this.paths.configFile).then(
             () => true,
@@ -230,4 +285,110 @@ export class CatDocStore {
   addNaturalTransformation(nt: NewNaturalTransformation, options?: EditOptions): Promise<EditResult<void>> {
     return this.edit((editor) => editor.addNaturalTransformation(nt), options);
   }
+}
+
+/**
+ * The compare-and-swap of a write through the store, against writers that do not take the lock
+ * (an editor saving category.yaml). {@link assertUnchanged} is writeFileAtomic's last check, run
+ * once the new text is flushed to its temporary file, in the same synchronous step as the
+ * rename: category.yaml must still hold exactly the bytes the edit read (sha256 `version`),
+ * else CONFLICT and nothing is written. The content is read and hashed first; then the file is
+ * pinned with a hard link (a temporary name) and its identity (inode, size, modification time)
+ * compared with the one the content was read from, which catches a save that landed while
+ * hashing. What is left is the instant between that last stat and rename(2) — an editor that
+ * saves through its own rename then is overwritten unseen, the platform's limit without an
+ * atomic exchange — and the rename itself, during which an editor that saves in place may have
+ * opened the old file: {@link afterRename} sees that through the pin (the old file's size or
+ * modification time moved) and puts that file back, editor's bytes and all, with CONFLICT.
+ */
+export class StoreWriteCheck {
+  private pin: string | undefined;
+  private checked: BigIntStats | undefined;
+
+  constructor(
+    private readonly file: string,
+    private readonly version: string,
+  ) {}
+
+  assertUnchanged(): void {
+    let fd: number;
+    try {
+      fd = openSync(this.file, "r");
+    } catch {
+      throw this.conflict(null);
+    }
+    let read: BigIntStats;
+    let bytes: Buffer;
+    try {
+      read = fstatSync(fd, { bigint: true });
+      bytes = readFileSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    const version = contentVersion(bytes);
+    if (version !== this.version) throw this.conflict(version);
+    this.checked = read;
+    this.pinFile();
+    try {
+      const pinned = this.pin === undefined ? read : lstatSync(this.pin, { bigint: true });
+      const now = lstatSync(this.file, { bigint: true });
+      if (pinned.ino !== read.ino || !sameFile(now, read)) throw this.conflict("changed while it was checked");
+    } catch (error) {
+      this.release();
+      throw error instanceof CatDocConflictError ? error : this.conflict(null);
+    }
+  }
+
+  /**
+   * After the rename: if the replaced file was written meanwhile (an in-place save that opened
+   * it before the rename), moves it back over category.yaml — unless someone replaced the new
+   * text already — and throws CONFLICT. Its writer's later writes land in the file they see.
+   */
+  afterRename(writtenVersion: string): void {
+    if (this.pin === undefined || this.checked === undefined) return;
+    const pinned = lstatSync(this.pin, { bigint: true, throwIfNoEntry: false });
+    if (pinned === undefined || (pinned.size === this.checked.size && pinned.mtimeNs === this.checked.mtimeNs)) return;
+    let current: string | undefined;
+    try {
+      current = contentVersion(readFileSync(this.file));
+    } catch {
+      current = undefined;
+    }
+    if (current !== writtenVersion) return;
+    renameSync(this.pin, this.file);
+    this.pin = undefined;
+    throw new CatDocConflictError("category.yaml was saved by another program while this edit replaced it; its save was put back and this edit was not applied", {
+      expectedVersion: this.version,
+    });
+  }
+
+  /** Removes the pin (idempotent); call it whatever happened. */
+  release(): void {
+    if (this.pin === undefined) return;
+    rmSync(this.pin, { force: true });
+    this.pin = undefined;
+  }
+
+  /** A second name for the file being replaced, so it can be examined (and put back) after the rename. */
+  private pinFile(): void {
+    const pin = atomicWriteTempPath(this.file);
+    try {
+      linkSync(this.file, pin);
+      this.pin = pin;
+    } catch {
+      // A file system without hard links: no protection for in-place saves during the rename.
+      this.pin = undefined;
+    }
+  }
+
+  private conflict(actualVersion: string | null): CatDocConflictError {
+    return new CatDocConflictError("category.yaml changed on disk during the edit (saved by another program?); nothing was written", {
+      expectedVersion: this.version,
+      actualVersion,
+    });
+  }
+}
+
+function sameFile(a: BigIntStats, b: BigIntStats): boolean {
+  return a.dev === b.dev && a.ino === b.ino && a.size === b.size && a.mtimeNs === b.mtimeNs;
 }
