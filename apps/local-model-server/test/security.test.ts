@@ -115,6 +115,22 @@ describe("writes stay under the roots", () => {
     expect(await readFile(join(outer.path, "secret.txt"), "utf8")).toBe(SECRET);
   });
 
+  it("refuses version-control internals in any letter case, git directories by content, and its own config: nothing written (issue #13 item 1)", async () => {
+    await mkdir(join(root, "bare", "objects"), { recursive: true });
+    await writeFile(join(root, "bare", "HEAD"), "ref: refs/heads/main\n");
+    await mkdir(join(root, "half", "refs"), { recursive: true });
+    const refused = [".git/config", "repo/.git/hooks/pre-commit", "repo/.GIT/config", "repo/.Git./config", "repo/.g\u200cit/config", "repo/GIT~1/config", "repo/.git", ".hg/hgrc", "x/.svn/entries", ".jj/repo/store", "bare/config", "bare/hooks/post-index-change", "half/HEAD", "local-model.config.json", "deep/Local-Model.Config.JSON"];
+    for (const path of refused) {
+      expect(await generateTo(path), path).toMatchObject({ code: "FORBIDDEN" });
+    }
+    for (const path of [".git", "repo", ".hg", "x", ".jj", "deep", "bare/config", "bare/hooks", "half/HEAD", "local-model.config.json"]) {
+      await expect(stat(join(root, path)), path).rejects.toThrow();
+    }
+    // A name that merely contains `git` is an ordinary file.
+    const { isError } = await server.call("local_generate", { template: "ok\n", output_path: "notes/.gitkeep-not/git.md" });
+    expect(isError).toBeFalsy();
+  });
+
   it("writes inside, creating directories", async () => {
     const { body } = await server.call("local_generate", { template: "ok {{x}}\n", variables: { x: 1 }, output_path: "made/here/out.md" });
     expect(dataOf(body)).toEqual({ written: true, path: "made/here/out.md" });
