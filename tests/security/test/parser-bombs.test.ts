@@ -8,6 +8,9 @@
  *   answers the next call.
  * - TS/JS nested 20,000 levels deep (brackets, or a `1+1+…` chain) overflowed the stack: the
  *   call answered INTERNAL ("a bug in the server"). Now INVALID_INPUT naming the nesting.
+ * - A caller's JSON schema with `pattern: "^(a+)+$"` checked against 34 letters kept the main
+ *   thread busy indefinitely (the 30 s deadline never fired). The check now runs in the parser
+ *   thread, stopped at the deadline.
  * - 20 frontmatters of 0.9 MiB answered after 66.6 s against a 30 s deadline, the event loop
  *   blocked throughout. Now frontmatter larger than 256 KiB is refused at once, and a batch of
  *   legal but slow frontmatters is parsed in a worker thread: the call is answered at its
@@ -62,6 +65,7 @@ describe("local-model-mcp over stdio: parser bombs", () => {
     dir = await mkdtemp(join(tmpdir(), "security-parser-bombs-"));
     const env = { ...(await server.env(dir)), LOCAL_MODEL_TIMEOUT_MS: String(DEADLINE_MS) };
     for (const [name, text] of Object.entries(BOMBS)) await writeFile(join(dir, name), text);
+    await writeFile(join(dir, "redos.md"), `---\ntitle: ${"a".repeat(34)}!\n---\n`);
     await writeFile(join(dir, "deep.ts"), `export const a = ${"[".repeat(20_000)};\n`);
     await writeFile(join(dir, "chain.ts"), `export const a = ${"1+".repeat(20_000)}1;\n`);
     for (let i = 0; i < 20; i++) await writeFile(join(dir, `huge-${i}.md`), hugeFrontmatter(i));
@@ -116,6 +120,26 @@ describe("local-model-mcp over stdio: parser bombs", () => {
       expect((answer.structuredContent?.error as { code?: string } | undefined)?.code, JSON.stringify(answer).slice(0, 300)).toBe("INVALID_INPUT");
     }
     await spawned.client.ping();
+  });
+
+  it("bounds a catastrophic `pattern` in the caller's schema by the deadline", async () => {
+    const schema = { type: "object", properties: { title: { type: "string", pattern: "^(a+)+$" } } };
+    const started = performance.now();
+    let done = false;
+    const call = (
+      spawned.client.callTool({ name: "local_extract", arguments: { task_type: "frontmatter", files: ["redos.md"], schema } }, undefined, { timeout: 60_000 }) as Promise<Answer>
+    ).finally(() => (done = true));
+    const pings: number[] = [];
+    while (!done) {
+      const sent = performance.now();
+      await spawned.client.ping();
+      pings.push(performance.now() - sent);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const answer = await call;
+    expect(performance.now() - started).toBeLessThan(DEADLINE_MS + 3_000);
+    expect((answer.structuredContent?.error as { code?: string } | undefined)?.code, JSON.stringify(answer).slice(0, 300)).toBe("TIMEOUT");
+    expect(Math.max(...pings), `ping round trips (ms): ${pings.map(Math.round).join(", ")}`).toBeLessThan(1_000);
   });
 
   it("answers 20 frontmatters of 0.9 MiB within the deadline", async () => {

@@ -170,7 +170,7 @@ async function extract(runtime: LocalModelRuntime, args: z.infer<typeof input>, 
   }
   const usage = tally.usage(runtime.model.name);
   const engine = usage ? "model" : "deterministic";
-  const schemaCheck = args.schema && exact.length > 0 ? await checkAgainstSchema(args.schema, exact) : undefined;
+  const schemaCheck = args.schema && exact.length > 0 ? await checkAgainstSchema(runtime, args.schema, exact, ctx.signal) : undefined;
   return {
     engine,
     data: {

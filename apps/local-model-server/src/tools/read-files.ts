@@ -13,32 +13,17 @@ export async function readFiles(runtime: LocalModelRuntime, given: readonly stri
   return files;
 }
 
-/** Checks each item's data with Ajv (core's check: finite numbers, all errors); says which failed. */
-export async function checkAgainstSchema(schema: Record<string, unknown>, items: [string, unknown][]): Promise<{ valid: boolean; error?: string }> {
-  const { checkJson, schemaProblem } = await loadChecks();
-  const problem = schemaProblem(schema);
-  if (problem) throw new ToolError("INVALID_INPUT", `The JSON schema is not valid: ${problem}`, { details: { field: "schema" } });
-  const failures: string[] = [];
-  for (const [name, value] of items) {
-    const check = checkJson(JSON.stringify(value ?? null), schema);
-    if (!check.ok) failures.push(`${name}: ${check.error}`);
-  }
-  return failures.length === 0 ? { valid: true } : { valid: false, error: failures.join("; ") };
-}
-
-async function loadChecks() {
-  const { checkJson } = await import("@local-mcp/core/inference");
-  const { Ajv } = await import("ajv");
-  const ajv = new Ajv({ strict: false });
-  return {
-    checkJson,
-    schemaProblem: (schema: Record<string, unknown>): string | undefined => {
-      try {
-        ajv.compile(schema);
-        return undefined;
-      } catch (error) {
-        return (error as Error).message;
-      }
-    },
-  };
+/**
+ * Checks each item's data against the caller's schema in a parser thread (domain/parsing): the
+ * schema's `pattern`s are the caller's regexes, so the check is bounded by the call's deadline.
+ */
+export async function checkAgainstSchema(
+  runtime: LocalModelRuntime,
+  schema: Record<string, unknown>,
+  items: [string, unknown][],
+  signal: AbortSignal,
+): Promise<{ valid: boolean; error?: string }> {
+  const check = await runtime.parsers.run({ kind: "schema", schema, items }, { signal, what: "the data against your schema" });
+  if (check.problem !== undefined) throw new ToolError("INVALID_INPUT", `The JSON schema is not valid: ${check.problem}`, { details: { field: "schema" } });
+  return check.error === undefined ? { valid: check.valid } : { valid: check.valid, error: check.error };
 }

@@ -18,11 +18,9 @@ const port = parentPort;
 if (!port) throw new Error("parser-worker.js runs as a worker thread (see parser-pool.ts)");
 
 port.on("message", ({ id, request }: WorkerRequest) => {
-  let reply: WorkerReply;
-  try {
-    reply = { id, result: runParseTask(request) };
-  } catch (error) {
-    reply = { id, error: error instanceof Error ? error.message : String(error), stackOverflow: error instanceof RangeError };
-  }
-  port.postMessage(reply);
+  void runParseTask(request).then(
+    (result) => port.postMessage({ id, result } satisfies WorkerReply),
+    (error: unknown) =>
+      port.postMessage({ id, error: error instanceof Error ? error.message : String(error), stackOverflow: error instanceof RangeError } satisfies WorkerReply),
+  );
 });
