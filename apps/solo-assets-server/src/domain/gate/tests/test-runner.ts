@@ -116,10 +116,11 @@ export class PythonTestRunner {
       const output = parseHarnessOutput(run.stdout, probes.length, run.stdout.length >= 4 * 1024 * 1024);
       const cases = output.load?.status === "ok" || output.tampered ? judgeCases(plans, output) : [];
       const common = { environment: envInfo, sandbox, cases, tool };
+      const memory = run.oomKilled ? ` The memory limit of ${sandbox.memory_mb} MB for the whole run was exceeded: the kernel killed a process of the run.` : "";
       const failedCases = () => {
         const failed = cases.filter((c) => !c.passed);
         const first = failed[0];
-        return report("test_failed", "failed", `${failed.length} of ${cases.length} test case(s) failed${first ? `; first: ${first.label}` : ""}.`, {
+        return report("test_failed", "failed", `${failed.length} of ${cases.length} test case(s) failed${first ? `; first: ${first.label}` : ""}.${memory}`, {
           ...common,
           ...(first?.error ? { traceback: first.error } : {}),
         });
@@ -135,7 +136,6 @@ export class PythonTestRunner {
         );
       }
       const ended = run.signal ? `was killed by ${run.signal}` : run.code !== 0 ? `exited with code ${String(run.code)}` : "";
-      const memory = run.oomKilled ? ` The memory limit of ${sandbox.memory_mb} MB for the whole run was exceeded.` : "";
       if (!output.load) {
         return report("test_failed", "failed", `The test process ${ended || "ended"} before reporting (a crash, the ${sandbox.memory_mb} MB memory limit or the limit of ${sandbox.max_processes} processes).${memory}`, {
           ...common,
