@@ -271,15 +271,28 @@ export class Sandbox {
         env: { PATH: "/usr/bin:/bin" },
         timeoutMs: 15_000,
       }).then((result) => {
-        const listed = result.code === 0 ? (JSON.parse(result.stdout) as string[]) : [];
-        const real = (() => {
+        const listed: unknown = (() => {
           try {
-            return [dirname(dirname(realpathSync(python)))];
+            return result.code === 0 ? JSON.parse(result.stdout) : [];
           } catch {
             return [];
           }
         })();
-        return [...new Set([...listed, ...real].map((path) => realpathSync(path)))];
+        const candidates = Array.isArray(listed) ? listed.filter((p): p is string => typeof p === "string") : [];
+        const real = candidates.flatMap((path) => {
+          try {
+            return [realpathSync(path)];
+          } catch {
+            return [];
+          }
+        });
+        try {
+          // The folder above the interpreter's bin/, where a venv's python link leads.
+          real.push(dirname(dirname(realpathSync(python))));
+        } catch {
+          // No such interpreter: the run reports it.
+        }
+        return [...new Set(real)];
       });
       this.prefixes.set(python, pending);
     }
