@@ -9,7 +9,7 @@
  *   allows that), so the file must be byte-identical afterwards — the client was told nothing was
  *   done — and no lock or temporary file may be left. A later import, which queues behind the
  *   cancelled one in the same store, is the event that says the cancelled one has ended.
- * - The editor. A separate process saves category.yaml 1,000 times (every 8–20 ms; atomically
+ * - The editor. A separate process saves category.yaml 1,000 times every 8–20 ms (atomically
  *   via its own temporary file in one test, in place in the other) while two catdoc-mcp
  *   processes import documents into it back to back. A save is LOST when a catdoc write replaced
  *   it with a file built from an older version: the editor keeps its save number in the file's

@@ -7,7 +7,8 @@
  * lock) and renames the temporary file over it in the same synchronous step — see
  * {@link StoreWriteCheck}. Any failure before the rename writes nothing. Writers through the
  * store never lose each other's edits; a writer outside the store (an editor saving the file)
- * is detected, except in the instant between the final check's read and the rename(2) call.
+ * is detected, or its save put back, except for a save that replaces the file in the
+ * microseconds between the last check and the rename.
  *
  * An edit may be cancelled (`signal`): the signal is checked between its steps and, last, in
  * the same synchronous step as the rename — the commit point. Cancelled before it, the edit
@@ -23,7 +24,7 @@ import { projectPaths } from "../paths.js";
 import type { ProjectPaths } from "../paths.js";
 import { CatDocProject } from "../project.js";
 import { parseYamlDocument } from "../yaml-positions.js";
-import { atomicWriteTempPath, writeFileAtomic } from "@local-mcp/core";
+import { atomicWriteTempPath, errnoCode, writeFileAtomic } from "@local-mcp/core";
 import type {
   AddObjectOptions,
   NewCategory,
@@ -291,15 +292,18 @@ export class CatDocStore {
  * The compare-and-swap of a write through the store, against writers that do not take the lock
  * (an editor saving category.yaml). {@link assertUnchanged} is writeFileAtomic's last check, run
  * once the new text is flushed to its temporary file, in the same synchronous step as the
- * rename: category.yaml must still hold exactly the bytes the edit read (sha256 `version`),
- * else CONFLICT and nothing is written. The content is read and hashed first; then the file is
- * pinned with a hard link (a temporary name) and its identity (inode, size, modification time)
- * compared with the one the content was read from, which catches a save that landed while
- * hashing. What is left is the instant between that last stat and rename(2) — an editor that
- * saves through its own rename then is overwritten unseen, the platform's limit without an
- * atomic exchange — and the rename itself, during which an editor that saves in place may have
- * opened the old file: {@link afterRename} sees that through the pin (the old file's size or
- * modification time moved) and puts that file back, editor's bytes and all, with CONFLICT.
+ * rename: category.yaml must still hold exactly the bytes the edit read (sha256 `version`) and
+ * be the same file (inode, size, modification time) as the bytes were read from, else CONFLICT
+ * and nothing is written. Its last act is to pin the file with a hard link (a temporary name);
+ * link(2) waits for a rename in the folder that is under way, and fails if that rename replaced
+ * the file (CONFLICT too). Then the rename follows at once.
+ *
+ * {@link afterRename} looks at the pinned file: if it is not the file that was checked (a save
+ * landed between the check and the pin) or it was written since (an editor that saves in place
+ * had it open), that save would be lost — so the pinned file is put back over category.yaml
+ * with CONFLICT, its writer's later writes landing in the file everyone sees. What remains is a
+ * save that replaces the file between link(2) and rename(2): microseconds, the platform's limit
+ * without an atomic exchange of two names.
  */
 export class StoreWriteCheck {
   private pin: string | undefined;
@@ -327,36 +331,44 @@ export class StoreWriteCheck {
     }
     const version = contentVersion(bytes);
     if (version !== this.version) throw this.conflict(version);
+    const now = lstatSync(this.file, { bigint: true, throwIfNoEntry: false });
+    if (now === undefined || !sameFile(now, read)) throw this.conflict("changed while it was checked");
     this.checked = read;
-    this.pinFile();
+    const pin = atomicWriteTempPath(this.file);
     try {
-      const pinned = this.pin === undefined ? read : lstatSync(this.pin, { bigint: true });
-      const now = lstatSync(this.file, { bigint: true });
-      if (pinned.ino !== read.ino || !sameFile(now, read)) throw this.conflict("changed while it was checked");
+      linkSync(this.file, pin);
+      this.pin = pin;
     } catch (error) {
-      this.release();
-      throw error instanceof CatDocConflictError ? error : this.conflict(null);
+      // ENOENT: the file was replaced (by a rename that link waited for) since it was checked.
+      if (errnoCode(error) === "ENOENT") throw this.conflict("replaced while it was checked");
+      // A file system without hard links: no pin, no check after the rename.
     }
   }
 
   /**
-   * After the rename: if the replaced file was written meanwhile (an in-place save that opened
-   * it before the rename), moves it back over category.yaml — unless someone replaced the new
-   * text already — and throws CONFLICT. Its writer's later writes land in the file they see.
+   * After the rename: puts the pinned file back over category.yaml, with CONFLICT, when it is a
+   * save the rename would have lost (see the class comment) — unless category.yaml no longer
+   * holds the text just written (someone saved again since: the newest save stays).
    */
   afterRename(writtenVersion: string): void {
     if (this.pin === undefined || this.checked === undefined) return;
     const pinned = lstatSync(this.pin, { bigint: true, throwIfNoEntry: false });
-    if (pinned === undefined || (pinned.size === this.checked.size && pinned.mtimeNs === this.checked.mtimeNs)) return;
-    let current: string | undefined;
+    if (pinned === undefined || sameFile(pinned, this.checked)) return;
+    // Pin what is there now the same way (link waits for a rename under way): only the text just
+    // written is replaced; a save made since is the newest and stays.
+    const current = atomicWriteTempPath(this.file);
     try {
-      current = contentVersion(readFileSync(this.file));
+      linkSync(this.file, current);
     } catch {
-      current = undefined;
+      return;
     }
-    if (current !== writtenVersion) return;
-    renameSync(this.pin, this.file);
-    this.pin = undefined;
+    try {
+      if (contentVersion(readFileSync(current)) !== writtenVersion) return;
+      renameSync(this.pin, this.file);
+      this.pin = undefined;
+    } finally {
+      rmSync(current, { force: true });
+    }
     throw new CatDocConflictError("category.yaml was saved by another program while this edit replaced it; its save was put back and this edit was not applied", {
       expectedVersion: this.version,
     });
@@ -367,18 +379,6 @@ export class StoreWriteCheck {
     if (this.pin === undefined) return;
     rmSync(this.pin, { force: true });
     this.pin = undefined;
-  }
-
-  /** A second name for the file being replaced, so it can be examined (and put back) after the rename. */
-  private pinFile(): void {
-    const pin = atomicWriteTempPath(this.file);
-    try {
-      linkSync(this.file, pin);
-      this.pin = pin;
-    } catch {
-      // A file system without hard links: no protection for in-place saves during the rename.
-      this.pin = undefined;
-    }
   }
 
   private conflict(actualVersion: string | null): CatDocConflictError {
