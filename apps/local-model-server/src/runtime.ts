@@ -30,6 +30,7 @@ export function createRuntime(config: LocalModelConfig, logger: Logger): LocalMo
   const model = new ModelService(config.model, { logger, timeoutMs: config.timeoutMs, maxRetries: config.maxRetries });
   const regex = new RegexRunner(config.regexTimeoutMs);
   const parsers = new ParserPool();
+  parsers.warm();
   const stats = new StatsStore({ stateDir: config.stateDir, logger, enabled: config.tokenTracking });
   let disposed: Promise<void> | undefined;
   return {
@@ -44,7 +45,7 @@ export function createRuntime(config: LocalModelConfig, logger: Logger): LocalMo
     regex,
     parsers,
     model,
-    templates: new TemplateStore(undefined, config.templatesDir),
+    templates: new TemplateStore(undefined, config.templatesDir, config.templatesConfinedTo),
     stats,
     dispose: () =>
       (disposed ??= (async () => {

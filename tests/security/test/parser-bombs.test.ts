@@ -11,6 +11,8 @@
  * - A caller's JSON schema with `pattern: "^(a+)+$"` checked against 34 letters kept the main
  *   thread busy indefinitely (the 30 s deadline never fired). The check now runs in the parser
  *   thread, stopped at the deadline.
+ * - A 100-byte template of five nested `{{#each @root.items}}` over 1,000 items (10^15 steps)
+ *   blocked the server for good. Templates are filled in the parser thread, stopped at the deadline.
  * - 20 frontmatters of 0.9 MiB answered after 66.6 s against a 30 s deadline, the event loop
  *   blocked throughout. Now frontmatter larger than 256 KiB is refused at once, and a batch of
  *   legal but slow frontmatters is parsed in a worker thread: the call is answered at its
@@ -28,6 +30,8 @@ if (!server) throw new Error("local-model-mcp is not in the server table");
 
 /** The deadline of one tool call in this run: short, so the slow batch meets it within the test's time. */
 const DEADLINE_MS = 5_000;
+/** How late after the deadline an answer may come on a busy 2-core machine (the old code took minutes, or forever). */
+const SLACK_MS = 5_000;
 
 interface Answer {
   isError?: boolean;
@@ -137,9 +141,36 @@ describe("local-model-mcp over stdio: parser bombs", () => {
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     const answer = await call;
-    expect(performance.now() - started).toBeLessThan(DEADLINE_MS + 3_000);
+    expect(performance.now() - started).toBeLessThan(DEADLINE_MS + SLACK_MS);
     expect((answer.structuredContent?.error as { code?: string } | undefined)?.code, JSON.stringify(answer).slice(0, 300)).toBe("TIMEOUT");
     expect(Math.max(...pings), `ping round trips (ms): ${pings.map(Math.round).join(", ")}`).toBeLessThan(1_000);
+  });
+
+  it("stops a template whose nested {{#each}} multiplies without bound at the deadline", async () => {
+    const template = `${"{{#each @root.items}}".repeat(5)}x${"{{/each}}".repeat(5)}`;
+    const items = Array.from({ length: 1_000 }, (_, i) => i);
+    const started = performance.now();
+    let done = false;
+    const call = (
+      spawned.client.callTool({ name: "local_generate", arguments: { template, variables: { items } } }, undefined, { timeout: 60_000 }) as Promise<Answer>
+    ).finally(() => (done = true));
+    const pings: number[] = [];
+    while (!done) {
+      const sent = performance.now();
+      await spawned.client.ping();
+      pings.push(performance.now() - sent);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const answer = await call;
+    expect(performance.now() - started).toBeLessThan(DEADLINE_MS + SLACK_MS);
+    // TIMEOUT at the deadline, or RESOURCE_EXHAUSTED if the output outgrew the thread's heap first.
+    expect((answer.structuredContent?.error as { code?: string } | undefined)?.code, JSON.stringify(answer).slice(0, 300)).toMatch(/^(TIMEOUT|RESOURCE_EXHAUSTED)$/);
+    expect(Math.max(...pings), `ping round trips (ms): ${pings.map(Math.round).join(", ")}`).toBeLessThan(1_000);
+    // Templates still work afterwards.
+    const ok = (await spawned.client.callTool({ name: "local_generate", arguments: { template: "{{#each items}}{{this}}{{/each}}", variables: { items: [1, 2] }, response_level: "standard" } })) as {
+      structuredContent?: { data?: { content?: string } };
+    };
+    expect(ok.structuredContent?.data?.content).toBe("12");
   });
 
   it("answers 20 frontmatters of 0.9 MiB within the deadline", async () => {
@@ -147,7 +178,7 @@ describe("local-model-mcp over stdio: parser bombs", () => {
     const started = performance.now();
     const answer = await extract("frontmatter", files);
     const elapsed = performance.now() - started;
-    expect(elapsed).toBeLessThan(DEADLINE_MS + 3_000);
+    expect(elapsed).toBeLessThan(DEADLINE_MS + SLACK_MS);
     const results = answer.structuredContent?.data?.results ?? {};
     for (const file of files) expect(String(results[file]?.error), `${file}: ${JSON.stringify(answer).slice(0, 400)}`).toMatch(/at most \d+ are parsed/);
   });
@@ -167,7 +198,7 @@ describe("local-model-mcp over stdio: parser bombs", () => {
     const answer = await call;
     const elapsed = performance.now() - started;
     // The deadline holds: answered at it, not after parsing everything (tens of seconds).
-    expect(elapsed).toBeLessThan(DEADLINE_MS + 3_000);
+    expect(elapsed).toBeLessThan(DEADLINE_MS + SLACK_MS);
     expect(answer.isError, JSON.stringify(answer).slice(0, 300)).toBe(true);
     expect((answer.structuredContent?.error as { code?: string } | undefined)?.code).toBe("TIMEOUT");
     // The event loop stayed free: many pings during the call, none slow.

@@ -9,7 +9,6 @@ import { z } from "zod";
 import { countLines } from "../domain/markdown/outline.js";
 import { jsonTaskMessages } from "../domain/model/prompts.js";
 import { GENERATED_SCHEMA } from "../domain/model/task-schemas.js";
-import { renderTemplate } from "../domain/templates/render-template.js";
 import { isInlineTemplate, type TemplateInfo } from "../domain/templates/template-store.js";
 import type { LocalModelRuntime } from "../runtime.js";
 import { boundedJsonObject, EngineChoiceSchema, contractOutput } from "./contract.js";
@@ -97,7 +96,9 @@ async function generate(runtime: LocalModelRuntime, args: z.infer<typeof input>,
     );
     content = tally.add(answer).content;
   } else {
-    content = renderTemplate(text, variables, { name: info.name, required: info.required, defaults: info.defaults });
+    // In a parser thread: a template's nested {{#each}} can multiply without bound; the deadline stops it.
+    const options = { name: info.name, required: info.required, defaults: info.defaults };
+    content = await runtime.parsers.run({ kind: "render", text, variables, options }, { signal: ctx.signal, what: `template '${info.name}'` });
   }
   if (target !== undefined && args.output_path !== undefined) await runtime.guard.writeText(args.output_path, target, content);
   const written = target !== undefined;

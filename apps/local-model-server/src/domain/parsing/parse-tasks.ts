@@ -8,11 +8,13 @@
 import type { ExtractFormat, ExtractItem } from "../extract/extract-file.js";
 import { frontmatterField, parseFrontmatter } from "../frontmatter/frontmatter.js";
 import { markdownOutline, type OutlineItem } from "../markdown/outline.js";
+import type { RenderOptions } from "../templates/render-template.js";
 
 export type ParseRequest =
   | { kind: "frontmatter"; text: string; fields: readonly string[] | undefined; format: ExtractFormat }
   | { kind: "outline"; text: string }
-  | { kind: "schema"; schema: Record<string, unknown>; items: [string, unknown][] };
+  | { kind: "schema"; schema: Record<string, unknown>; items: [string, unknown][] }
+  | { kind: "render"; text: string; variables: Record<string, unknown>; options: RenderOptions };
 
 /** The data checked against the caller's schema; `problem` when the schema itself does not compile. */
 export interface SchemaCheck {
@@ -25,6 +27,7 @@ export interface ParseResults {
   frontmatter: ExtractItem;
   outline: OutlineItem[];
   schema: SchemaCheck;
+  render: string;
 }
 
 export type ParseResult<R extends ParseRequest> = ParseResults[R["kind"]];
@@ -38,6 +41,11 @@ export async function runParseTask(request: ParseRequest): Promise<ParseResults[
       return markdownOutline(request.text);
     case "schema":
       return schemaCheck(request.schema, request.items);
+    case "render":
+      // Filling a template is work its text decides: nested {{#each}} over a list multiplies
+      // (five levels over 1,000 items), so it is bounded like parsing.
+      // Handlebars is loaded on the first template, not with every thread.
+      return (await import("../templates/render-template.js")).renderTemplate(request.text, request.variables, request.options);
   }
 }
 

@@ -1,6 +1,6 @@
 /**
- * Parsing off the main thread, bounded (issue #13). YAML frontmatter and Markdown outlines are
- * parsed in worker threads — a small pool, started on first use — each with a heap and stack
+ * Parsing off the main thread, bounded (issue #13). YAML frontmatter, Markdown outlines, the
+ * check of data against a caller's JSON schema and template filling run in worker threads — a small pool, started on first use — each with a heap and stack
  * limit. The caller's AbortSignal (the tool call's deadline or the client's cancellation)
  * terminates the thread doing its parse (V8 stops it wherever it is), so the call is answered at
  * its deadline and the event loop stays free for other calls meanwhile. A parse that outgrows
@@ -97,6 +97,11 @@ export class ParserPool {
     );
   }
 
+  /** Starts one thread ahead of the first parse (a cold thread takes a moment to load its parsers). */
+  warm(): void {
+    if (!this.disposed && this.slots.size === 0) this.spawn();
+  }
+
   /** Threads now running (for tests). */
   get threads(): number {
     return this.slots.size;
@@ -134,7 +139,13 @@ export class ParserPool {
       if (!job || reply.id !== slot.id) return;
       slot.job = undefined;
       worker.unref();
-      this.settle(job, () => ("error" in reply ? job.reject(this.parseError(job, reply)) : job.resolve(reply.result)));
+      this.settle(job, () => {
+        if ("toolError" in reply) {
+          const { code, message, ...options } = reply.toolError;
+          job.reject(new ToolError(code, message, options));
+        } else if ("error" in reply) job.reject(this.parseError(job, reply));
+        else job.resolve(reply.result);
+      });
       this.pump();
     });
     worker.on("error", (error: Error & { code?: string }) => this.lost(slot, error));
