@@ -45,7 +45,7 @@ export function createRuntime(config: LocalModelConfig, logger: Logger): LocalMo
     regex,
     parsers,
     model,
-    templates: new TemplateStore(undefined, config.templatesDir, config.templatesConfinedTo),
+    templates: new TemplateStore(undefined, config.templatesDir),
     stats,
     dispose: () =>
       (disposed ??= (async () => {
