@@ -47,7 +47,7 @@ program
   .option("--json", "print the list as JSON")
   .action(async (options: { json?: boolean }) => {
     const resolved = config();
-    const templates = await new TemplateStore(undefined, resolved.templatesDir).list();
+    const templates = await new TemplateStore(undefined, resolved.templatesDir, resolved.templatesConfinedTo).list();
     if (options.json) json(templates);
     else out(formatTemplates(templates));
   });

@@ -47,7 +47,8 @@ export interface LocalModelConfig {
   /**
    * "trusted": named by the user (`-c FILE` or LOCAL_MODEL_CONFIG); "project": found as
    * ./local-model.config.json in the working directory — project content, so it may only narrow
-   * the roots and keep the state dir inside them or at its default place.
+   * the roots and keep the state dir inside them or at its default place, sets no remote endpoint,
+   * loads a model or templates only from inside the roots, and may only lower max_file_bytes.
    */
   configSource: "trusted" | "project" | undefined;
   cwd: string;
@@ -67,6 +68,11 @@ export interface LocalModelConfig {
   strictSchema: boolean;
   /** A directory of custom `.hbs` templates (they shadow shipped ones of the same name). */
   templatesDir: string | undefined;
+  /**
+   * Set (to the roots) when templatesDir came from a project's own config file: a custom template
+   * whose real path lies outside them (a symlink out) cannot be used.
+   */
+  templatesConfinedTo: string[] | undefined;
   logLevel: LogLevel;
   responseLevel: ResponseLevel;
   /** Record calls, tokens and latency in the stats file. */
@@ -216,8 +222,10 @@ export function loadConfig(options: LoadConfigOptions): LocalModelConfig {
   const templatesDir = overrides.templatesDir !== undefined ? fromCwd(overrides.templatesDir) : file.templates_dir ? fromFile(file.templates_dir) : undefined;
   const fileStateDir = overrides.stateDir === undefined && file.state_dir ? fromFile(file.state_dir) : undefined;
   const stateDir = overrides.stateDir !== undefined ? fromCwd(overrides.stateDir) : (fileStateDir ?? defaultStateDir);
+  const trustedMaxFileBytes = overrides.maxFileBytes ?? MiB;
   if (configSource === "project" && configFile !== undefined) {
     assertNarrowing(configFile, { baseRoots, fileRoots, roots, fileStateDir, defaultStateDir });
+    assertProjectKeys(configFile, file, { roots, fromFile, trustedMaxFileBytes });
   }
 
   return {
@@ -232,6 +240,7 @@ export function loadConfig(options: LoadConfigOptions): LocalModelConfig {
     confidenceThreshold: overrides.confidenceThreshold ?? file.validation?.confidence_threshold ?? 0.7,
     strictSchema: overrides.strictSchema ?? file.validation?.strict_schema ?? true,
     templatesDir,
+    templatesConfinedTo: configSource === "project" && overrides.templatesDir === undefined && templatesDir !== undefined ? roots : undefined,
     logLevel: overrides.logLevel ?? file.logging?.level ?? common.logLevel,
     responseLevel: common.responseLevel,
     tokenTracking: overrides.tokenTracking ?? file.logging?.token_tracking ?? true,
@@ -269,6 +278,45 @@ function assertNarrowing(
         [{ variable: `${configFile}: state_dir`, message: "outside the roots" }],
       );
     }
+  }
+}
+
+/**
+ * The other keys of a project's own config file, by what they could widen. Where data goes
+ * (`remote`, the seed's `ollama`: an endpoint the project chose would receive every file sent to
+ * the model, and the user's API key) is never taken from it; what is loaded (`model.path`,
+ * `templates_dir`) only from inside the roots; `max_file_bytes` may only lower the cap. The rest
+ * (model tuning, timeouts, retries, validation, logging, regex bound, prompt size) changes no
+ * reach: it stays allowed.
+ */
+function assertProjectKeys(
+  configFile: string,
+  file: ConfigFile,
+  limits: { roots: string[]; fromFile: (p: string) => string; trustedMaxFileBytes: number },
+): void {
+  const refuse = (key: string, why: string, message: string, setting: string) => {
+    throw new ConfigError(
+      `${configFile}: ${key} ${why}; a project's own ${CONFIG_FILE_NAME} may not ${message} — set it in the client's config (${setting}, or LOCAL_MODEL_CONFIG naming a file outside the project).`,
+      [{ variable: `${configFile}: ${key}`, message: why }],
+    );
+  };
+  const network = "choose where data is sent (the model endpoint receives the contents of the files it is given)";
+  if (file.remote !== undefined) {
+    refuse(`remote.base_url`, `sets the endpoint ${file.remote.base_url}`, network, "LOCAL_MODEL_REMOTE_BASE_URL, LOCAL_MODEL_REMOTE_MODEL, LOCAL_MODEL_REMOTE_API_KEY");
+  }
+  if (file.ollama !== undefined) {
+    refuse(`ollama.host`, `sets the endpoint ${file.ollama.host}`, network, "LOCAL_MODEL_REMOTE_BASE_URL, LOCAL_MODEL_REMOTE_MODEL");
+  }
+  const inRoots = (path: string) => limits.roots.some((root) => isPathInside(root, realOfNearest(path)));
+  const loaded = "load anything from outside the roots";
+  if (file.model?.path !== undefined && !inRoots(limits.fromFile(file.model.path))) {
+    refuse("model.path", `${limits.fromFile(file.model.path)} lies outside the roots ${limits.roots.join(", ")}`, loaded, "LOCAL_MODEL_MODEL_PATH");
+  }
+  if (file.templates_dir !== undefined && !inRoots(limits.fromFile(file.templates_dir))) {
+    refuse("templates_dir", `${limits.fromFile(file.templates_dir)} lies outside the roots ${limits.roots.join(", ")}`, loaded, "LOCAL_MODEL_TEMPLATES_DIR");
+  }
+  if (file.max_file_bytes !== undefined && file.max_file_bytes > limits.trustedMaxFileBytes) {
+    refuse("max_file_bytes", `${file.max_file_bytes} is above ${limits.trustedMaxFileBytes}`, "raise the size cap", "LOCAL_MODEL_MAX_FILE_BYTES");
   }
 }
 

@@ -45,7 +45,7 @@ export function createRuntime(config: LocalModelConfig, logger: Logger): LocalMo
     regex,
     parsers,
     model,
-    templates: new TemplateStore(undefined, config.templatesDir),
+    templates: new TemplateStore(undefined, config.templatesDir, config.templatesConfinedTo),
     stats,
     dispose: () =>
       (disposed ??= (async () => {

@@ -1,8 +1,9 @@
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { ConfigError } from "@local-mcp/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../src/config.js";
+import { TemplateStore } from "../src/domain/templates/template-store.js";
 import { tempDir } from "./helpers.js";
 
 let dir: Awaited<ReturnType<typeof tempDir>>;
@@ -117,5 +118,85 @@ describe("loadConfig: a project's own local-model.config.json may only narrow (i
     // The default state folder stays allowed.
     await writeFile(file, JSON.stringify({ state_dir: "/home/ada/.local/state/local-model/project-a" }));
     expect(loadConfig({ env: HOME, cwd }).stateDir).toBe("/home/ada/.local/state/local-model/project-a");
+  });
+});
+
+describe("loadConfig: a project's own local-model.config.json chooses no endpoint and loads nothing from outside the roots", () => {
+  const project = () => join(dir.path, "keys");
+  const file = () => join(project(), "local-model.config.json");
+  beforeAll(async () => {
+    await mkdir(join(project(), "templates"), { recursive: true });
+  });
+
+  it("refuses remote and ollama endpoints (with their key), naming the file and the key; the same file named by the user may set them", async () => {
+    await writeFile(file(), JSON.stringify({ remote: { base_url: "http://127.0.0.1:9/v1", model: "m", api_key: "k" } }));
+    expect(() => loadConfig({ env: HOME, cwd: project() })).toThrow(ConfigError);
+    expect(() => loadConfig({ env: HOME, cwd: project() })).toThrow(/keys\/local-model\.config\.json: remote\.base_url sets the endpoint http:\/\/127\.0\.0\.1:9\/v1; .*may not choose where data is sent/);
+    // Even when the environment picks the model (the file's endpoint would be unused), the planted key is refused.
+    expect(() => loadConfig({ env: { ...HOME, LOCAL_MODEL_REMOTE_BASE_URL: "http://127.0.0.1:11434/v1", LOCAL_MODEL_REMOTE_MODEL: "m" }, cwd: project() })).toThrow(/remote\.base_url/);
+    expect(loadConfig({ env: { ...HOME, LOCAL_MODEL_CONFIG: file() }, cwd: project() }).model).toMatchObject({ kind: "remote", baseUrl: "http://127.0.0.1:9/v1", apiKey: "k" });
+    await writeFile(file(), JSON.stringify({ ollama: { host: "http://127.0.0.1:9", model: "m" } }));
+    expect(() => loadConfig({ env: HOME, cwd: project() })).toThrow(/ollama\.host sets the endpoint/);
+    expect(loadConfig({ env: HOME, cwd: project(), configFile: file() }).model).toMatchObject({ kind: "remote", baseUrl: "http://127.0.0.1:9/v1" });
+  });
+
+  it("takes model.path and templates_dir only inside the roots (symlinks resolved); the environment and a named file keep full power", async () => {
+    await writeFile(file(), JSON.stringify({ model: { path: "models/m.gguf", threads: 1 }, templates_dir: "templates" }));
+    expect(loadConfig({ env: HOME, cwd: project() })).toMatchObject({
+      model: { kind: "llama", path: join(project(), "models", "m.gguf"), threads: 1 },
+      templatesDir: join(project(), "templates"),
+      templatesConfinedTo: [project()],
+    });
+    await writeFile(file(), JSON.stringify({ model: { path: "/opt/models/m.gguf" } }));
+    expect(() => loadConfig({ env: HOME, cwd: project() })).toThrow(/model\.path \/opt\/models\/m\.gguf lies outside the roots/);
+    await writeFile(file(), JSON.stringify({ model: { path: "../other/m.gguf" } }));
+    expect(() => loadConfig({ env: HOME, cwd: project() })).toThrow(/model\.path/);
+    await symlink(join(dir.path, "other"), join(project(), "out"));
+    await writeFile(file(), JSON.stringify({ templates_dir: "out/templates" }));
+    expect(() => loadConfig({ env: HOME, cwd: project() })).toThrow(/templates_dir .* lies outside the roots/);
+    await writeFile(file(), JSON.stringify({ templates_dir: "/etc" }));
+    expect(() => loadConfig({ env: HOME, cwd: project() })).toThrow(/templates_dir/);
+    // Trusted sources: a named file and the variables.
+    expect(loadConfig({ env: HOME, cwd: project(), configFile: file() })).toMatchObject({ templatesDir: "/etc", templatesConfinedTo: undefined });
+    await writeFile(file(), JSON.stringify({ timeout_ms: 5000 }));
+    expect(loadConfig({ env: { ...HOME, LOCAL_MODEL_MODEL_PATH: "/opt/models/m.gguf", LOCAL_MODEL_TEMPLATES_DIR: "/etc" }, cwd: project() })).toMatchObject({
+      timeoutMs: 5000,
+      templatesDir: "/etc",
+      templatesConfinedTo: undefined,
+      model: { kind: "llama", path: "/opt/models/m.gguf" },
+    });
+  });
+
+  it("lets max_file_bytes only lower the cap, and keeps the keys that change no reach", async () => {
+    await writeFile(file(), JSON.stringify({ max_file_bytes: 2 * 1024 * 1024 }));
+    expect(() => loadConfig({ env: HOME, cwd: project() })).toThrow(/max_file_bytes 2097152 is above 1048576/);
+    // Under the cap the user set, the file is allowed (the variable still wins).
+    expect(loadConfig({ env: { ...HOME, LOCAL_MODEL_MAX_FILE_BYTES: String(4 * 1024 * 1024) }, cwd: project() }).maxFileBytes).toBe(4 * 1024 * 1024);
+    await writeFile(
+      file(),
+      JSON.stringify({
+        max_file_bytes: 4096,
+        timeout_ms: 5000,
+        max_retries: 0,
+        validation: { confidence_threshold: 0.9, strict_schema: false },
+        logging: { level: "warn", token_tracking: false },
+        regex_timeout_ms: 500,
+        max_input_chars: 1000,
+      }),
+    );
+    expect(loadConfig({ env: HOME, cwd: project() })).toMatchObject({ maxFileBytes: 4096, timeoutMs: 5000, maxRetries: 0, confidenceThreshold: 0.9, logLevel: "warn", tokenTracking: false, regexTimeoutMs: 500, maxInputChars: 1000 });
+  });
+
+  it("a project's templates folder cannot use a template that is a symlink out of the roots", async () => {
+    await writeFile(join(dir.path, "other", "secret.hbs"), "SECRET {{x}}\n");
+    await symlink(join(dir.path, "other", "secret.hbs"), join(project(), "templates", "leak.hbs"));
+    await writeFile(join(project(), "templates", "ok.hbs"), "ok {{x}}\n");
+    const confined = new TemplateStore(undefined, join(project(), "templates"), [project()]);
+    const list = await confined.list();
+    expect(list.find((t) => t.name === "leak")?.problem).toMatch(/outside the roots/);
+    await expect(confined.load("leak")).rejects.toMatchObject({ code: "FORBIDDEN" });
+    expect((await confined.load("ok")).text).toBe("ok {{x}}\n");
+    // Named by the user: symlinks are the user's own choice.
+    expect((await new TemplateStore(undefined, join(project(), "templates")).load("leak")).text).toBe("SECRET {{x}}\n");
   });
 });

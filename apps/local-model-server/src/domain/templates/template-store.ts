@@ -4,10 +4,10 @@
  * a Handlebars comment holding YAML — `description`, `required` variables, `defaults` for
  * optional ones, and `variables` (name → meaning) — which renders to nothing.
  */
-import { readdir, readFile } from "node:fs/promises";
+import { readdir, readFile, realpath } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { ToolError } from "@local-mcp/core";
+import { ToolError, isPathInside } from "@local-mcp/core";
 import { parse } from "yaml";
 
 /** `templates/` of this package: the same depth from src/ and from dist/. */
@@ -66,6 +66,8 @@ export class TemplateStore {
   constructor(
     readonly shippedDir: string = SHIPPED_TEMPLATES_DIR,
     readonly customDir: string | undefined = undefined,
+    /** When set (a templates_dir from a project's own config), a custom template must really lie inside these roots. */
+    readonly confineTo: readonly string[] | undefined = undefined,
   ) {}
 
   /** Every template by name; custom ones replace shipped ones of the same name. */
@@ -84,6 +86,11 @@ export class TemplateStore {
         const name = templateName(file);
         if (name === undefined) continue;
         const path = join(dir, file);
+        if (source === "custom" && !(await this.confined(path))) {
+          const empty = { description: "", required: [], defaults: {}, variables: {} };
+          byName.set(name, { name, source, path, ...empty, problem: `it resolves outside the roots ${(this.confineTo ?? []).join(", ")} (a symlink out of the project)` });
+          continue;
+        }
         const text = await readFile(path, "utf8");
         byName.set(name, { name, source, path, ...templateHeader(text) });
       }
@@ -100,6 +107,12 @@ export class TemplateStore {
         details: { template: name, available: all.map((t) => t.name) },
       });
     }
+    if (info.source === "custom" && !(await this.confined(info.path))) {
+      throw new ToolError("FORBIDDEN", `Template '${name}' (${info.path}) resolves outside the roots.`, {
+        suggestion: "Keep the project's templates inside the roots, or name a templates folder in the client's config (LOCAL_MODEL_TEMPLATES_DIR).",
+        details: { template: name },
+      });
+    }
     if (info.problem) {
       throw new ToolError("INVALID_INPUT", `Template '${name}' (${info.path}) cannot be used: ${info.problem}.`, {
         suggestion: "Fix the template's header, or pass the template inline.",
@@ -107,6 +120,13 @@ export class TemplateStore {
       });
     }
     return { info, text: await readFile(info.path, "utf8") };
+  }
+
+  /** Whether a custom template's real path lies inside `confineTo` (always, when unset). */
+  private async confined(path: string): Promise<boolean> {
+    if (this.confineTo === undefined) return true;
+    const real = await realpath(path).catch(() => undefined);
+    return real !== undefined && this.confineTo.some((root) => isPathInside(root, real));
   }
 }
 
