@@ -388,19 +388,29 @@ async function waitFor(condition: () => boolean, timeoutMs: number, failure: () 
   }
 }
 
-describe.each(SERVERS)("$name --http 0: exact Host/Origin, session cap, idle expiry", (server) => {
+describe.each(SERVERS)("$name --http 0: exact Host/Origin, JSON-RPC checks, session cap, idle expiry", (server) => {
   let dir: string;
+  let idleDir: string;
+  /** Small cap, default idle time: the Host, body and cap tests. */
   let http: HttpProcess;
+  /** Short idle time: the expiry test. */
+  let httpIdle: HttpProcess;
   const CAP = 5;
+  const IDLE_MS = 1_000;
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), `security-http-${server.name}-`));
-    http = await startHttp(server, { ...(await server.env(dir)), LOCAL_MCP_HTTP_MAX_SESSIONS: String(CAP), LOCAL_MCP_LOG_LEVEL: "info" }, dir);
+    idleDir = await mkdtemp(join(tmpdir(), `security-idle-${server.name}-`));
+    // Started together: most of this file's time is servers starting.
+    [http, httpIdle] = await Promise.all([
+      server.env(dir).then((env) => startHttp(server, { ...env, LOCAL_MCP_HTTP_MAX_SESSIONS: String(CAP), LOCAL_MCP_LOG_LEVEL: "info" }, dir)),
+      server.env(idleDir).then((env) => startHttp(server, { ...env, LOCAL_MCP_HTTP_SESSION_IDLE_MS: String(IDLE_MS), LOCAL_MCP_LOG_LEVEL: "info" }, idleDir)),
+    ]);
   });
 
   afterAll(async () => {
-    await http?.stop();
-    await rm(dir, { recursive: true, force: true });
+    await Promise.all([http?.stop(), httpIdle?.stop()]);
+    await Promise.all([rm(dir, { recursive: true, force: true }), rm(idleDir, { recursive: true, force: true })]);
   });
 
   it("refuses every Host and Origin but the exact loopback names with this port: 403, no session", async () => {
@@ -509,25 +519,9 @@ describe.each(SERVERS)("$name --http 0: exact Host/Origin, session cap, idle exp
     for (const stream of streams) stream.close();
     for (const session of live) await rawHttp(port, [`DELETE /mcp HTTP/1.1`, `Host: 127.0.0.1:${port}`, `Mcp-Session-Id: ${session}`].join("\r\n"));
   });
-});
-
-describe.each(SERVERS)("$name --http 0: an abandoned session expires", (server) => {
-  let dir: string;
-  let http: HttpProcess;
-  const IDLE_MS = 1_000;
-
-  beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), `security-idle-${server.name}-`));
-    http = await startHttp(server, { ...(await server.env(dir)), LOCAL_MCP_HTTP_SESSION_IDLE_MS: String(IDLE_MS), LOCAL_MCP_LOG_LEVEL: "info" }, dir);
-  });
-
-  afterAll(async () => {
-    await http?.stop();
-    await rm(dir, { recursive: true, force: true });
-  });
 
   it(`closes a session unused for ${IDLE_MS} ms, cleans its server up, and answers its id with 404`, async () => {
-    const port = http.port;
+    const port = httpIdle.port;
     // Abandoned right after initialize, as a client that went away does.
     const abandoned = await Promise.all(
       Array.from({ length: 10 }, async () => {
@@ -538,10 +532,10 @@ describe.each(SERVERS)("$name --http 0: an abandoned session expires", (server) 
     );
     const started = Date.now();
     // Watched on stderr, not by using the sessions (a use would keep them alive).
-    await waitFor(() => abandoned.every((session) => http.stderr().includes(`closed session ${session}`)), 20_000, () => `no close line for every session. stderr:\n${http.stderr()}`);
+    await waitFor(() => abandoned.every((session) => httpIdle.stderr().includes(`closed session ${session}`)), 20_000, () => `no close line for every session. stderr:\n${httpIdle.stderr()}`);
     // Not before its idle time (generous bound: the sessions were opened before `started`).
     expect(Date.now() - started).toBeGreaterThanOrEqual(IDLE_MS / 2);
-    expect(http.stderr()).toMatch(/closed session [0-9a-f-]{36} after \d+ ms idle \(server cleaned up; 0 open\)/);
+    expect(httpIdle.stderr()).toMatch(/closed session [0-9a-f-]{36} after \d+ ms idle \(server cleaned up; 0 open\)/);
     for (const session of abandoned) expect(await useSession(port, session), session).toBe(404);
     // A new session still opens.
     const fresh = await initializeOver(port);
