@@ -29,7 +29,7 @@ export function checkLoopbackRequest(req: IncomingMessage, port: number): string
   if (!host) return "missing Host header";
   const allowed = LOOPBACK_HOST_NAMES.map((name) => `${name}:${port}`);
   if (headerCount(req, "host") !== 1) return "more than one Host header";
-  if (!allowed.includes(host)) return `Host ${host} is not this loopback server (allowed: ${allowed.join(", ")})`;
+  if (!allowed.includes(host)) return `Host ${host} is not this loopback server`;
   if (!(req.url ?? "").startsWith("/")) return "the request target must be a path, not an absolute URL";
   const origin = req.headers.origin;
   if (origin === undefined) return undefined;
