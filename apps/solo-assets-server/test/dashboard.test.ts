@@ -79,7 +79,9 @@ function raw(method: string, path: string, headers: Record<string, string>, body
 describe("the dashboard in Chromium", () => {
   it("shows the status: database, counts, and the processes using the library", async () => {
     await page.goto(dashboard.urlWithToken);
-    await expect.poll(() => page.textContent("#status-db")).toBe(library.dbPath);
+    // The first status answer waits for the gate's tool probe (linters, bubblewrap, the cgroup
+    // limiter, the interpreter's prefix): seconds on a busy machine, beyond the poll's default 1 s.
+    await expect.poll(() => page.textContent("#status-db"), { timeout: 30_000 }).toBe(library.dbPath);
     expect(await page.textContent("#status-functions")).toBe("3");
     expect(await page.textContent("#status-active")).toBe("1");
     expect(await page.textContent("#status-unverified")).toBe("2");
