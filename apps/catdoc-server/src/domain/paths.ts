@@ -1,7 +1,7 @@
 /** Where a CatDoc project keeps its files, and the guard that keeps paths inside the root. */
 import { lstat, realpath } from "node:fs/promises";
-import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
-import { ConfinementError, errnoCode, isMissingPathError, openConfined } from "@local-mcp/core";
+import { basename, dirname, join, resolve } from "node:path";
+import { isPathInside, ConfinementError, errnoCode, isMissingPathError, openConfined } from "@local-mcp/core";
 import { CatDocError, CatDocForbiddenError, CatDocInputError, CatDocNotFoundError } from "./errors.js";
 
 export interface ProjectPaths {
@@ -29,11 +29,8 @@ export function projectPaths(root: string): ProjectPaths {
   };
 }
 
-/** True when `candidate` (absolute) is `root` or lies below it. */
-export function isInside(root: string, candidate: string): boolean {
-  const rel = relative(root, candidate);
-  return rel === "" || (!rel.startsWith(`..${sep}`) && rel !== ".." && !isAbsolute(rel));
-}
+/** True when `candidate` (absolute) is `root` or lies below it: core's one check, under this app's name. */
+export const isInside = isPathInside;
 
 /** Longest path Linux takes (PATH_MAX, NUL included); a longer one names no file. */
 export const MAX_PATH_BYTES = 4095;

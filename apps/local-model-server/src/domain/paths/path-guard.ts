@@ -9,8 +9,8 @@
  */
 import type { Stats } from "node:fs";
 import { lstat, mkdir, readdir, realpath, stat } from "node:fs/promises";
-import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
-import { ConfinementError, ToolError, errnoCode, isMissingPathError, openConfined, writeFileConfined, type ConfinedFile } from "@local-mcp/core";
+import { basename, dirname, join, relative, resolve, sep } from "node:path";
+import { isPathInside, ConfinementError, ToolError, errnoCode, isMissingPathError, openConfined, writeFileConfined, type ConfinedFile } from "@local-mcp/core";
 
 const SNIFF_BYTES = 8192;
 /** Longest path Linux takes (PATH_MAX, NUL included); a longer one names no file. */
@@ -29,11 +29,8 @@ export interface TextFile {
   bytes: number;
 }
 
-/** True when `candidate` (absolute) is `root` or lies below it. */
-export function isInside(root: string, candidate: string): boolean {
-  const rel = relative(root, candidate);
-  return rel === "" || (rel !== ".." && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
-}
+/** True when `candidate` (absolute) is `root` or lies below it: core's one check, under this app's name. */
+export const isInside = isPathInside;
 
 /** The start of a path, for messages about paths too long to quote whole. */
 function quoted(given: string): string {
