@@ -1,17 +1,17 @@
 /**
  * The store's commit point (issue #13, item 11): a cancelled edit writes nothing and leaves no
  * lock or temporary file; the check against writers without the lock runs after the temporary
- * file is written and flushed, right before the rename; an in-place save that hits the file
- * being replaced is put back. The attack through the real bin is
+ * file is written and flushed, right before the commit. Each interleaving of the commit's steps
+ * with an editor's save is in store-commit-steps.test.ts, a kill -9 between them in
+ * store-commit-kill.test.ts; the attack through the real bin is
  * tests/security/test/catdoc-cancel-and-editor.test.ts.
  */
-import { openSync, closeSync, readFileSync, renameSync, watch, writeFileSync, writeSync } from "node:fs";
+import { watch, writeFileSync } from "node:fs";
 import { readFile, readdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { CatDocConflictError, CatDocNotFoundError, CatDocStore, contentVersion } from "../../src/domain/index.js";
+import { CatDocNotFoundError, CatDocStore } from "../../src/domain/index.js";
 import { importDocuments } from "../../src/domain/import/index.js";
-import { StoreWriteCheck } from "../../src/domain/store/store.js";
 import { copyExample, useTempDirs } from "./helpers.js";
 
 const tempDir = useTempDirs();
@@ -100,29 +100,6 @@ describe("the check against writers without the lock", () => {
     // Retried, the edit reads the editor's version and keeps it.
     await store.addObject("algebra", lattices);
     expect(await read()).toContain("# saved by an editor");
-  });
-
-  it("puts back the file an in-place save was writing while it was replaced, with CONFLICT", async () => {
-    const { store, read, original } = await mathStore();
-    const file = store.paths.categoryFile;
-    const check = new StoreWriteCheck(file, contentVersion(original));
-    check.assertUnchanged();
-    // An editor that saves in place opened the file before the rename; its write lands after it.
-    const editor = openSync(file, "r+");
-    const ours = `${original}# catdoc's edit\n`;
-    const temp = join(store.paths.catdocDir, "next.tmp");
-    writeFileSync(temp, ours);
-    renameSync(temp, file);
-    const theirs = `${original}# the editor's save\n`;
-    writeSync(editor, theirs, 0);
-    expect(() => check.afterRename(contentVersion(ours))).toThrow(CatDocConflictError);
-    check.release();
-    expect(await read()).toBe(theirs);
-    // The editor's later writes land in the file everyone sees.
-    writeSync(editor, "# more\n", Buffer.byteLength(theirs));
-    closeSync(editor);
-    expect(readFileSync(file, "utf8")).toBe(`${theirs}# more\n`);
-    expect((await readdir(store.paths.catdocDir)).filter((name) => name !== "category.yaml" && name !== "config.yaml")).toEqual([]);
   });
 
   it("an edit that failed on a version no longer on disk answers CONFLICT, not its error about the old version", async () => {

@@ -2,21 +2,22 @@
  * CatDocStore: reads a project (cached per version of its files) and changes category.yaml
  * safely. An edit takes the project's cross-process lock, reads the file and its sha256,
  * applies the caller's operations to the YAML document (comments and key order survive),
- * writes and flushes the result to a temporary file, and only then checks that category.yaml
- * still holds exactly the bytes it read (CONFLICT otherwise: someone wrote it without the
- * lock) and renames the temporary file over it in the same synchronous step — see
- * {@link StoreWriteCheck}. Any failure before the rename writes nothing. Writers through the
- * store never lose each other's edits; a writer outside the store (an editor saving the file)
- * is detected, or its save put back, except for a save that replaces the file in the
- * microseconds between the last check and the rename.
+ * writes and flushes the result to a temporary file, and commits it (./commit.ts): category.yaml
+ * is taken away by a rename, checked to be exactly what the edit read, and the new file linked in
+ * with link(2), which fails if anyone created category.yaml meanwhile — so a program that saves
+ * category.yaml without the lock (an editor) never has its save overwritten: the edit answers
+ * CONFLICT instead. Any failure before the link writes nothing. Writers through the store never
+ * lose each other's edits (the lock).
+ *
+ * Readers never lock. For microseconds during a commit category.yaml does not exist: a reader
+ * that finds it missing waits for the commit's stash to come back, and restores the stash of a
+ * process killed inside its commit (under the lock) — see {@link CatDocStore.readCurrent}.
  *
  * An edit may be cancelled (`signal`): the signal is checked between its steps and, last, in
- * the same synchronous step as the rename — the commit point. Cancelled before it, the edit
- * writes nothing and leaves no temporary file and no lock; after it, the edit is complete.
+ * the same synchronous step as the commit. Cancelled before it, the edit writes nothing and
+ * leaves no temporary file and no lock; after it, the edit is complete.
  */
-import { closeSync, fstatSync, linkSync, lstatSync, openSync, readFileSync, renameSync, rmSync } from "node:fs";
-import type { BigIntStats } from "node:fs";
-import { access, mkdir, stat } from "node:fs/promises";
+import { access, mkdir, readFile, stat } from "node:fs/promises";
 import { basename } from "node:path";
 import { CatDocConflictError, CatDocNotFoundError, ProjectNotInitializedError } from "../errors.js";
 import { contentVersion, projectFromText, readCategoryText, readConfigText } from "../load.js";
@@ -24,7 +25,7 @@ import { projectPaths } from "../paths.js";
 import type { ProjectPaths } from "../paths.js";
 import { CatDocProject } from "../project.js";
 import { parseYamlDocument } from "../yaml-positions.js";
-import { atomicWriteTempPath, errnoCode, writeFileAtomic } from "@local-mcp/core";
+import { writeFileAtomic } from "@local-mcp/core";
 import type {
   AddObjectOptions,
   NewCategory,
@@ -36,6 +37,8 @@ import type {
   RemovalReport,
   RemoveOptions,
 } from "./edit-inputs.js";
+import { commitCategoryFile, inspectMissing, restoreFromStash } from "./commit.js";
+import type { CommitStep } from "./commit.js";
 import { CategoryEditor } from "./editor.js";
 import { withProjectLock } from "./lock.js";
 import type { LockOptions } from "./lock.js";
@@ -91,28 +94,48 @@ export interface InitResult {
  */
 export type EditFunction<R> = (editor: CategoryEditor, project: CatDocProject) => R | Promise<R>;
 
+export interface StoreOptions {
+  lock?: LockOptions;
+  /**
+   * Called synchronously after each step of a commit of category.yaml (./commit.ts). For tests
+   * that act between the steps: an editor's save, a kill -9.
+   */
+  onCommitStep?: (step: CommitStep) => void;
+}
+
+/** How long a reader waits for a live process's commit to bring category.yaml back before it reads the stash. */
+const STASH_WAIT_MS = 2_000;
+
 export class CatDocStore {
   readonly paths: ProjectPaths;
   private readonly lockOptions: LockOptions;
+  private readonly onCommitStep: ((step: CommitStep) => void) | undefined;
   private cached: { key: string; project: CatDocProject } | undefined;
   /** Edits of this store run one after another (the file lock covers other stores/processes). */
   private queue: Promise<unknown> = Promise.resolve();
 
-  constructor(root: string, options: { lock?: LockOptions } = {}) {
+  constructor(root: string, options: StoreOptions = {}) {
     this.paths = projectPaths(root);
     this.lockOptions = options.lock ?? {};
+    this.onCommitStep = options.onCommitStep;
   }
 
-  async isInitialized(): Promise<boolean> {
-    return access(this.paths.categoryFile).then(
+  /** Whether category.yaml exists (or is inside a commit, or restored from one that was killed). */
+  isInitialized(): Promise<boolean> {
+    return this.initialized(false);
+  }
+
+  private async initialized(lockHeld: boolean): Promise<boolean> {
+    const present = await access(this.paths.categoryFile).then(
       () => true,
       () => false,
     );
+    return present || (await this.settleMissing(lockHeld)) !== "absent";
   }
 
   /** The project as it is on disk; reused while category.yaml and config.yaml are unchanged. */
   async load(): Promise<CatDocProject> {
-    const { text, version } = await readCategoryText(this.paths);
+    const { text, version } = await this.readCurrent(false);
     const configText = await readConfigText(this.paths);
     return this.projectFor(text, version, configText);
   }
@@ -127,6 +150,59 @@ export class CatDocStore {
     const project = projectFromText(this.paths, text, version, configText);
     this.cached = { key, project };
     return project;
+  }
+
+  /**
+   * category.yaml's text and version. Found missing, it may be inside a commit (between the
+   * take-over and the link: microseconds) — wait for it — or left stashed by a process killed
+   * there — restore it, under the lock (`lockHeld`: the caller holds it already). Missing with no
+   * stash: ProjectNotInitializedError.
+   */
+  private async readCurrent(lockHeld: boolean): Promise<{ text: string; version: string }> {
+    for (;;) {
+      try {
+        return await readCategoryText(this.paths);
+      } catch (error) {
+        if (!(error instanceof ProjectNotInitializedError)) throw error;
+        const state = await this.settleMissing(lockHeld);
+        if (state === "absent") throw error;
+        if (state !== "present") return state;
+      }
+    }
+  }
+
+  /**
+   * Waits until a category.yaml found missing is back: a live commit's stash comes back by
+   * itself (polled for up to {@link STASH_WAIT_MS}); a stash left by a process that is gone is
+   * linked back under the project lock (so no writer takes the file over meanwhile, and two
+   * restorers cannot both act). A live process stalled inside its commit for longer (stopped,
+   * its lock taken over as stale): a reader reads its stash — the last committed version —
+   * and a writer holding the lock restores it (that process's own link then fails: CONFLICT).
+   */
+  private async settleMissing(lockHeld: boolean): Promise<"present" | "absent" | { text: string; version: string }> {
+    const file = this.paths.categoryFile;
+    const deadline = Date.now() + STASH_WAIT_MS;
+    let pause = 1;
+    for (;;) {
+      const state = inspectMissing(file);
+      if (state.kind === "present" || state.kind === "absent") return state.kind;
+      if (state.kind === "orphaned") {
+        if (lockHeld) restoreFromStash(file);
+        else await withProjectLock(this.paths, async () => restoreFromStash(file), this.lockOptions);
+        continue;
+      }
+      if (Date.now() >= deadline) {
+        if (lockHeld) {
+          restoreFromStash(file, { includeLive: true });
+          continue;
+        }
+        const bytes = await readFile(state.stash).catch(() => undefined);
+        if (bytes !== undefined) return { text: bytes.toString("utf8"), version: contentVersion(bytes) };
+        continue;
+      }
+      await new Promise((resolve) => setTimeout(resolve, pause));
+      pause = Math.min(pause * 2, 50);
+    }
   }
 
   private serialize<T>(work: () => Promise<T>): Promise<T> {
@@ -155,7 +231,7 @@ export class CatDocStore {
 
   private async apply<R>(edit: EditFunction<R>, options: EditOptions, guard: { assertHeld(): void } | undefined): Promise<EditResult<R>> {
     const { signal } = options;
-    const { text, version } = await readCategoryText(this.paths);
+    const { text, version } = await this.readCurrent(guard !== undefined);
     if (options.expectedVersion !== undefined && options.expectedVersion !== version) {
       throw new CatDocConflictError("category.yaml changed since it was read (version mismatch)", { expectedVersion: options.expectedVersion, actualVersion: version });
     }
@@ -174,19 +250,12 @@ export class CatDocStore {
     // The editor's model is what it wrote to the document (tests check it equals a re-read of
     // the file), so the large file is not parsed a third time.
     const next = new CatDocProject(this.paths, editor.model, current.config, nextVersion);
-    const check = new StoreWriteCheck(this.paths.categoryFile, version);
-    try {
-      await writeFileAtomic(this.paths.categoryFile, nextText, {
-        ...(signal === undefined ? {} : { signal }),
-        beforeRename: () => {
-          guard?.assertHeld();
-          check.assertUnchanged();
-        },
-      });
-      check.afterRename(nextVersion);
-    } finally {
-      check.release();
-    }
+    // "superseded" (a save replaced the new file right after it landed) is written too: the next read sees that save.
+    await commitCategoryFile(this.paths.categoryFile, nextText, version, {
+      ...(signal === undefined ? {} : { signal }),
+      ...(guard === undefined ? {} : { assertLocked: () => guard.assertHeld() }),
+      ...(this.onCommitStep === undefined ? {} : { afterStep: this.onCommitStep }),
+    });
     this.cached = { key: CatDocStore.cacheKey(nextVersion, configText), project: next };
     return { result, written: true, previousVersion: version, version: nextVersion, changes, project: next };
   }
@@ -228,7 +297,7 @@ export class CatDocStore {
         this.paths,
         async () => {
           options.signal?.throwIfAborted();
-          const exists = await this.isInitialized();
+          const exists = await this.initialized(true);
           if (exists && options.force !== true) {
             throw new CatDocConflictError(`CatDoc project already initialized at '${root}'; use force to overwrite`, { root });
           }
@@ -286,109 +355,4 @@ export class CatDocStore {
   addNaturalTransformation(nt: NewNaturalTransformation, options?: EditOptions): Promise<EditResult<void>> {
     return this.edit((editor) => editor.addNaturalTransformation(nt), options);
   }
-}
-
-/**
- * The compare-and-swap of a write through the store, against writers that do not take the lock
- * (an editor saving category.yaml). {@link assertUnchanged} is writeFileAtomic's last check, run
- * once the new text is flushed to its temporary file, in the same synchronous step as the
- * rename: category.yaml must still hold exactly the bytes the edit read (sha256 `version`) and
- * be the same file (inode, size, modification time) as the bytes were read from, else CONFLICT
- * and nothing is written. Its last act is to pin the file with a hard link (a temporary name);
- * link(2) waits for a rename in the folder that is under way, and fails if that rename replaced
- * the file (CONFLICT too). Then the rename follows at once.
- *
- * {@link afterRename} looks at the pinned file: if it is not the file that was checked (a save
- * landed between the check and the pin) or it was written since (an editor that saves in place
- * had it open), that save would be lost — so the pinned file is put back over category.yaml
- * with CONFLICT, its writer's later writes landing in the file everyone sees. What remains is a
- * save that replaces the file between link(2) and rename(2): microseconds, the platform's limit
- * without an atomic exchange of two names.
- */
-export class StoreWriteCheck {
-  private pin: string | undefined;
-  private checked: BigIntStats | undefined;
-
-  constructor(
-    private readonly file: string,
-    private readonly version: string,
-  ) {}
-
-  assertUnchanged(): void {
-    let fd: number;
-    try {
-      fd = openSync(this.file, "r");
-    } catch {
-      throw this.conflict(null);
-    }
-    let read: BigIntStats;
-    let bytes: Buffer;
-    try {
-      read = fstatSync(fd, { bigint: true });
-      bytes = readFileSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-    const version = contentVersion(bytes);
-    if (version !== this.version) throw this.conflict(version);
-    const now = lstatSync(this.file, { bigint: true, throwIfNoEntry: false });
-    if (now === undefined || !sameFile(now, read)) throw this.conflict("changed while it was checked");
-    this.checked = read;
-    const pin = atomicWriteTempPath(this.file);
-    try {
-      linkSync(this.file, pin);
-      this.pin = pin;
-    } catch (error) {
-      // ENOENT: the file was replaced (by a rename that link waited for) since it was checked.
-      if (errnoCode(error) === "ENOENT") throw this.conflict("replaced while it was checked");
-      // A file system without hard links: no pin, no check after the rename.
-    }
-  }
-
-  /**
-   * After the rename: puts the pinned file back over category.yaml, with CONFLICT, when it is a
-   * save the rename would have lost (see the class comment) — unless category.yaml no longer
-   * holds the text just written (someone saved again since: the newest save stays).
-   */
-  afterRename(writtenVersion: string): void {
-    if (this.pin === undefined || this.checked === undefined) return;
-    const pinned = lstatSync(this.pin, { bigint: true, throwIfNoEntry: false });
-    if (pinned === undefined || sameFile(pinned, this.checked)) return;
-    // Pin what is there now the same way (link waits for a rename under way): only the text just
-    // written is replaced; a save made since is the newest and stays.
-    const current = atomicWriteTempPath(this.file);
-    try {
-      linkSync(this.file, current);
-    } catch {
-      return;
-    }
-    try {
-      if (contentVersion(readFileSync(current)) !== writtenVersion) return;
-      renameSync(this.pin, this.file);
-      this.pin = undefined;
-    } finally {
-      rmSync(current, { force: true });
-    }
-    throw new CatDocConflictError("category.yaml was saved by another program while this edit replaced it; its save was put back and this edit was not applied", {
-      expectedVersion: this.version,
-    });
-  }
-
-  /** Removes the pin (idempotent); call it whatever happened. */
-  release(): void {
-    if (this.pin === undefined) return;
-    rmSync(this.pin, { force: true });
-    this.pin = undefined;
-  }
-
-  private conflict(actualVersion: string | null): CatDocConflictError {
-    return new CatDocConflictError("category.yaml changed on disk during the edit (saved by another program?); nothing was written", {
-      expectedVersion: this.version,
-      actualVersion,
-    });
-  }
-}
-
-function sameFile(a: BigIntStats, b: BigIntStats): boolean {
-  return a.dev === b.dev && a.ino === b.ino && a.size === b.size && a.mtimeNs === b.mtimeNs;
 }
