@@ -6,7 +6,7 @@
  */
 import { isAbsolute, resolve } from "node:path";
 import { parseCommonConfig, parseEnvConfig } from "@local-mcp/core";
-import type { CommonConfig, EnvVarDoc, Env } from "@local-mcp/core";
+import type { CommonConfig, Env } from "@local-mcp/core";
 import { z } from "zod";
 
 const CatDocEnvSchema = z.object({
@@ -19,10 +19,8 @@ export interface CatDocConfig extends CommonConfig {
   projectPath: string;
 }
 
-/** The variables the CatDoc bins read, for `--help`. */
-export const CATDOC_ENV_DOCS: readonly EnvVarDoc[] = [
-  { name: "CATDOC_PROJECT_PATH", description: "project root holding .catdoc/category.yaml (default: the working directory)" },
-];
+/** The variables the CatDoc bins read, for `--help` (a leaf module, so --help loads no schema). */
+export { CATDOC_ENV_DOCS } from "./env-docs.js";
 
 export function loadCatDocConfig(env: Env, cwd: string): CatDocConfig {
   const common = parseCommonConfig(env);

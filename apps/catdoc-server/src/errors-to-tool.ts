@@ -4,8 +4,8 @@
  * are told to expect; and each not-found names the tool that lists what exists.
  */
 import { ToolError } from "@local-mcp/core";
-import { CatDocError, CatDocParseError, ProjectNotInitializedError } from "./domain/index.js";
-import type { EntityKind } from "./domain/index.js";
+import { CatDocError, CatDocParseError, ProjectNotInitializedError } from "./domain/errors.js";
+import type { EntityKind } from "./domain/errors.js";
 
 export const NOT_INITIALIZED_MESSAGE = "CatDoc project not initialized. Run catdoc_init first.";
 

@@ -3,11 +3,16 @@
  * can run it. core's runServerMain handles --help, --version and --http PORT, else stdio.
  * Options it does not know (such as the CLI's --dashboard) must be taken out of `argv` by the
  * caller before it calls this.
+ *
+ * Start-up (issue #14): this module's static imports are core's light entry and two leaf
+ * modules only. The server (MCP SDK, zod, the tools' schemas) is loaded by `factory`, once the
+ * arguments ask for a server; the domain's heavy parts (yaml, MiniSearch, the validators, the
+ * importer) load when a tool first needs them. test/mcp/start-up.test.ts keeps it that way.
  */
-import { createServer, runServerMain } from "@local-mcp/core";
-import { CATDOC_ENV_DOCS, catDocConfigFromProcess } from "./config.js";
+import { runServerMain } from "@local-mcp/core/main";
+import { CATDOC_SERVER_NAME, CATDOC_SUMMARY, CATDOC_VERSION } from "./app-info.js";
 import type { CatDocConfig } from "./config.js";
-import { CATDOC_SERVER_NAME, CATDOC_SUMMARY, CATDOC_VERSION, createCatDocServer } from "./server.js";
+import { CATDOC_ENV_DOCS } from "./env-docs.js";
 
 export interface CatDocMcpOptions {
   argv?: readonly string[];
@@ -22,9 +27,9 @@ export async function runCatDocMcp(options: CatDocMcpOptions = {}): Promise<void
     summary: CATDOC_SUMMARY,
     env: CATDOC_ENV_DOCS,
     ...(options.argv === undefined ? {} : { argv: options.argv }),
-    factory: () => {
-      const config = options.config ?? catDocConfigFromProcess();
-      return () => createServer(createCatDocServer(config));
+    factory: async () => {
+      const { catDocServerFactory } = await import("./server.js");
+      return catDocServerFactory(options.config);
     },
   });
 }

@@ -3,10 +3,13 @@
  * through it on every call. The store re-reads category.yaml's bytes each time and reuses the
  * parsed project while its hash is unchanged, so edits by other processes (the CLI, an editor,
  * a second server) are seen by the next call, at the cost of one file read.
+ *
+ * The store (and with it yaml) is loaded on first use, not when the server is built: a client's
+ * initialize and tools/list load none of the domain's heavy parts (issue #14, start fast).
  */
 import { stat } from "node:fs/promises";
-import { CatDocStore, parseMarkdown, readInsideRoot, resolveInsideRoot } from "./domain/index.js";
-import type { CatDocProject, ObjectDocument } from "./domain/index.js";
+import type { CatDocProject, CatDocStore, ObjectDocument } from "./domain/index.js";
+import { projectPaths, readInsideRoot, resolveInsideRoot } from "./domain/paths.js";
 
 export interface FreshDocument {
   origin: ObjectDocument["origin"];
@@ -19,17 +22,23 @@ export interface FreshDocument {
 }
 
 export class ProjectAccess {
+  /** The absolute project root (the store's `paths.root`). */
   readonly root: string;
-  readonly store: CatDocStore;
+  private storePromise: Promise<CatDocStore> | undefined;
 
   constructor(root: string) {
-    this.store = new CatDocStore(root);
-    this.root = this.store.paths.root;
+    this.root = projectPaths(root).root;
+  }
+
+  /** The one store of this server's project (loaded with the domain on first use). */
+  store(): Promise<CatDocStore> {
+    this.storePromise ??= import("./domain/store/store.js").then(({ CatDocStore }) => new CatDocStore(this.root));
+    return this.storePromise;
   }
 
   /** The project as it is on disk now (NOT_FOUND "not initialized" when there is none). */
-  load(): Promise<CatDocProject> {
-    return this.store.load();
+  async load(): Promise<CatDocProject> {
+    return (await this.store()).load();
   }
 
   /**
@@ -50,6 +59,7 @@ export class ProjectAccess {
     if (!exists) return null;
     // Read through what was opened, confined to the root: a swap for a link after the checks is refused.
     const text = (await readInsideRoot(project.paths.root, absolute, { userPath: found.path })).toString("utf8");
+    const { parseMarkdown } = await import("./domain/frontmatter.js");
     const parsed = parseMarkdown(text);
     return { origin: found.origin, path: found.path, text, frontmatter: parsed.frontmatter, body: parsed.body };
   }

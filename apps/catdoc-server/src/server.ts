@@ -3,16 +3,16 @@
  * one project, as a core server definition. `createServer(createCatDocServer(config))` gives
  * a running server; mcp-main.ts serves it over stdio or HTTP.
  */
-import { createLogger } from "@local-mcp/core";
-import type { Logger, ServerDefinition } from "@local-mcp/core";
+import { createLogger, createServer } from "@local-mcp/core";
+import type { Logger, ServerDefinition, ServerFactory } from "@local-mcp/core";
+import { CATDOC_SERVER_NAME, CATDOC_SUMMARY, CATDOC_VERSION } from "./app-info.js";
+import { catDocConfigFromProcess } from "./config.js";
 import type { CatDocConfig } from "./config.js";
 import { ProjectAccess } from "./project-access.js";
 import { catdocResources } from "./resources/index.js";
 import { catdocTools } from "./tools/index.js";
 
-export const CATDOC_SERVER_NAME = "catdoc-mcp";
-export const CATDOC_VERSION = "0.1.0";
-export const CATDOC_SUMMARY = "CatDoc: documents as a category (objects, morphisms, functors, natural transformations)";
+export { CATDOC_SERVER_NAME, CATDOC_SUMMARY, CATDOC_VERSION };
 
 const INSTRUCTIONS = [
   "CatDoc keeps a project's documents as a category: objects are documents, morphisms are relations between them,",
@@ -40,4 +40,9 @@ export function createCatDocServer(config: CatDocConfig, options: CatDocServerOp
     tools: catdocTools(project),
     ...catdocResources(project),
   };
+}
+
+/** What runServerMain serves: a CatDoc server per connection, on `config` (default: this process's). */
+export function catDocServerFactory(config: CatDocConfig = catDocConfigFromProcess()): ServerFactory {
+  return () => createServer(createCatDocServer(config));
 }

@@ -13,8 +13,7 @@ import { resolveSettings } from "./project-config.js";
 import type { ProjectConfig, ProjectSettings } from "./project-config.js";
 import { indexProject } from "./project-index.js";
 import type { ProjectIndex } from "./project-index.js";
-import { ObjectSearchIndex } from "./search.js";
-import type { SearchOptions, SearchResult } from "./search.js";
+import type { ObjectSearchIndex, SearchOptions, SearchResult } from "./search.js";
 
 export class CatDocProject {
   readonly paths: ProjectPaths;
@@ -47,7 +46,10 @@ export class CatDocProject {
 
   /** The search index over objects and their documents (built once). */
   searchIndex(): Promise<ObjectSearchIndex> {
-    this.searchPromise ??= this.documents().then((documents) => ObjectSearchIndex.build(this.model, documents));
+    // MiniSearch is loaded with the first search (a lazy chunk in the bundle), not with the project.
+    this.searchPromise ??= Promise.all([this.documents(), import("./search.js")]).then(([documents, { ObjectSearchIndex }]) =>
+      ObjectSearchIndex.build(this.model, documents),
+    );
     return this.searchPromise;
   }
 

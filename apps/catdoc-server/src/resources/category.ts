@@ -6,7 +6,7 @@
  */
 import { defineResourceTemplate } from "@local-mcp/core";
 import type { ResourceTemplateDefinition } from "@local-mcp/core";
-import { requireCategory } from "../domain/index.js";
+import { requireCategory } from "../domain/project-index.js";
 import type { ProjectAccess } from "../project-access.js";
 import { completeIds, listFromProject, readProject } from "./guarded.js";
 

@@ -14,7 +14,7 @@ export async function readProject<T>(access: ProjectAccess, read: (project: CatD
 
 /** Listing and completion answer nothing (rather than fail) while there is no project. */
 export async function listFromProject<T>(access: ProjectAccess, list: (project: CatDocProject) => T[]): Promise<T[]> {
-  if (!(await access.store.isInitialized())) return [];
+  if (!(await (await access.store()).isInitialized())) return [];
   return readProject(access, list);
 }
 

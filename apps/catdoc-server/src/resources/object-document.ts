@@ -5,7 +5,7 @@
  */
 import { defineResourceTemplate } from "@local-mcp/core";
 import type { ResourceTemplateDefinition } from "@local-mcp/core";
-import { requireObject } from "../domain/index.js";
+import { requireObject } from "../domain/project-index.js";
 import type { ProjectAccess } from "../project-access.js";
 import { completeIds, listFromProject, readProject } from "./guarded.js";
 

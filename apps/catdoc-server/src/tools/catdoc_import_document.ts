@@ -1,7 +1,6 @@
 import { z } from "zod";
-import { CatDocInputError } from "../domain/index.js";
+import { CatDocInputError } from "../domain/errors.js";
 import type { CatDocProject } from "../domain/index.js";
-import { importDocuments } from "../domain/import/index.js";
 import type { ImportedObject } from "../domain/import/index.js";
 import { defineCatDocTool } from "./catdoc-tool.js";
 import { limitInput } from "./support/paging.js";
@@ -92,8 +91,9 @@ export const catdocImportDocumentTool = defineCatDocTool({
   handler: async ({ filePath, domain, categoryId, dryRun, force, limit }, { project, signal }) => {
     const category = await chooseCategory(() => project.load(), categoryId);
     // Cancelled (by the client, or at the deadline) before its commit point, the import writes nothing.
+    const { importDocuments } = await import("../domain/import/import-documents.js");
     const report = await importDocuments(
-      project.store,
+      await project.store(),
       {
         paths: [filePath],
         pathField: "filePath",

@@ -1,6 +1,7 @@
 import { ToolError } from "@local-mcp/core";
 import { z } from "zod";
-import { CatDocConflictError, CatDocStore, resolveInsideRoot } from "../domain/index.js";
+import { CatDocConflictError } from "../domain/errors.js";
+import { resolveInsideRoot } from "../domain/paths.js";
 import { defineCatDocTool } from "./catdoc-tool.js";
 import { LeveledView } from "./support/view.js";
 
@@ -27,7 +28,7 @@ export const catdocInitTool = defineCatDocTool({
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   handler: async ({ directory, force }, { project, signal }) => {
     const root = directory === undefined ? project.root : await resolveInsideRoot(project.root, directory, "directory");
-    const store = root === project.root ? project.store : new CatDocStore(root);
+    const store = root === project.root ? await project.store() : new (await import("../domain/store/store.js")).CatDocStore(root);
     const result = await store.init({ force: force === true, signal }).catch((error: unknown) => {
       if (error instanceof CatDocConflictError) {
         throw new ToolError("CONFLICT", error.message, {

@@ -1,6 +1,6 @@
 import { levelIncludes } from "@local-mcp/core";
 import { z } from "zod";
-import { requireCategory } from "../domain/index.js";
+import { requireCategory } from "../domain/project-index.js";
 import type { DocumentSet, SearchHit } from "../domain/index.js";
 import { defineCatDocTool, READ_ONLY } from "./catdoc-tool.js";
 import { LeveledView, itemsAt } from "./support/view.js";

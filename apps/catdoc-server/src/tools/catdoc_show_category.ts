@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { requireCategory } from "../domain/index.js";
+import { requireCategory } from "../domain/project-index.js";
 import { defineCatDocTool, READ_ONLY } from "./catdoc-tool.js";
 import { firstOf, limitInput } from "./support/paging.js";
 import { MetadataOutput, MorphismOutput } from "./support/schemas.js";

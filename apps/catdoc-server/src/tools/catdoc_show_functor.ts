@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { requireFunctor } from "../domain/index.js";
+import { requireFunctor } from "../domain/project-index.js";
 import { defineCatDocTool, READ_ONLY } from "./catdoc-tool.js";
 import { limitInput } from "./support/paging.js";
 import { LeveledView } from "./support/view.js";

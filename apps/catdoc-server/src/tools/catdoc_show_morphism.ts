@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { requireMorphism } from "../domain/index.js";
+import { requireMorphism } from "../domain/project-index.js";
 import { defineCatDocTool, READ_ONLY } from "./catdoc-tool.js";
 import { MetadataOutput } from "./support/schemas.js";
 import { LeveledView } from "./support/view.js";

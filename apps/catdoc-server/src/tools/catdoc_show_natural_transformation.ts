@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { requireNaturalTransformation } from "../domain/index.js";
+import { requireNaturalTransformation } from "../domain/project-index.js";
 import { defineCatDocTool, READ_ONLY } from "./catdoc-tool.js";
 import { limitInput } from "./support/paging.js";
 import { LeveledView, itemsAt } from "./support/view.js";

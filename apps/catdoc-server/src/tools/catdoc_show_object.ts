@@ -1,6 +1,6 @@
 import { levelIncludes } from "@local-mcp/core";
 import { z } from "zod";
-import { requireObject } from "../domain/index.js";
+import { requireObject } from "../domain/project-index.js";
 import type { Morphism } from "../domain/index.js";
 import { defineCatDocTool, READ_ONLY } from "./catdoc-tool.js";
 import { firstOf, limitInput } from "./support/paging.js";

@@ -1,5 +1,7 @@
 import { z } from "zod";
-import { DEFAULT_MAX_DEPTH, categoryOfObject, requireObject, traceAcross, traceObjects } from "../domain/index.js";
+import { categoryOfObject, requireObject } from "../domain/project-index.js";
+import { traceAcross } from "../domain/trace/across.js";
+import { DEFAULT_MAX_DEPTH, traceObjects } from "../domain/trace/paths.js";
 import { defineCatDocTool, READ_ONLY } from "./catdoc-tool.js";
 import { TracePathOutput, acrossPathAt, withinPathAt } from "./support/trace-view.js";
 import { LeveledView } from "./support/view.js";

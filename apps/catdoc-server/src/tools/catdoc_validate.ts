@@ -1,7 +1,6 @@
 import { z } from "zod";
-import { validateCategory } from "../domain/index.js";
 import { defineCatDocTool, READ_ONLY } from "./catdoc-tool.js";
-import { ValidationOutput, validateProjectOnce, validationPagingInput, validationView } from "./support/validation-view.js";
+import { ValidationOutput, validateProjectOnce, validationPagingInput, validationView, validators } from "./support/validation-view.js";
 
 export const catdocValidateTool = defineCatDocTool({
   name: "catdoc_validate",
@@ -22,7 +21,7 @@ export const catdocValidateTool = defineCatDocTool({
   annotations: READ_ONLY,
   handler: async ({ categoryId, limit, offset }, { project }) => {
     const index = (await project.load()).index;
-    const report = categoryId === undefined ? validateProjectOnce(index) : validateCategory(index, categoryId);
+    const report = categoryId === undefined ? await validateProjectOnce(index) : (await validators()).validateCategory(index, categoryId);
     return validationView(report, categoryId === undefined ? { kind: "project" } : { kind: "category", id: categoryId }, { limit, offset });
   },
 });

@@ -1,7 +1,6 @@
 import { z } from "zod";
-import { validateCategory } from "../domain/index.js";
 import { defineCatDocTool, READ_ONLY } from "./catdoc-tool.js";
-import { ValidationOutput, validationPagingInput, validationView } from "./support/validation-view.js";
+import { ValidationOutput, validationPagingInput, validationView, validators } from "./support/validation-view.js";
 
 export const catdocValidateCategoryTool = defineCatDocTool({
   name: "catdoc_validate_category",
@@ -14,7 +13,7 @@ export const catdocValidateCategoryTool = defineCatDocTool({
   output: ValidationOutput,
   annotations: READ_ONLY,
   handler: async ({ categoryId, limit, offset }, { project }) => {
-    const report = validateCategory((await project.load()).index, categoryId);
+    const report = (await validators()).validateCategory((await project.load()).index, categoryId);
     return validationView(report, { kind: "category", id: categoryId }, { limit, offset });
   },
 });

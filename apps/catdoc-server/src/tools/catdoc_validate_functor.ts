@@ -1,7 +1,6 @@
 import { z } from "zod";
-import { validateFunctor } from "../domain/index.js";
 import { defineCatDocTool, READ_ONLY } from "./catdoc-tool.js";
-import { ValidationOutput, validationPagingInput, validationView } from "./support/validation-view.js";
+import { ValidationOutput, validationPagingInput, validationView, validators } from "./support/validation-view.js";
 
 export const catdocValidateFunctorTool = defineCatDocTool({
   name: "catdoc_validate_functor",
@@ -14,7 +13,7 @@ export const catdocValidateFunctorTool = defineCatDocTool({
   output: ValidationOutput,
   annotations: READ_ONLY,
   handler: async ({ functorId, limit, offset }, { project }) => {
-    const report = validateFunctor((await project.load()).index, functorId);
+    const report = (await validators()).validateFunctor((await project.load()).index, functorId);
     return validationView(report, { kind: "functor", id: functorId }, { limit, offset });
   },
 });

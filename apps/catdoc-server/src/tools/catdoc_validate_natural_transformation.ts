@@ -1,7 +1,6 @@
 import { z } from "zod";
-import { validateNaturalTransformation } from "../domain/index.js";
 import { defineCatDocTool, READ_ONLY } from "./catdoc-tool.js";
-import { ValidationOutput, validationPagingInput, validationView } from "./support/validation-view.js";
+import { ValidationOutput, validationPagingInput, validationView, validators } from "./support/validation-view.js";
 
 export const catdocValidateNaturalTransformationTool = defineCatDocTool({
   name: "catdoc_validate_natural_transformation",
@@ -14,7 +13,7 @@ export const catdocValidateNaturalTransformationTool = defineCatDocTool({
   output: ValidationOutput,
   annotations: READ_ONLY,
   handler: async ({ id, limit, offset }, { project }) => {
-    const report = validateNaturalTransformation((await project.load()).index, id);
+    const report = (await validators()).validateNaturalTransformation((await project.load()).index, id);
     return validationView(report, { kind: "naturalTransformation", id }, { limit, offset });
   },
 });

@@ -3,7 +3,7 @@
  * functors and natural transformations between categories. `buildGraph` gives all of it (the
  * `catdoc://graph` resource); the `catdoc_get_graph` tool cuts it to pages.
  */
-import { isMarkedIdentity } from "../../domain/index.js";
+import { isMarkedIdentity } from "../../domain/identity.js";
 import type { CatDocModel, CatDocObject, Morphism, ProjectIndex } from "../../domain/index.js";
 
 export interface GraphNode {

@@ -7,7 +7,7 @@
 import type { ResponseLevel } from "@local-mcp/core";
 import { z } from "zod";
 import type { CrossCategoryPath, CrossStep, ProjectIndex, TracePath } from "../../domain/index.js";
-import { categoryOfObject } from "../../domain/index.js";
+import { categoryOfObject } from "../../domain/project-index.js";
 import { itemAt, itemsAt } from "./view.js";
 
 const MorphismStep = z.object({ id: z.string(), source: z.string(), target: z.string(), name: z.string().optional() });

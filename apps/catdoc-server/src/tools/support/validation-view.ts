@@ -8,11 +8,19 @@
  */
 import type { ResponseLevel } from "@local-mcp/core";
 import { z } from "zod";
-import { VALIDATION_CHECKS, VALIDATION_CODES, validateProject } from "../../domain/index.js";
+import { VALIDATION_CHECKS, VALIDATION_CODES } from "../../domain/validate/issues.js";
 import type { ProjectIndex, ValidationCode, ValidationIssue, ValidationReport } from "../../domain/index.js";
+import type * as ValidatorsModule from "../../domain/validate/validate.js";
 import { pagingInput } from "./paging.js";
 import type { PageBounds } from "./paging.js";
 import { LeveledView, itemsAt } from "./view.js";
+
+type Validators = typeof ValidatorsModule;
+
+/** The validators, loaded on the first validation (a lazy chunk in the bundle). */
+export function validators(): Promise<Validators> {
+  return import("../../domain/validate/validate.js");
+}
 
 const projectReports = new WeakMap<ProjectIndex, ValidationReport>();
 
@@ -21,10 +29,10 @@ const projectReports = new WeakMap<ProjectIndex, ValidationReport>();
  * keeps the project, and so its index, while the file is unchanged), so paging through a long
  * report does not validate again for every page.
  */
-export function validateProjectOnce(index: ProjectIndex): ValidationReport {
+export async function validateProjectOnce(index: ProjectIndex): Promise<ValidationReport> {
   let report = projectReports.get(index);
   if (report === undefined) {
-    report = validateProject(index);
+    report = (await validators()).validateProject(index);
     projectReports.set(index, report);
   }
   return report;

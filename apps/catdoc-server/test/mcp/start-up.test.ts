@@ -1,0 +1,87 @@
+/**
+ * Start fast (issue #14): after initialize and tools/list, the built catdoc-mcp has loaded none of
+ * the heavy libraries — not the never-bundled ones the issue names (typescript, node-llama-cpp,
+ * @duckdb/node-api, @google/genai), nor CatDoc's own yaml, MiniSearch, commander, the validators,
+ * the importer or the dashboard, which load when a tool first needs them. What a process loaded is
+ * recorded by a preload (record-loads.mjs); a bundle chunk counts as every source esbuild put in it
+ * (its `// path` comments), so the check holds for the bundled and the unbundled build alike.
+ */
+import { readFileSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { spawnStdioServer } from "@local-mcp/core/testing";
+import { describe, expect, it } from "vitest";
+import { copyExample, useTempDirs } from "./helpers.js";
+
+const BIN = fileURLToPath(new URL("../../dist/mcp.js", import.meta.url));
+const RECORDER = fileURLToPath(new URL("./record-loads.mjs", import.meta.url));
+const tempDir = useTempDirs();
+
+/** Never loaded by initialize + tools/list (issue #14). */
+const NEVER_AT_START = ["typescript", "node-llama-cpp", "@duckdb/node-api", "@google/genai"];
+/** CatDoc's own heavy parts, loaded on first use. */
+const CATDOC_LAZY = ["yaml", "minisearch", "commander", "cytoscape"];
+const CATDOC_LAZY_SOURCES = ["src/domain/validate/validate.ts", "src/domain/import/", "src/dashboard/", "src/domain/store/", "src/cli/"];
+
+/** The packages and app sources in the files a process loaded (a bundle chunk: what esbuild put in it). */
+function loadedSources(files: readonly string[]): { packages: Set<string>; sources: Set<string> } {
+  const packages = new Set<string>();
+  const sources = new Set<string>();
+  const addPath = (path: string) => {
+    const inModules = /node_modules\/(?:\.pnpm\/[^/]+\/node_modules\/)?((?:@[^/]+\/)?[^/]+)\//.exec(path);
+    if (inModules?.[1] !== undefined) packages.add(inModules[1]);
+    const inApp = /(?:^|\/)(src\/.+)$/.exec(path);
+    if (inModules === null && inApp?.[1] !== undefined) sources.add(inApp[1]);
+  };
+  for (const file of new Set(files)) {
+    addPath(file);
+    if (!file.includes("/dist/")) continue;
+    // esbuild opens each module it bundled with a comment naming its path.
+    for (const match of readFileSync(file, "utf8").matchAll(/^\/\/ (\S+\.(?:[cm]?js|ts))$/gm)) addPath(match[1] ?? "");
+  }
+  return { packages, sources };
+}
+
+async function loadsDuring(drive: (client: Awaited<ReturnType<typeof spawnStdioServer>>["client"]) => Promise<void>) {
+  const dir = await tempDir();
+  const root = await copyExample(dir, "math-docs");
+  const record = join(dir, "loaded.txt");
+  const server = await spawnStdioServer({
+    command: process.execPath,
+    args: ["--import", RECORDER, BIN],
+    env: { CATDOC_PROJECT_PATH: root, LOCAL_MCP_LOG_LEVEL: "warn", RECORD_LOADS_FILE: record },
+  });
+  try {
+    await drive(server.client);
+  } finally {
+    expect((await server.close()).code).toBe(0);
+  }
+  const files = (await readFile(record, "utf8"))
+    .split("\n")
+    .filter((line) => line !== "")
+    .map((line) => (line.startsWith("file:") ? fileURLToPath(line) : line));
+  return loadedSources(files);
+}
+
+describe("catdoc-mcp start-up", () => {
+  it("loads no heavy library for initialize and tools/list", async () => {
+    const { packages, sources } = await loadsDuring(async (client) => {
+      expect((await client.listTools()).tools).toHaveLength(19);
+    });
+    expect(packages).toContain("@modelcontextprotocol/sdk"); // the recorder sees what was loaded
+    expect([...packages].filter((name) => NEVER_AT_START.includes(name) || CATDOC_LAZY.includes(name))).toEqual([]);
+    expect([...sources].filter((source) => CATDOC_LAZY_SOURCES.some((lazy) => source.startsWith(lazy)))).toEqual([]);
+  });
+
+  it("loads yaml with the first tool call and the validators with the first validation, not MiniSearch or the importer", async () => {
+    const { packages, sources } = await loadsDuring(async (client) => {
+      const result = await client.callTool({ name: "catdoc_validate", arguments: {} });
+      expect(result.structuredContent).toMatchObject({ isValid: true });
+    });
+    expect(packages).toContain("yaml");
+    expect(sources).toContain("src/domain/validate/validate.ts");
+    expect(packages).not.toContain("minisearch");
+    expect([...sources].filter((source) => source.startsWith("src/domain/import/") || source.startsWith("src/dashboard/"))).toEqual([]);
+  });
+});
