@@ -1,20 +1,20 @@
 #!/usr/bin/env node
 // solo-assets-mcp: the function library as an MCP server over stdio (or --http PORT).
-import { runServerMain } from "@local-mcp/core";
-import { APP_SUMMARY, APP_VERSION } from "./app-info.js";
-import { SOLO_ENV_DOCS, soloConfigFromProcess } from "./config.js";
-import { SERVER_NAME, createSoloAssetsServer } from "./server.js";
-import { openSoloServices } from "./services.js";
+// Start-up contract (issue #14): this file statically imports only core's light entry and tiny
+// modules, so `--help` and `--version` load almost nothing; the server (SDK, zod, the library's
+// code) is loaded by the factory, and DuckDB, the gate's tools and @google/genai only when a
+// tool first needs them. test/start-up.test.ts keeps it that way.
+import { runServerMain } from "@local-mcp/core/main";
+import { APP_NAME, APP_SUMMARY, APP_VERSION } from "./app-info.js";
+import { SOLO_ENV_DOCS } from "./env-docs.js";
 
 await runServerMain({
-  bin: SERVER_NAME,
+  bin: `${APP_NAME}-mcp`,
   version: APP_VERSION,
   summary: APP_SUMMARY,
   env: SOLO_ENV_DOCS,
-  factory: () => {
-    const services = openSoloServices(soloConfigFromProcess());
-    services.registry.register({ kind: "mcp", version: APP_VERSION, detail: process.argv.includes("--http") ? "http" : "stdio" });
-    services.logger.info("library", { db: services.config.paths.dbPath, embedder: services.embedder.model, critic: services.settings.critic.backend });
-    return () => createSoloAssetsServer(services);
+  factory: async () => {
+    const { openSoloServerFactory } = await import("./mcp-start.js");
+    return openSoloServerFactory(process.argv.includes("--http") ? "http" : "stdio");
   },
 });

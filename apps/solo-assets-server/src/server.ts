@@ -1,10 +1,14 @@
 /**
  * The solo-assets MCP server: six tools over the function library. `createSoloAssetsServer`
- * takes the process's services (the HTTP runner makes one server per session; they share them).
+ * takes the process's server services (the HTTP runner makes one server per session; they share
+ * them): the light context up front, the library on the first call that needs it.
  */
 import { createServer } from "@local-mcp/core";
-import type { CreatedServer } from "@local-mcp/core";
+import type { CreatedServer, Logger } from "@local-mcp/core";
 import { APP_NAME, APP_VERSION } from "./app-info.js";
+import type { SoloConfig } from "./config.js";
+import type { SoloContext } from "./context.js";
+import type { EffectiveSettings } from "./domain/settings/effective-settings.js";
 import type { SoloServices } from "./services.js";
 import { createSoloTools } from "./tools/index.js";
 
@@ -17,20 +21,60 @@ export const SERVER_INSTRUCTIONS = [
   "If the quality gate rejects a save, the answer says which step failed and why: fix the code and save again.",
 ].join(" ");
 
+/** What the tools need: the configuration and settings when they are listed, the services when called. */
+export interface SoloServerServices {
+  config: SoloConfig;
+  settings: EffectiveSettings;
+  logger: Logger;
+  /** The library and the gate; built by the first call (loading their code, not yet DuckDB). */
+  services(): Promise<SoloServices>;
+  /** Disposes the services if they were built. */
+  dispose(): Promise<void>;
+}
+
+/** Server services over services already built (the tests, the in-process server). */
+export function serverServicesOf(services: SoloServices): SoloServerServices {
+  return { config: services.config, settings: services.settings, logger: services.logger, services: async () => services, dispose: () => services.dispose() };
+}
+
+/** Server services that build the library from the context on the first call (solo-assets-mcp). */
+export function lazyServerServices(context: SoloContext): SoloServerServices {
+  let built: Promise<SoloServices> | undefined;
+  const services = () => {
+    built ??= import("./services.js")
+      .then(({ servicesFor }) => servicesFor(context))
+      .catch((error: unknown) => {
+        built = undefined;
+        throw error;
+      });
+    return built;
+  };
+  return {
+    config: context.config,
+    settings: context.settings,
+    logger: context.logger,
+    services,
+    dispose: async () => {
+      const opened = built;
+      if (opened) await (await opened).dispose();
+    },
+  };
+}
+
 export interface SoloServerOptions {
   /** Dispose the services when this server closes (stdio and tests; not per HTTP session). */
   disposeServicesOnClose?: boolean;
 }
 
-export function createSoloAssetsServer(services: SoloServices, options: SoloServerOptions = {}): CreatedServer {
+export function createSoloAssetsServer(host: SoloServerServices, options: SoloServerOptions = {}): CreatedServer {
   return createServer({
     name: SERVER_NAME,
     version: APP_VERSION,
     title: "Solo assets",
     instructions: SERVER_INSTRUCTIONS,
-    tools: createSoloTools(services),
-    responseLevel: services.config.responseLevel,
-    logger: services.logger,
-    onClose: options.disposeServicesOnClose ? () => services.dispose() : undefined,
+    tools: createSoloTools(host),
+    responseLevel: host.config.responseLevel,
+    logger: host.logger,
+    onClose: options.disposeServicesOnClose ? () => host.dispose() : undefined,
   });
 }

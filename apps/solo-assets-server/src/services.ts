@@ -1,15 +1,18 @@
 /**
  * Everything one process needs to work with the library, built from the configuration: the
  * database, the quality gate (linter, typer, pooled test environments, sandbox, critic), the
- * embedder and the function library on top. The MCP server, the CLI and the dashboard share it.
- * Tools are detected lazily (the first save probes ruff and mypy), so start-up stays fast.
+ * embedder and the function library on top, over the light context (context.ts). The MCP server
+ * (on its first call), the CLI and the dashboard share it. Tools are detected lazily (the first
+ * save probes ruff and mypy) and DuckDB loads with the first query, so building this does no I/O
+ * beyond the context's small files.
  */
 import { basename, dirname } from "node:path";
-import { createLogger } from "@local-mcp/core";
 import type { Logger } from "@local-mcp/core";
 import { createEmbedder } from "@local-mcp/core/embeddings";
 import type { Embedder } from "@local-mcp/core/embeddings";
 import type { SoloConfig, SoloPaths } from "./config.js";
+import { openSoloContext } from "./context.js";
+import type { SoloContext } from "./context.js";
 import { createCritic } from "./domain/gate/critic/create-critic.js";
 import type { Critic } from "./domain/gate/critic/critic.js";
 import type { Linter } from "./domain/gate/lint/linter.js";
@@ -23,10 +26,7 @@ import { selectTyper } from "./domain/gate/typer/select-typer.js";
 import type { Typer } from "./domain/gate/typer/typer.js";
 import { Lazy } from "./domain/lazy.js";
 import { FunctionLibrary } from "./domain/library/function-library.js";
-import { ProcessRegistry } from "./domain/presence/process-registry.js";
-import { resolveSettings } from "./domain/settings/effective-settings.js";
 import type { EffectiveSettings } from "./domain/settings/effective-settings.js";
-import { SettingsStore } from "./domain/settings/settings-store.js";
 import { LibraryDatabase } from "./domain/storage/library-database.js";
 import { migrateLibrarySchema } from "./domain/storage/schema.js";
 
@@ -36,14 +36,9 @@ export interface GateTools {
   sandbox: SandboxCapabilities;
 }
 
-export interface SoloServices {
-  config: SoloConfig;
-  settings: EffectiveSettings;
-  settingsStore: SettingsStore;
+export interface SoloServices extends SoloContext {
   library: FunctionLibrary;
-  registry: ProcessRegistry;
   embedder: Embedder;
-  logger: Logger;
   /** Which linter, typer and sandbox features this machine gives the gate (probes on first call). */
   gateTools(): Promise<GateTools>;
   dispose(): Promise<void>;
@@ -74,10 +69,12 @@ export function libraryFiles(paths: SoloPaths): { dir: string; matches: (name: s
 }
 
 export function openSoloServices(config: SoloConfig, options: { logger?: Logger } = {}): SoloServices {
-  const logger = options.logger ?? createLogger({ name: "solo-assets", level: config.logLevel });
-  const settingsStore = new SettingsStore(config.paths);
-  const settings = resolveSettings(config, settingsStore.read(), settingsStore.readApiKey());
-  for (const note of [settings.embedding.note, settings.critic.note]) if (note) logger.warn(note);
+  return servicesFor(openSoloContext(config, options));
+}
+
+/** The services over a context already opened (the MCP server opens its context first). */
+export function servicesFor(context: SoloContext): SoloServices {
+  const { config, settings, logger } = context;
 
   const db = new LibraryDatabase(config.paths.dbPath, {
     lockTimeoutMs: config.lockTimeoutMs,
@@ -121,13 +118,9 @@ export function openSoloServices(config: SoloConfig, options: { logger?: Logger 
   const embedder = createSoloEmbedder(settings, config, logger);
   const library = new FunctionLibrary({ db, gate, embedder, logger: logger.child("library") });
   return {
-    config,
-    settings,
-    settingsStore,
+    ...context,
     library,
-    registry: new ProcessRegistry(config.paths.processesDir),
     embedder,
-    logger,
     gateTools: async () => {
       const [l, t, s] = await Promise.all([linter.get(), typer.get(), sandbox.describe()]);
       return { linter: l.kind, typer: t.kind, sandbox: s };

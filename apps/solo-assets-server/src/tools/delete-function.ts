@@ -1,8 +1,8 @@
 import { LeveledResponse, defineTool } from "@local-mcp/core";
 import { z } from "zod";
-import type { SoloServices } from "../services.js";
+import type { SoloServerServices } from "../server.js";
 
-export function createDeleteFunctionTool(services: SoloServices) {
+export function createDeleteFunctionTool(host: SoloServerServices) {
   return defineTool({
     name: "delete_function",
     title: "Delete a function",
@@ -17,7 +17,7 @@ export function createDeleteFunctionTool(services: SoloServices) {
     }),
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
     handler: async (input, { signal }) => {
-      const deleted = await services.library.delete(input.name, signal);
+      const deleted = await (await host.services()).library.delete(input.name, signal);
       return new LeveledResponse({
         minimal: { name: deleted.name, deleted: true },
         standard: { versions_kept: deleted.versionsKept },

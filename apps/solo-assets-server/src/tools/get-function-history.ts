@@ -2,7 +2,7 @@ import { ToolResponse, atLevel, defineTool } from "@local-mcp/core";
 import type { ResponseLevel } from "@local-mcp/core";
 import { z } from "zod";
 import type { FunctionRecord, VersionRecord } from "../domain/library/function-record.js";
-import type { SoloServices } from "../services.js";
+import type { SoloServerServices } from "../server.js";
 import { gateDetails } from "./function-views.js";
 import { GateReportSchema, StatusSchema } from "./output-schemas.js";
 
@@ -34,7 +34,7 @@ class HistoryResponse extends ToolResponse {
   }
 }
 
-export function createGetFunctionHistoryTool(services: SoloServices) {
+export function createGetFunctionHistoryTool(host: SoloServerServices) {
   return defineTool({
     name: "get_function_history",
     title: "A function's versions",
@@ -61,7 +61,7 @@ export function createGetFunctionHistoryTool(services: SoloServices) {
     }),
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     handler: async (input, { signal }) => {
-      const { current, versions } = await services.library.history(input.name, signal);
+      const { current, versions } = await (await host.services()).library.history(input.name, signal);
       return new HistoryResponse(input.name, current, versions);
     },
   });

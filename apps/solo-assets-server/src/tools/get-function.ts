@@ -1,10 +1,10 @@
 import { LeveledResponse, defineTool } from "@local-mcp/core";
 import { z } from "zod";
-import type { SoloServices } from "../services.js";
+import type { SoloServerServices } from "../server.js";
 import { gateDetails } from "./function-views.js";
 import { GateReportSchema, StatusSchema, TestCaseSchema } from "./output-schemas.js";
 
-export function createGetFunctionTool(services: SoloServices) {
+export function createGetFunctionTool(host: SoloServerServices) {
   return defineTool({
     name: "get_function",
     title: "Get a function's code",
@@ -34,7 +34,7 @@ export function createGetFunctionTool(services: SoloServices) {
     }),
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     handler: async (input, { signal }) => {
-      const found = await services.library.get(input.name, input.version, signal);
+      const found = await (await host.services()).library.get(input.name, input.version, signal);
       const current = found.current;
       const chosen = found.version ?? current;
       if (!chosen) throw new Error("get returned neither a version nor the current function");

@@ -1,6 +1,6 @@
 /** Every tool of the server, in the order tools/list shows them (STYLE.md §2). */
 import type { AnyToolDefinition } from "@local-mcp/core";
-import type { SoloServices } from "../services.js";
+import type { SoloServerServices } from "../server.js";
 import { createDeleteFunctionTool } from "./delete-function.js";
 import { createGetFunctionHistoryTool } from "./get-function-history.js";
 import { createGetFunctionTool } from "./get-function.js";
@@ -17,6 +17,6 @@ export const TOOL_FACTORIES = [
   createDeleteFunctionTool,
 ] as const;
 
-export function createSoloTools(services: SoloServices): AnyToolDefinition[] {
-  return TOOL_FACTORIES.map((create) => create(services));
+export function createSoloTools(host: SoloServerServices): AnyToolDefinition[] {
+  return TOOL_FACTORIES.map((create) => create(host));
 }

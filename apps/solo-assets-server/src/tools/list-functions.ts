@@ -2,7 +2,7 @@ import { ToolResponse, atLevel, defineTool } from "@local-mcp/core";
 import type { ResponseLevel } from "@local-mcp/core";
 import { z } from "zod";
 import type { FunctionRecord } from "../domain/library/function-record.js";
-import type { SoloServices } from "../services.js";
+import type { SoloServerServices } from "../server.js";
 import { functionSummary } from "./function-views.js";
 import { FunctionSummarySchema, StatusSchema } from "./output-schemas.js";
 
@@ -23,7 +23,7 @@ class ListResponse extends ToolResponse {
   }
 }
 
-export function createListFunctionsTool(services: SoloServices) {
+export function createListFunctionsTool(host: SoloServerServices) {
   return defineTool({
     name: "list_functions",
     title: "List the library's functions",
@@ -45,7 +45,7 @@ export function createListFunctionsTool(services: SoloServices) {
     }),
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     handler: async (input, { signal }) => {
-      const { total, functions } = await services.library.list(
+      const { total, functions } = await (await host.services()).library.list(
         {
           ...(input.status ? { statuses: [input.status] } : {}),
           ...(input.tags ? { tags: input.tags.map((t) => t.toLowerCase()) } : {}),

@@ -1,11 +1,11 @@
 import { LeveledResponse, defineTool } from "@local-mcp/core";
 import { z } from "zod";
-import type { SoloServices } from "../services.js";
+import type { SoloServerServices } from "../server.js";
 import { criticLabel, gateDetails, stepSummaries } from "./function-views.js";
 import { GateReportSchema, RejectionSchema, StatusSchema, StepSummarySchema, TestCaseSchema } from "./output-schemas.js";
 
-export function createSaveFunctionTool(services: SoloServices) {
-  const { config, settings } = services;
+export function createSaveFunctionTool(host: SoloServerServices) {
+  const { config, settings } = host;
   return defineTool({
     name: "save_function",
     title: "Save a verified function",
@@ -56,7 +56,7 @@ export function createSaveFunctionTool(services: SoloServices) {
         logger.debug(`save_function ${input.name}: ${message}`);
         progress({ progress: step, message });
       };
-      const saved = await services.library.save(
+      const saved = await (await host.services()).library.save(
         {
           name: input.name,
           code: input.code,

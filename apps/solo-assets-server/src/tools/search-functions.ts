@@ -2,7 +2,7 @@ import { ToolResponse, atLevel, defineTool } from "@local-mcp/core";
 import type { ResponseLevel } from "@local-mcp/core";
 import { z } from "zod";
 import type { SearchOutcome } from "../domain/library/function-library.js";
-import type { SoloServices } from "../services.js";
+import type { SoloServerServices } from "../server.js";
 import { functionSummary } from "./function-views.js";
 import { FunctionSummarySchema } from "./output-schemas.js";
 
@@ -41,7 +41,7 @@ class SearchResponse extends ToolResponse {
   }
 }
 
-export function createSearchFunctionsTool(services: SoloServices) {
+export function createSearchFunctionsTool(host: SoloServerServices) {
   return defineTool({
     name: "search_functions",
     title: "Search the function library",
@@ -77,11 +77,11 @@ export function createSearchFunctionsTool(services: SoloServices) {
       readOnlyHint: true,
       destructiveHint: false,
       idempotentHint: true,
-      openWorldHint: services.settings.embedding.backend === "gemini",
+      openWorldHint: host.settings.embedding.backend === "gemini",
     },
     responseLevel: "standard",
     handler: async (input, { signal, progress }) => {
-      const outcome = await services.library.search(
+      const outcome = await (await host.services()).library.search(
         { query: input.query, limit: input.limit, includeBroken: input.include_broken, ...(input.tags ? { tags: input.tags } : {}) },
         signal,
         (done, total, message) => progress({ progress: done, total, message }),

@@ -12,7 +12,7 @@ import type { Env } from "@local-mcp/core";
 import { connectInProcess } from "@local-mcp/core/testing";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { loadSoloConfig } from "../../src/config.js";
-import { createSoloAssetsServer } from "../../src/server.js";
+import { createSoloAssetsServer, serverServicesOf } from "../../src/server.js";
 import { openSoloServices } from "../../src/services.js";
 import type { SoloServices } from "../../src/services.js";
 
@@ -59,7 +59,7 @@ export interface SoloConnection {
 /** An SDK client connected in process to a server on its own services. */
 export async function connectSolo(dbPath: string, overrides: Record<string, string | undefined> = {}): Promise<SoloConnection> {
   const services = testServices(dbPath, overrides);
-  const connection = await connectInProcess(createSoloAssetsServer(services, { disposeServicesOnClose: true }));
+  const connection = await connectInProcess(createSoloAssetsServer(serverServicesOf(services), { disposeServicesOnClose: true }));
   return { client: connection.client, services, close: connection.close };
 }
 

@@ -16,11 +16,14 @@
  * `:memory:`) and closing it ~4 ms, while ATTACH costs ~2 ms and DETACH ~0.6 ms — most of a
  * search's time at 100k functions before this (bench/solo-assets.mjs). The lock, the checkpoint
  * on detach and the error for a held lock are the same as for an instance of its own.
+ *
+ * `@duckdb/node-api` (a native addon) is loaded with the first operation, not with this module:
+ * a server answers initialize and tools/list without it.
  */
 import { mkdirSync } from "node:fs";
 import { dirname, resolve } from "node:path";
-import { BIGINT, BOOLEAN, DOUBLE, DuckDBInstance, DuckDBListValue, DuckDBListVector, FLOAT, INTEGER, LIST, VARCHAR, listValue } from "@duckdb/node-api";
-import type { DuckDBConnection, DuckDBDataChunk, DuckDBType, DuckDBValue } from "@duckdb/node-api";
+import type * as DuckDb from "@duckdb/node-api";
+import type { DuckDBConnection, DuckDBDataChunk, DuckDBInstance, DuckDBType, DuckDBValue } from "@duckdb/node-api";
 import { ToolError, abortableDelay, silentLogger } from "@local-mcp/core";
 import type { Logger } from "@local-mcp/core";
 
@@ -80,13 +83,28 @@ const HOLDER = /\(PID (\d+)\)/;
  */
 const processQueues = new Map<string, Promise<unknown>>();
 
+type DuckDbModule = typeof DuckDb;
+
+/** `@duckdb/node-api`, loaded on the first operation of the process. */
+let duckDbModule: Promise<DuckDbModule> | undefined;
+
+function loadDuckDb(): Promise<DuckDbModule> {
+  duckDbModule ??= import("@duckdb/node-api").catch((error: unknown) => {
+    duckDbModule = undefined;
+    throw error;
+  });
+  return duckDbModule;
+}
+
 /** The process's in-memory DuckDB that library files are attached to, one operation at a time. */
 let host: Promise<DuckDBInstance> | undefined;
 /** Names the attachments apart (`library_1`, `library_2`, …): only generated names reach SQL text. */
 let attachments = 0;
 
 function hostInstance(): Promise<DuckDBInstance> {
-  host ??= DuckDBInstance.create(":memory:").catch((error: unknown) => {
+  host ??= loadDuckDb()
+    .then((duckdb) => duckdb.DuckDBInstance.create(":memory:"))
+    .catch((error: unknown) => {
     host = undefined;
     throw error;
   });
@@ -122,7 +140,8 @@ function enqueue<T>(path: string, work: () => Promise<T>): Promise<T> {
   return next;
 }
 
-function bindings(params: SqlParams): { values: Record<string, DuckDBValue>; types: Record<string, DuckDBType | undefined> } {
+function bindings(duckdb: DuckDbModule, params: SqlParams): { values: Record<string, DuckDBValue>; types: Record<string, DuckDBType | undefined> } {
+  const { BIGINT, BOOLEAN, DOUBLE, FLOAT, INTEGER, LIST, VARCHAR, listValue } = duckdb;
   const values: Record<string, DuckDBValue> = {};
   const types: Record<string, DuckDBType | undefined> = {};
   for (const [name, param] of Object.entries(params)) {
@@ -157,7 +176,8 @@ function plain(value: unknown): unknown {
   return value;
 }
 
-function chunkRows(chunk: DuckDBDataChunk): ChunkRows {
+function chunkRows(duckdb: DuckDbModule, chunk: DuckDBDataChunk): ChunkRows {
+  const { DuckDBListValue, DuckDBListVector } = duckdb;
   const cell = (column: number, row: number): unknown => chunk.getColumnVector(column).getItem(row);
   return {
     rowCount: chunk.rowCount,
@@ -186,9 +206,9 @@ function chunkRows(chunk: DuckDBDataChunk): ChunkRows {
   };
 }
 
-function sessionOn(connection: DuckDBConnection): DbSession {
+function sessionOn(duckdb: DuckDbModule, connection: DuckDBConnection): DbSession {
   const all = async (sql: string, params: SqlParams = {}) => {
-    const { values, types } = bindings(params);
+    const { values, types } = bindings(duckdb, params);
     const reader = await connection.runAndReadAll(sql, values, types);
     return reader.getRowObjectsJS().map((row) => {
       const out: Row = {};
@@ -199,14 +219,14 @@ function sessionOn(connection: DuckDBConnection): DbSession {
   return {
     all,
     run: async (sql, params = {}) => {
-      const { values, types } = bindings(params);
+      const { values, types } = bindings(duckdb, params);
       await connection.run(sql, values, types);
     },
     scan: async (sql, params, visit) => {
-      const { values, types } = bindings(params);
+      const { values, types } = bindings(duckdb, params);
       const result = await connection.stream(sql, values, types);
       for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
-        visit(chunkRows(chunk));
+        visit(chunkRows(duckdb, chunk));
       }
     },
   };
@@ -268,6 +288,7 @@ export class LibraryDatabase {
     work: (session: DbSession) => Promise<T>,
     signal?: AbortSignal,
   ): Promise<T> {
+    const duckdb = await loadDuckDb();
     const connection = await (await hostInstance()).connect();
     const alias = `library_${++attachments}`;
     try {
@@ -280,7 +301,7 @@ export class LibraryDatabase {
     signal?.addEventListener("abort", interrupt, { once: true });
     try {
       await connection.run(`USE ${alias}`);
-      return await work(sessionOn(connection));
+      return await work(sessionOn(duckdb, connection));
     } finally {
       signal?.removeEventListener("abort", interrupt);
       await this.detach(connection, alias);
