@@ -17,9 +17,10 @@
  *   so when the editor reloads before its next save and finds anything but its own last number
  *   in both lines, catdoc wrote over that save without having read it. The last save is checked
  *   the same way once every catdoc call has been answered. A catdoc write that would have
- *   lost one must answer CONFLICT instead: none may be lost against an editor that saves in
- *   place, and at most 1 % of catdoc's writes against one that saves by rename (the residual
- *   window between the last check and the rename, see the assertion).
+ *   lost one must answer CONFLICT instead: none may be lost, whether the editor saves in place
+ *   or by rename. (catdoc commits by taking category.yaml away and linking its new file in, which
+ *   fails if the editor saved meanwhile — apps/catdoc-server/src/domain/store/commit.ts; the
+ *   editor's reload meets the file missing for those microseconds now and then, and retries.)
  */
 import { spawn } from "node:child_process";
 import { watch } from "node:fs";
@@ -27,7 +28,7 @@ import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from "node:fs/promis
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { writeGeneratedProject } from "@local-mcp/catdoc-server/dist/testing/generate-project.js";
+import { writeGeneratedProject } from "../../../apps/catdoc-server/src/testing/generate-project.js";
 import { spawnStdioServer } from "@local-mcp/core/testing";
 import type { SpawnedStdioServer } from "@local-mcp/core/testing";
 import { CallToolResultSchema } from "@modelcontextprotocol/sdk/types.js";
@@ -139,6 +140,8 @@ interface EditorReport {
   lost: { save: number; found: [number, number]; at: number }[];
   last: number;
   finalHead: number;
+  /** Reloads that found category.yaml missing (inside a catdoc commit) and retried. */
+  missingSeen: number;
   ms: number;
 }
 
@@ -161,7 +164,7 @@ function runEditor(file: string, saves: number, mode: "atomic" | "in-place"): Pr
 const EDITOR_START = "# editor-save: 0\ncategories:\n  - id: notes\n    name: Notes\n    objects: []\n    morphisms: []\nfunctors: []\nnaturalTransformations: []\n# editor-end: 0\n";
 
 describe("catdoc-mcp: a lock-less editor saving category.yaml while catdoc writes", () => {
-  it.each(["atomic", "in-place"] as const)("1,000 %s saves: every catdoc write keeps the editor's latest save or answers CONFLICT (bar the residual rename window)", async (mode) => {
+  it.each(["atomic", "in-place"] as const)("1,000 %s saves: every catdoc write keeps the editor's latest save or answers CONFLICT", async (mode) => {
     const root = await tempDir(`catdoc-editor-${mode}-`);
     await mkdir(join(root, ".catdoc"));
     await mkdir(join(root, "notes"));
@@ -201,15 +204,11 @@ describe("catdoc-mcp: a lock-less editor saving category.yaml while catdoc write
     const final = await readFile(categoryFile, "utf8");
     const lines = final.trimEnd().split("\n");
     const summary = JSON.stringify({ ...outcomes, other: outcomes.other.length });
-    console.log(`editor ${mode}: ${report.saves} saves in ${report.ms} ms; catdoc ${summary}`);
-    // Residual window (docs/reliability.md, Limits): an editor's rename that lands between
-    // catdoc's last check (the hard-link pin) and its own rename is replaced unseen — Node has no
-    // atomic exchange of two names. Measured in CI: 1 such save in 360 catdoc writes; the code
-    // before the check-after-fsync lost 114 saves in 61 writes. Until that window is closed (an
-    // exclusive link instead of the rename; issue #13's note), the bound is 1 % of catdoc's writes
-    // for rename-saving editors and none for editors that save in place.
-    const allowed = mode === "atomic" ? Math.ceil(outcomes.written / 100) : 0;
-    expect(report.lost.length, `saves silently overwritten by catdoc (of ${report.saves}): ${JSON.stringify(report.lost)}; catdoc ${summary}`).toBeLessThanOrEqual(allowed);
+    console.log(`editor ${mode}: ${report.saves} saves in ${report.ms} ms, ${report.lost.length} lost, ${report.missingSeen} reloads met the file missing; catdoc ${summary}`);
+    // None lost, by rename or in place. Before the exclusive commit (a rename over category.yaml
+    // after the last check) CI measured 1 save lost by rename in 360 catdoc writes; before the
+    // check after the flush, 114 in 61.
+    expect(report.lost.length, `saves silently overwritten by catdoc (of ${report.saves}): ${JSON.stringify(report.lost)}; catdoc ${summary}`).toBe(0);
     // The last save, which no later reload of the editor checks.
     expect([lines[0], lines.at(-1)]).toEqual([`# editor-save: ${report.last}`, `# editor-end: ${report.last}`]);
     // catdoc really wrote between the saves (else nothing was tested), and failed with CONFLICT —

@@ -10,8 +10,13 @@
 // writer that had read an older version: a save silently lost. It prints one JSON line with
 // what it saw.
 //
+// catdoc's commit takes category.yaml away for microseconds (a rename to a stash name, then a
+// link of the new file): a reload that finds the file missing tries again, as an editor that
+// watches the file does, and counts it (`missingSeen`).
+//
 // Usage: node lockless-editor.mjs <file> <saves> <atomic|in-place> <minIntervalMs> <maxIntervalMs>
 import { readFileSync, renameSync, writeFileSync } from "node:fs";
+import { setTimeout as sleep } from "node:timers/promises";
 import { basename, dirname, join } from "node:path";
 
 const [file, savesArg, mode, minArg, maxArg] = process.argv.slice(2);
@@ -33,15 +38,29 @@ function markers(text) {
   return [Number(HEAD.exec(lines[0] ?? "")?.[1] ?? NaN), Number(TAIL.exec(lines.at(-1) ?? "")?.[1] ?? NaN)];
 }
 
+let missingSeen = 0;
+/** The file's text; found missing (inside a catdoc commit), read again for up to 5 s. */
+async function reload() {
+  for (let tries = 0; ; tries += 1) {
+    try {
+      return readFileSync(file, "utf8");
+    } catch (error) {
+      if (error?.code !== "ENOENT" || tries >= 5000) throw error;
+      if (tries === 0) missingSeen += 1;
+      await sleep(1);
+    }
+  }
+}
+
 const lost = [];
 const started = Date.now();
-let last = markers(readFileSync(file, "utf8"))[0];
+let last = markers(await reload())[0];
 if (Number.isNaN(last)) {
   process.stderr.write(`${file} has no '# editor-save: N' first line\n`);
   process.exit(2);
 }
 for (let save = last + 1; save <= last + saves; save += 1) {
-  const text = readFileSync(file, "utf8");
+  const text = await reload();
   const [head, tail] = markers(text);
   if (head !== save - 1 || tail !== save - 1) lost.push({ save: save - 1, found: [head, tail], at: Date.now() - started });
   const body = text.trimEnd().split("\n").slice(1, -1).join("\n");
@@ -55,5 +74,5 @@ for (let save = last + 1; save <= last + saves; save += 1) {
   const wait = minMs + Math.random() * (maxMs - minMs);
   await new Promise((resolve) => setTimeout(resolve, wait));
 }
-const [finalHead] = markers(readFileSync(file, "utf8"));
-process.stdout.write(`${JSON.stringify({ saves, lost, last: last + saves, finalHead, ms: Date.now() - started })}\n`);
+const [finalHead] = markers(await reload());
+process.stdout.write(`${JSON.stringify({ saves, lost, last: last + saves, finalHead, missingSeen, ms: Date.now() - started })}\n`);
