@@ -74,7 +74,7 @@ export { CheckedStdioTransport, MAX_STDIO_LINE_BYTES } from "./server/checked-st
 export type { CheckedStdioTransportOptions } from "./server/checked-stdio-transport.js";
 export { checkJsonRpcMessage } from "./server/json-rpc-checks.js";
 export type { CheckedMessage, TransportErrorReply } from "./server/json-rpc-checks.js";
-export { runServerMain, serverUsage } from "./server/run-main.js";
+export { listenFailureLine, runServerMain, serverUsage } from "./server/run-main.js";
 export type { EnvVarDoc, ServerMainOptions } from "./server/run-main.js";
 export { installStdoutGuard, protocolStdout, stdoutGuardInstalled } from "./server/stdout-guard.js";
 export { EXIT_NOT_BUILT, runUnbuiltMain } from "./server/run-unbuilt-main.js";

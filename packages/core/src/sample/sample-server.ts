@@ -6,14 +6,14 @@ import { LeveledResponse } from "../response-level.js";
 import { defineResource } from "../resource-definition.js";
 import { createServer, type CreatedServer } from "../server/create-server.js";
 import { defineTool } from "../tool-definition.js";
+import { SAMPLE_SERVER_NAME, SAMPLE_SERVER_VERSION } from "./sample-info.js";
 
 /**
  * The sample server: the smallest real server on the core contract. It is what `pnpm demo`
  * starts while the app servers are being built, what the benchmark measures against the
  * reference `server-memory`, and what the stdio test spawns. Its tools do real (tiny) work.
  */
-export const SAMPLE_SERVER_NAME = "local-mcp-sample";
-export const SAMPLE_SERVER_VERSION = "0.1.0";
+export { SAMPLE_SERVER_NAME, SAMPLE_SERVER_VERSION };
 
 export const echoTool = defineTool({
   name: "echo",

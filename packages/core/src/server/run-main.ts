@@ -1,8 +1,20 @@
+/**
+ * The `main` of every `*-mcp` bin, and the light entry of core (`@local-mcp/core/main`).
+ *
+ * Contract for apps (issue #14, start fast):
+ * - An app's mcp.ts statically imports only `@local-mcp/core/main` and a tiny app-info/env-docs
+ *   module (name, version, summary, `EnvVarDoc[]`; no zod, no config parsing at import).
+ * - Its `factory` loads the rest on demand:
+ *     factory: async () => { const { start } = await import("./server-main.js"); return start(process.env); }
+ *   so `*-mcp --help` and `--version` load almost nothing, and a stdio start loads only what
+ *   `initialize` needs (heavy libraries load when a tool first needs them).
+ * - This module's static imports are node builtins and tiny core modules only: no MCP SDK, zod,
+ *   ajv or logger config. run-stdio, run-http, the logger and the config schemas are loaded with
+ *   `import()` after the arguments are parsed (a bundler turns each into a lazily loaded chunk).
+ *   A test (packages/core/test/light-main.test.ts) keeps it that way.
+ */
 import { parseArgs } from "node:util";
-import { parseHttpConfig, type HttpConfig } from "../config.js";
-import { createLogger } from "../logger.js";
 import type { ServerFactory } from "./create-server.js";
-import { runStdio } from "./run-stdio.js";
 import { installStdoutGuard } from "./stdout-guard.js";
 
 export interface EnvVarDoc {
@@ -29,6 +41,9 @@ const COMMON_ENV: readonly EnvVarDoc[] = [
   { name: "LOCAL_MCP_HTTP_SESSION_IDLE_MS", description: "--http: a session with no request for this long is closed (default 1800000, 30 min)" },
 ];
 
+/** The host `--http` listens on (loopback only). */
+const HTTP_HOST = "127.0.0.1";
+
 export function serverUsage(options: ServerMainOptions): string {
   const env = [...COMMON_ENV, ...(options.env ?? [])];
   const width = Math.max(...env.map((e) => e.name.length)) + 2;
@@ -37,21 +52,36 @@ export function serverUsage(options: ServerMainOptions): string {
     "",
     "Usage:",
     `  ${options.bin}              serve MCP over stdio (what an MCP client such as Claude Code runs)`,
-    `  ${options.bin} --http PORT  serve MCP over Streamable HTTP at http://127.0.0.1:PORT/mcp (loopback only)`,
+    `  ${options.bin} --http PORT  serve MCP over Streamable HTTP at http://${HTTP_HOST}:PORT/mcp (loopback only)`,
     `  ${options.bin} --help       show this help`,
     `  ${options.bin} --version    print the version`,
     "",
     "Environment:",
     ...env.map((e) => `  ${e.name.padEnd(width)}${e.description}`),
     "",
+    "Exit status: 0 after a clean shutdown, 1 when the server cannot start (bad configuration, --http port in use), 2 for bad usage.",
     "Logs go to stderr; stdout carries only MCP JSON-RPC.",
     "",
   ].join("\n");
 }
 
+/**
+ * The one line `--http PORT` prints when the port cannot be bound (in use, or not allowed),
+ * or undefined for any other error.
+ */
+export function listenFailureLine(bin: string, port: number, error: unknown): string | undefined {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  if (code === "EADDRINUSE") {
+    return `${bin}: ADDRESS_IN_USE: port ${port} on ${HTTP_HOST} is already in use — choose another with --http PORT (or stop what holds it)`;
+  }
+  if (code === "EACCES" || code === "EPERM") {
+    return `${bin}: FORBIDDEN: no permission to listen on port ${port} on ${HTTP_HOST} — ports below 1024 need privileges; choose one from 1024 to 65535 with --http PORT`;
+  }
+  return undefined;
+}
+
 /** The whole `main` of a `*-mcp` bin: `--help`, `--version`, `--http PORT`, else stdio. */
 export async function runServerMain(options: ServerMainOptions): Promise<void> {
-  const logger = createLogger({ name: options.bin });
   let values: { help?: boolean; version?: boolean; http?: string };
   try {
     ({ values } = parseArgs({
@@ -73,9 +103,21 @@ export async function runServerMain(options: ServerMainOptions): Promise<void> {
     process.stdout.write(`${options.version}\n`);
     return;
   }
+  let port: number | undefined;
+  if (values.http !== undefined) {
+    port = Number(values.http);
+    if (values.http.trim() === "" || !Number.isInteger(port) || port < 0 || port > 65535) {
+      process.stderr.write(`${options.bin}: --http needs a port number (0-65535), got '${values.http}'\nRun '${options.bin} --help' for usage.\n`);
+      process.exitCode = 2;
+      return;
+    }
+  }
   // From here on the process is a server: console.* and process.stdout go to stderr, and only
   // the stdio transport can write to the real stdout (a template's {{log}} cannot forge an answer).
   installStdoutGuard();
+  // Loaded only now (each its own lazy chunk in a bundle): the logger, then the runner needed.
+  const { createLogger } = await import("../logger.js");
+  const logger = createLogger({ name: options.bin });
   let factory: ServerFactory;
   try {
     factory = await options.factory();
@@ -84,28 +126,32 @@ export async function runServerMain(options: ServerMainOptions): Promise<void> {
     process.exitCode = 1;
     return;
   }
-  if (values.http !== undefined) {
-    const port = Number(values.http);
-    if (!Number.isInteger(port) || port < 0 || port > 65535) {
-      process.stderr.write(`${options.bin}: --http needs a port number (0-65535), got '${values.http}'\n`);
-      process.exitCode = 2;
-      return;
-    }
-    // Loaded only when asked for: the HTTP stack costs ~25 ms of start-up a stdio server never needs.
-    const { runHttp } = await import("./run-http.js");
-    let limits: HttpConfig;
-    try {
-      limits = parseHttpConfig(process.env);
-    } catch (error) {
-      process.stderr.write(`${options.bin}: ${(error as Error).message}\n`);
-      process.exitCode = 1;
-      return;
-    }
-    const handle = await runHttp(factory, { port, logger, name: options.bin, ...limits });
-    const stop = () => void handle.close().then(() => process.exit(0));
-    process.once("SIGINT", stop);
-    process.once("SIGTERM", stop);
+  if (port === undefined) {
+    const { runStdio } = await import("./run-stdio.js");
+    await runStdio(factory, { logger });
     return;
   }
-  await runStdio(factory, { logger });
+  // The HTTP stack and its limits' schema cost start-up time a stdio server never needs.
+  const [{ runHttp }, { parseHttpConfig }] = await Promise.all([import("./run-http.js"), import("../config.js")]);
+  let limits: Awaited<ReturnType<typeof parseHttpConfig>>;
+  try {
+    limits = parseHttpConfig(process.env);
+  } catch (error) {
+    process.stderr.write(`${options.bin}: ${(error as Error).message}\n`);
+    process.exitCode = 1;
+    return;
+  }
+  let handle: Awaited<ReturnType<typeof runHttp>>;
+  try {
+    handle = await runHttp(factory, { port, logger, name: options.bin, ...limits });
+  } catch (error) {
+    const line = listenFailureLine(options.bin, port, error);
+    if (line === undefined) throw error;
+    process.stderr.write(`${line}\n`);
+    // The factory may have started work (a model preload, a database): never stay half-started.
+    process.exit(1);
+  }
+  const stop = () => void handle.close().then(() => process.exit(0));
+  process.once("SIGINT", stop);
+  process.once("SIGTERM", stop);
 }
