@@ -20,7 +20,7 @@ import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
-import { writeGeneratedProject } from "@local-mcp/catdoc-server/dist/testing/generate-project.js";
+import { writeGeneratedProject } from "../../../apps/catdoc-server/src/testing/generate-project.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startCli, type CliProcess } from "./support/cli-process.js";
 import { corsHeaders, listeningAddresses, otherAddresses, rawRequest, tryConnect } from "./support/loopback-probe.js";

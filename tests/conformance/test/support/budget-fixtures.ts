@@ -12,7 +12,7 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { REPO_ROOT, SERVER_NODE } from "./servers.js";
 
-export { writeGeneratedProject } from "@local-mcp/catdoc-server/dist/testing/generate-project.js";
+export { writeGeneratedProject } from "../../../../apps/catdoc-server/src/testing/generate-project.js";
 
 /** Writes the Mochi catalog of this repository (`mochi index`) and returns its path. */
 export function indexThisRepository(dir: string): string {

@@ -6,7 +6,7 @@ import { existsSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import { basename, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { writeGeneratedProject } from "@local-mcp/catdoc-server/dist/testing/generate-project.js";
+import { writeGeneratedProject } from "../../../../apps/catdoc-server/src/testing/generate-project.js";
 
 export const REPO_ROOT = fileURLToPath(new URL("../../../../", import.meta.url));
 
