@@ -1,5 +1,5 @@
 import { isAbsolute, resolve } from "node:path";
-import { ConfigError, parseCommonConfig, parseEnvConfig, type CommonConfig, type EnvVarDoc, type Env } from "@local-mcp/core";
+import { ConfigError, parseCommonConfig, parseEnvConfig, type CommonConfig, type Env } from "@local-mcp/core";
 import { z } from "zod";
 import { parseAdapterList, type AdapterSpec } from "./domain/model/adapter-spec.js";
 
@@ -94,15 +94,5 @@ export function parseMochiConfig(env: Env, cwd: string): MochiConfig {
   };
 }
 
-/** The variables, for `mochi-mcp --help` and the docs. */
-export const MOCHI_ENV_DOCS: readonly EnvVarDoc[] = [
-  { name: "MOCHI_MODEL", description: "base model GGUF (e.g. qwen2.5-coder-1.5b-instruct-q4_k_m.gguf); unset: catalog features only" },
-  { name: "MOCHI_ADAPTER", description: "GGUF LoRA adapter(s) with optional scales: a.gguf or a.gguf:1,b.gguf:0.5" },
-  { name: "MOCHI_CATALOG", description: "catalog written by `mochi index` (default .mochi/catalog.json)" },
-  { name: "MOCHI_GPU", description: "auto | metal | cuda | vulkan | cpu (default auto)" },
-  { name: "MOCHI_THREADS", description: "CPU threads for inference (default: llama.cpp decides)" },
-  { name: "MOCHI_CONTEXT_SIZE", description: "context size in tokens (default 4096)" },
-  { name: "MOCHI_REQUIRE_ADAPTER", description: "1: catalog features also answer NOT_READY until the adapter is loaded (default 0)" },
-  { name: "MOCHI_MEMORY_BOUND", description: "L-memory-bound: refuse to load past this (default 32GB; binary units)" },
-  { name: "MOCHI_DEADLINE_MS", description: "L-response-time: deadline of each tool call (default 5000)" },
-];
+/** The variables, for `mochi-mcp --help` and the docs (a module of their own: the bins load it at start). */
+export { MOCHI_ENV_DOCS } from "./env-docs.js";

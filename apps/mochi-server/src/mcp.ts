@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 // stdio entry of mochi-mcp (`--http PORT` for Streamable HTTP): config from the environment, one
 // runtime for the process (model preloaded in the background, progress on stderr), a server per session.
-import { runServerMain } from "@local-mcp/core";
-import { MOCHI_ENV_DOCS, parseMochiConfig } from "./config.js";
-import { MochiRuntime } from "./runtime.js";
-import { createMochiServer } from "./server.js";
+// Only core's light main and data modules load here; the server (SDK, zod, tools) loads in `factory`,
+// after the arguments asked for one, so `--help` stays instant and a bundle keeps it a lazy chunk.
+import { runServerMain } from "@local-mcp/core/main";
+import { MOCHI_ENV_DOCS } from "./env-docs.js";
 import { MOCHI_SUMMARY, MOCHI_VERSION } from "./version.js";
 
 await runServerMain({
@@ -12,9 +12,5 @@ await runServerMain({
   version: MOCHI_VERSION,
   summary: MOCHI_SUMMARY,
   env: MOCHI_ENV_DOCS,
-  factory: () => {
-    const runtime = new MochiRuntime(parseMochiConfig(process.env, process.cwd()));
-    void runtime.start();
-    return () => createMochiServer(runtime);
-  },
+  factory: async () => (await import("./server-main.js")).startMochiServer(process.env, process.cwd()),
 });

@@ -125,10 +125,7 @@ export function buildCatalog(scan: RepositoryScan): Catalog {
   return { ...content, version: contentHash(stableStringify(content)) };
 }
 
-/** The catalog file's bytes: sorted-key JSON and a final newline. */
-export function serializeCatalog(catalog: Catalog): string {
-  return `${stableStringify(catalog)}\n`;
-}
+export { serializeCatalog } from "./catalog-file.js";
 
 function catalogStats(scan: RepositoryScan): CatalogStats {
   const languages: Record<string, { files: number; lines: number }> = {};

@@ -1,8 +1,12 @@
 import { mkdirSync, readFileSync, statSync } from "node:fs";
 import { dirname } from "node:path";
-import { ToolError, writeFileAtomicSync } from "@local-mcp/core";
+import { stableStringify, ToolError, writeFileAtomicSync } from "@local-mcp/core";
 import { CatalogSchema, type Catalog } from "./catalog-schema.js";
-import { serializeCatalog } from "./build-catalog.js";
+
+/** The catalog file's bytes: sorted-key JSON and a final newline. */
+export function serializeCatalog(catalog: Catalog): string {
+  return `${stableStringify(catalog)}\n`;
+}
 
 /**
  * Writes the catalog atomically with core's writeFileAtomicSync (a temporary file, fsynced and

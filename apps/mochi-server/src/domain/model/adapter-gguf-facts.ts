@@ -1,8 +1,8 @@
-import { LORA_ALPHA_KEY, metadataNumber, metadataString, readGgufHeader } from "@local-mcp/core/inference";
-
 /** Alpha, rank, architecture and name from a GGUF LoRA's header (no tensor data is read); null when unreadable. */
 export async function adapterGgufFacts(path: string): Promise<Record<string, unknown> | null> {
   try {
+    // Loaded on the first read of mochi://stats with an adapter: the GGUF reader is not start-up work.
+    const { LORA_ALPHA_KEY, metadataNumber, metadataString, readGgufHeader } = await import("@local-mcp/core/inference");
     const header = await readGgufHeader(path);
     const loraA = header.tensors.find((t) => t.name.endsWith(".lora_a"));
     return {
