@@ -29,8 +29,8 @@ export interface LocalModelRuntime {
 export function createRuntime(config: LocalModelConfig, logger: Logger): LocalModelRuntime {
   const model = new ModelService(config.model, { logger, timeoutMs: config.timeoutMs, maxRetries: config.maxRetries });
   const regex = new RegexRunner(config.regexTimeoutMs);
+  // Its first thread starts when a client has initialized (createLocalModelServer), not here.
   const parsers = new ParserPool();
-  parsers.warm();
   const stats = new StatsStore({ stateDir: config.stateDir, logger, enabled: config.tokenTracking });
   let disposed: Promise<void> | undefined;
   return {

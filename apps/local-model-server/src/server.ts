@@ -4,14 +4,13 @@
  * and the `local://stats` resource.
  */
 import { createLogger, createServer, type CreatedServer, type Logger } from "@local-mcp/core";
+import { SERVER_NAME, SERVER_VERSION } from "./app-info.js";
 import type { LocalModelConfig } from "./config.js";
 import { createRuntime, type LocalModelRuntime } from "./runtime.js";
 import { statsResource } from "./stats-resource.js";
 import { localModelTools } from "./tools/index.js";
 
-export const SERVER_NAME = "local-model-mcp";
-export const SERVER_VERSION = "0.1.0";
-export const SERVER_SUMMARY = "offload structured chores from Claude: extract, verify, generate, git, analyze";
+export { SERVER_NAME, SERVER_SUMMARY, SERVER_VERSION } from "./app-info.js";
 
 const INSTRUCTIONS = [
   "Use these tools instead of reading files or raw command output yourself when you only need structured facts:",
@@ -34,7 +33,7 @@ export function createLocalModelServer(config: LocalModelConfig, options: LocalM
   const owned = options.runtime === undefined;
   const runtime = options.runtime ?? createRuntime(config, logger);
   if (owned && config.model.kind !== "none" && config.model.preload) runtime.model.preload();
-  return createServer({
+  const created = createServer({
     name: SERVER_NAME,
     version: SERVER_VERSION,
     title: "Local model",
@@ -46,4 +45,13 @@ export function createLocalModelServer(config: LocalModelConfig, options: LocalM
     logger,
     onClose: () => (owned ? runtime.dispose() : runtime.stats.flush()),
   });
+  // The first parser thread starts once the client has initialized: a thread loading the YAML and
+  // Markdown parsers would compete with the initialize answer for the CPU; this way it is ready by
+  // the first call.
+  const initialized = created.server.oninitialized;
+  created.server.oninitialized = () => {
+    initialized?.();
+    runtime.parsers.warm();
+  };
+  return created;
 }

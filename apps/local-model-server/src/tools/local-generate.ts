@@ -6,7 +6,7 @@
  */
 import { defineTool, ToolError, type ToolContext } from "@local-mcp/core";
 import { z } from "zod";
-import { countLines } from "../domain/markdown/outline.js";
+import { countLines } from "../domain/text/lines.js";
 import { jsonTaskMessages } from "../domain/model/prompts.js";
 import { GENERATED_SCHEMA } from "../domain/model/task-schemas.js";
 import { isInlineTemplate, type TemplateInfo } from "../domain/templates/template-store.js";

@@ -4,7 +4,7 @@
  * `lineNumbers` (one per data entry, in data order; null for a requested field that is absent)
  * and `details` for the full level.
  */
-import { countLines, type OutlineItem } from "../markdown/outline.js";
+import type { OutlineItem } from "../markdown/outline.js";
 import type { ParserPool } from "../parsing/parser-pool.js";
 import type { TextFile } from "../paths/path-guard.js";
 import type { PatternSpec, RegexRunner } from "../regex/bounded-regex.js";
@@ -12,6 +12,7 @@ import { collectExports, exportLabel } from "../ts/exports.js";
 import { collectImports } from "../ts/imports.js";
 import { isScriptPath, parseSource } from "../ts/source-file.js";
 import { symbolOutline } from "../ts/symbol-outline.js";
+import { countLines } from "../text/lines.js";
 
 export type ExtractFormat = "json" | "list";
 

@@ -4,6 +4,9 @@
  * Frontmatter is skipped. Each item knows the lines it spans.
  */
 import { frontmatterBlock } from "../frontmatter/frontmatter.js";
+import { countLines } from "../text/lines.js";
+
+export { countLines } from "../text/lines.js";
 
 export interface OutlineItem {
   /** Heading level (1-6) for headings; nesting depth (1-based) for blocks and code symbols. */
@@ -95,12 +98,6 @@ function atxText(raw: string): string {
   return text.slice(0, end).trimEnd();
 }
 
-/** Lines of a text, not counting the empty piece after a final newline. */
-export function countLines(text: string): number {
-  if (text.length === 0) return 0;
-  const parts = text.split(/\r?\n/).length;
-  return text.endsWith("\n") ? parts - 1 : parts;
-}
 
 function addHeading(items: OutlineItem[], open: OutlineItem[], level: number, name: string, line: number): void {
   // A heading closes every open heading of the same or a deeper level.

@@ -51,7 +51,9 @@ export async function runParseTask(request: ParseRequest): Promise<ParseResults[
 
 /** Checks each item's data with core's check (Ajv, finite numbers, all errors); says which failed. Loaded on first use. */
 export async function schemaCheck(schema: Record<string, unknown>, items: [string, unknown][]): Promise<SchemaCheck> {
-  const [{ checkJson }, { Ajv }] = await Promise.all([import("@local-mcp/core/inference"), import("ajv")]);
+  // ajv is CommonJS: a bundle's lazy chunk of it exports only `default` (module.exports, which carries `.Ajv`).
+  const [{ checkJson }, { default: ajv }] = await Promise.all([import("@local-mcp/core/inference"), import("ajv")]);
+  const { Ajv } = ajv;
   try {
     new Ajv({ strict: false }).compile(schema);
   } catch (error) {

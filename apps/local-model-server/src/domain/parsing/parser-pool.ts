@@ -7,18 +7,21 @@
  * the heap limit ends its thread, not the server: the call gets RESOURCE_EXHAUSTED. The next
  * parse starts a fresh thread.
  */
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
 import { ToolError } from "@local-mcp/core";
+import { packageRoot } from "../../package-root.js";
 import type { ParseRequest, ParseResult } from "./parse-tasks.js";
 import type { WorkerReply, WorkerRequest } from "./parser-worker.js";
 
 /**
- * The built worker: next to this module in dist/. Under vitest this module is src/…/parser-pool.ts
- * and Node cannot run TypeScript in a worker, so the built copy in dist/ runs (turbo builds
- * before tests).
+ * The built worker, dist/domain/parsing/parser-worker.js of this package (its own bundle entry),
+ * found from this module wherever it is: src/ under vitest (Node cannot run TypeScript in a
+ * worker, so the built copy runs; turbo builds before tests), dist/ or a bundle chunk.
  */
 export function parserWorkerUrl(moduleUrl: string = import.meta.url): URL {
-  return moduleUrl.endsWith(".ts") ? new URL("../../../dist/domain/parsing/parser-worker.js", moduleUrl) : new URL("./parser-worker.js", moduleUrl);
+  return pathToFileURL(join(packageRoot(moduleUrl), "dist", "domain", "parsing", "parser-worker.js"));
 }
 
 export interface ParserPoolOptions {

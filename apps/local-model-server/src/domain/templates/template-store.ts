@@ -6,15 +6,16 @@
  */
 import { readdir, readFile, realpath } from "node:fs/promises";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { ToolError, isPathInside } from "@local-mcp/core";
-import { parse } from "yaml";
+import { packageRoot } from "../../package-root.js";
+import type * as TemplateHeaderModule from "./template-header.js";
 
-/** `templates/` of this package: the same depth from src/ and from dist/. */
-export const SHIPPED_TEMPLATES_DIR = fileURLToPath(new URL("../../../templates/", import.meta.url));
+/** `templates/` of this package, beside src/ and dist/ (found from a source file, a built file or a bundle chunk). */
+export function shippedTemplatesDir(): string {
+  return join(packageRoot(import.meta.url), "templates");
+}
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9_-]*$/;
-const HEADER = /^\{\{!--([\s\S]*?)--\}\}/;
 
 export interface TemplateInfo {
   name: string;
@@ -40,31 +41,10 @@ function templateName(file: string): string | undefined {
   return NAME.test(base) ? base : undefined;
 }
 
-/** Reads the YAML header of a template (empty when it has none; `problem` when it does not parse). */
-export function templateHeader(text: string): Pick<TemplateInfo, "description" | "required" | "defaults" | "variables" | "problem"> {
-  const empty = { description: "", required: [], defaults: {}, variables: {} };
-  const match = HEADER.exec(text);
-  if (!match) return empty;
-  let header: unknown;
-  try {
-    header = parse(match[1] ?? "");
-  } catch (error) {
-    return { ...empty, problem: `its header comment is not valid YAML: ${(error as Error).message.split("\n")[0]}` };
-  }
-  if (header === null || typeof header !== "object" || Array.isArray(header)) return { ...empty, problem: "its header comment is not a YAML mapping" };
-  const h = header as Record<string, unknown>;
-  const record = (value: unknown) => (value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : {});
-  return {
-    description: typeof h.description === "string" ? h.description.trim() : "",
-    required: Array.isArray(h.required) ? h.required.map(String) : [],
-    defaults: record(h.defaults),
-    variables: Object.fromEntries(Object.entries(record(h.variables)).map(([k, v]) => [k, String(v)])),
-  };
-}
 
 export class TemplateStore {
   constructor(
-    readonly shippedDir: string = SHIPPED_TEMPLATES_DIR,
+    readonly shippedDir: string = shippedTemplatesDir(),
     readonly customDir: string | undefined = undefined,
     /** When set (a templates_dir from a project's own config), a custom template must really lie inside these roots. */
     readonly confineTo: readonly string[] | undefined = undefined,
@@ -73,6 +53,7 @@ export class TemplateStore {
   /** Every template by name; custom ones replace shipped ones of the same name. */
   async list(): Promise<TemplateInfo[]> {
     const byName = new Map<string, TemplateInfo>();
+    let headers: typeof TemplateHeaderModule | undefined;
     for (const [dir, source] of [
       [this.shippedDir, "shipped"],
       [this.customDir, "custom"],
@@ -92,7 +73,9 @@ export class TemplateStore {
           continue;
         }
         const text = await readFile(path, "utf8");
-        byName.set(name, { name, source, path, ...templateHeader(text) });
+        // The YAML parser loads with the first listing, not at start.
+        headers ??= await import("./template-header.js");
+        byName.set(name, { name, source, path, ...headers.templateHeader(text) });
       }
     }
     return [...byName.values()].sort((a, b) => a.name.localeCompare(b.name));

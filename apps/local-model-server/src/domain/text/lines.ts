@@ -30,3 +30,10 @@ export function snippet(line: string, max = SNIPPET_CHARS): string {
 export function splitLines(text: string): string[] {
   return text.split(/\r?\n/);
 }
+
+/** Lines of a text, not counting the empty piece after a final newline. */
+export function countLines(text: string): number {
+  if (text.length === 0) return 0;
+  const parts = text.split(/\r?\n/).length;
+  return text.endsWith("\n") ? parts - 1 : parts;
+}
