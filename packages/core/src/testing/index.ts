@@ -33,3 +33,4 @@ export { fakeEmbeddingValues, startFakeGemini } from "./fake-gemini.js";
 export type { FakeGemini, FakeGeminiRequest, ScriptedFailure } from "./fake-gemini.js";
 export { FakeOpenAi } from "./fake-openai.js";
 export type { FakeOpenAiRequest } from "./fake-openai.js";
+export { LOAD_LOG_ENV, LOAD_OBSERVER_URL, loadedPackages, readLoadLog } from "./load-log.js";
