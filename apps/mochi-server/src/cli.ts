@@ -4,13 +4,28 @@
 // Commands load their modules when they run: `--help` and usage errors stay fast.
 import { Command, CommanderError } from "commander";
 import { CliUsageError } from "./cli/cli-usage-error.js";
+import { MOCHI_ENV_DOCS } from "./env-docs.js";
 import { MOCHI_VERSION } from "./version.js";
+
+const width = Math.max(...MOCHI_ENV_DOCS.map((v) => v.name.length)) + 2;
+const HELP_AFTER = [
+  "",
+  "Exit status:",
+  "  0  success",
+  "  1  failure: a command could not finish (an unreadable file, a failed conversion); the reason is one line on stderr",
+  "  2  bad usage: an unknown command or option, a missing or bad argument (a repository path that does not exist or is not a directory)",
+  "",
+  "Environment: the mochi commands read none. The server, mochi-mcp, reads these (see mochi-mcp --help):",
+  ...MOCHI_ENV_DOCS.map((v) => `  ${v.name.padEnd(width)}${v.description}`),
+  "",
+].join("\n");
 
 const program = new Command("mochi")
   .description("Mochi: a codebase's catalog, training data and adapters for the mochi-mcp server")
   .version(MOCHI_VERSION)
   .exitOverride()
-  .showHelpAfterError();
+  .showHelpAfterError()
+  .addHelpText("after", HELP_AFTER);
 
 program
   .command("index")
@@ -61,7 +76,7 @@ try {
   if (error instanceof CommanderError) {
     process.exitCode = error.exitCode === 0 ? 0 : 2;
   } else if (error instanceof CliUsageError) {
-    process.stderr.write(`mochi: ${error.message}\n`);
+    process.stderr.write(`mochi: ${error.code === undefined ? "" : `${error.code}: `}${error.message}\n`);
     process.exitCode = 2;
   } else {
     // A ToolError (NOT_READY, INVALID_INPUT…) shows its code; core is not loaded just to check the class.

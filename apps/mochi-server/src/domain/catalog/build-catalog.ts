@@ -118,7 +118,8 @@ export function buildCatalog(scan: RepositoryScan): Catalog {
   const content: CatalogContent = {
     format: CATALOG_FORMAT,
     stats: catalogStats(scan),
-    conventions: [errorConvention(facts), layoutConvention(facts), importsConvention(facts), namingConvention(facts), testsConvention(facts)],
+    // A convention is what the files show; with no files there is none (not five built from nothing).
+    conventions: facts.length === 0 ? [] : [errorConvention(facts), layoutConvention(facts), importsConvention(facts), namingConvention(facts), testsConvention(facts)],
     patterns,
     examples,
   };
