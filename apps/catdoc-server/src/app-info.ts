@@ -6,3 +6,5 @@
 export const CATDOC_SERVER_NAME = "catdoc-mcp";
 export const CATDOC_VERSION = "0.1.0";
 export const CATDOC_SUMMARY = "CatDoc: documents as a category (objects, morphisms, functors, natural transformations)";
+/** The server's name in the MCP Registry (package.json `mcpName`, server.json `name`; tests/packaging checks all three). */
+export const MCP_NAME = "io.github.local-mcp/catdoc-server";

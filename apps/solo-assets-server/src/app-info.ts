@@ -6,5 +6,5 @@
 export const APP_NAME = "solo-assets";
 export const APP_SUMMARY = "a library of verified Python functions: quality gate, semantic search, dashboard";
 export const APP_VERSION = "0.1.0";
-/** The server's name in the MCP Registry (package.json `mcpName`, server.json `name`). */
+/** The server's name in the MCP Registry (package.json `mcpName`, server.json `name`; tests/packaging checks all three). */
 export const MCP_NAME = "io.github.local-mcp/solo-assets-server";
