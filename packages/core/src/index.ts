@@ -67,7 +67,10 @@ export type { PageLimits } from "./server/resource-pages.js";
 export { PART_BUDGET_SHARE, RESOURCE_PART_META, parsePartUri, partUri } from "./server/resource-reads.js";
 export { STDIO_DRAIN_MS, STDIO_READY_TEXT, runStdio } from "./server/run-stdio.js";
 export type { RunStdioOptions, StdioHandle } from "./server/run-stdio.js";
-export { runHttp } from "./server/run-http.js";
+// runHttp is not exported here: the barrel is bundled into every app, and with code splitting each
+// module it reaches statically is loaded at start; the HTTP stack (the SDK's Streamable HTTP
+// transport, Hono, whose globals load Node's fetch) costs ~100 ms a stdio server never needs.
+// runServerMain loads it on `--http PORT`; tests import it from dist/server/run-http.js.
 export type { HttpHandle, RunHttpOptions } from "./server/run-http.js";
 export { LOOPBACK_HOST_NAMES, checkLoopbackRequest } from "./server/http-guards.js";
 export { CheckedStdioTransport, MAX_STDIO_LINE_BYTES } from "./server/checked-stdio-transport.js";

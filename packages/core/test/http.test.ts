@@ -3,7 +3,8 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runHttp, silentLogger, type HttpHandle } from "../src/index.js";
+import { silentLogger, type HttpHandle } from "../src/index.js";
+import { runHttp } from "../src/server/run-http.js";
 import { createSampleServer } from "../src/sample/sample-server.js";
 
 const INITIALIZE = JSON.stringify({

@@ -74,6 +74,17 @@ describe("the light entry @local-mcp/core/main", () => {
     expect(coreModules(result.modules)).toEqual(["main.js", "server/run-main.js", "server/stdout-guard.js"]);
   });
 
+  it("the barrel (what app modules import) does not reach the HTTP stack or a heavy optional library", async () => {
+    // An app bundle loads everything the barrel reaches statically (esbuild's code splitting keeps
+    // every reachable module): Hono's globals alone load Node's fetch (~100 ms of start-up).
+    const result = await observed(["--input-type=module", "-e", `await import(${JSON.stringify(pathToFileURL(join(DIST, "index.js")).href)});`]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(loadedPackages(result.modules, ["@modelcontextprotocol/sdk", "@hono/node-server", "hono", "node-llama-cpp", "@google/genai", "typescript"])).toEqual([
+      "@modelcontextprotocol/sdk",
+    ]);
+    expect(coreModules(result.modules)).not.toContain("server/run-http.js");
+  });
+
   it("is what core's package.json exports as ./main", () => {
     const pkg = JSON.parse(readFileSync(fileURLToPath(new URL("../package.json", import.meta.url)), "utf8")) as { exports: Record<string, { import: string }> };
     expect(pkg.exports["./main"]?.import).toBe("./dist/main.js");

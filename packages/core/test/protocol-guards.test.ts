@@ -7,12 +7,12 @@ import {
   checkJsonRpcMessage,
   checkLoopbackRequest,
   parseHttpConfig,
-  runHttp,
   runStdio,
   silentLogger,
   type CreatedServer,
 } from "../src/index.js";
 import { createSampleServer } from "../src/sample/sample-server.js";
+import { runHttp } from "../src/server/run-http.js";
 
 const INIT = { jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "0" } } };
 

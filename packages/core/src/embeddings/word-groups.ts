@@ -95,10 +95,10 @@ function buildConceptTable(): ReadonlyMap<string, readonly string[]> {
   return table;
 }
 
-/** Stem -> concept groups; a constant computed once from `GROUPS`. */
-const CONCEPTS_BY_STEM = buildConceptTable();
+/** Stem -> concept groups; computed once from `GROUPS`, on first use rather than at import. */
+let conceptsByStem: ReadonlyMap<string, readonly string[]> | undefined;
 
 /** The concept groups a stemmed word belongs to. */
 export function conceptsOf(wordStem: string): readonly string[] {
-  return CONCEPTS_BY_STEM.get(wordStem) ?? [];
+  return (conceptsByStem ??= buildConceptTable()).get(wordStem) ?? [];
 }

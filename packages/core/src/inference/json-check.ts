@@ -9,14 +9,15 @@ import type { JsonSchema } from "./types.js";
  */
 export type JsonCheck = { ok: true; value: unknown } | { ok: false; error: string };
 
-const ajv = new Ajv({ strict: false, allErrors: true, strictNumbers: true });
+// Built on the first check, not at import (an Ajv instance costs start-up time).
+let ajv: Ajv | undefined;
 const compiled = new Map<string, ValidateFunction>();
 
 function validatorFor(schema: JsonSchema): ValidateFunction {
   const key = JSON.stringify(schema);
   let validate = compiled.get(key);
   if (!validate) {
-    validate = ajv.compile(schema);
+    validate = (ajv ??= new Ajv({ strict: false, allErrors: true, strictNumbers: true })).compile(schema);
     compiled.set(key, validate);
   }
   return validate;

@@ -1,4 +1,6 @@
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
+import type { jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js";
 import {
   CallToolRequestSchema,
   CompleteRequestSchema,
@@ -79,9 +81,20 @@ const DEFAULT_TIMEOUT_MS = 30_000;
 /** Time kept back from a call's deadline when it waits for a loading model (see below). */
 const READINESS_MARGIN_MS = 50;
 
+/**
+ * The SDK's Server builds an Ajv instance (with its formats) in its constructor unless given a
+ * validator; it needs one only to check an elicitation answer, which these servers never ask for.
+ * One validator per process, built on first use: a start (and every HTTP session) skips Ajv.
+ */
+let sharedAjvValidator: AjvJsonSchemaValidator | undefined;
+const lazyJsonSchemaValidator: jsonSchemaValidator = {
+  getValidator: (schema) => (sharedAjvValidator ??= new AjvJsonSchemaValidator()).getValidator(schema),
+};
+
 interface PreparedTool {
   definition: AnyToolDefinition;
-  input: z.ZodObject;
+  /** The input schema with `response_level`, built on first call or listing (zod's extend costs start-up time). */
+  input: () => z.ZodObject;
   /** The tools/list entry, built on first listing (JSON Schema conversion costs start-up time). */
   listing: () => Tool;
 }
@@ -96,20 +109,22 @@ function prepareTool(tool: AnyToolDefinition): PreparedTool {
   if (RESPONSE_LEVEL_ARG in tool.input.shape) {
     throw new Error(`Tool ${tool.name} must not declare ${RESPONSE_LEVEL_ARG}; core adds it.`);
   }
-  const input = tool.input
-    .extend({
-      [RESPONSE_LEVEL_ARG]: ResponseLevelSchema.optional().describe(
-        "How much to return: minimal (default: ids and counts), standard (adds names and titles), full (everything).",
-      ),
-    })
-    .strict();
+  let input: z.ZodObject | undefined;
+  const withLevel = (): z.ZodObject =>
+    (input ??= tool.input
+      .extend({
+        [RESPONSE_LEVEL_ARG]: ResponseLevelSchema.optional().describe(
+          "How much to return: minimal (default: ids and counts), standard (adds names and titles), full (everything).",
+        ),
+      })
+      .strict());
   let listing: Tool | undefined;
   const list = (): Tool =>
     (listing ??= {
       name: tool.name,
       title: tool.title,
       description: tool.description,
-      inputSchema: jsonSchemaOf(input, "input") as Tool["inputSchema"],
+      inputSchema: jsonSchemaOf(withLevel(), "input") as Tool["inputSchema"],
       // The client validates structuredContent, errors included: the schema admits the result or the error body.
       outputSchema: {
         type: "object" as const,
@@ -117,7 +132,7 @@ function prepareTool(tool: AnyToolDefinition): PreparedTool {
       },
       annotations: { title: tool.title, ...tool.annotations },
     });
-  return { definition: tool, input, listing: list };
+  return { definition: tool, input: withLevel, listing: list };
 }
 
 /** Renders a failure as a tool result the model can act on (never a stack trace, never oversized). */
@@ -160,7 +175,11 @@ export function createServer(definition: ServerDefinition): CreatedServer {
   };
   const server = new Server(
     { name: definition.name, version: definition.version, ...(definition.title ? { title: definition.title } : {}) },
-    { capabilities, ...(definition.instructions ? { instructions: definition.instructions } : {}) },
+    {
+      capabilities,
+      jsonSchemaValidator: lazyJsonSchemaValidator,
+      ...(definition.instructions ? { instructions: definition.instructions } : {}),
+    },
   );
 
   server.setRequestHandler(ListToolsRequestSchema, () => ({
@@ -175,7 +194,7 @@ export function createServer(definition: ServerDefinition): CreatedServer {
       throw new McpError(RpcErrorCode.InvalidParams, `Unknown tool: ${request.params.name}. Call tools/list to see the tools.`);
     }
     const tool = prepared.definition;
-    const parsed = prepared.input.safeParse(request.params.arguments ?? {});
+    const parsed = prepared.input().safeParse(request.params.arguments ?? {});
     if (!parsed.success) return errorResult(invalidInput(parsed.error));
     const { [RESPONSE_LEVEL_ARG]: requested, ...args } = parsed.data as Record<string, unknown> & {
       response_level?: ResponseLevel;
