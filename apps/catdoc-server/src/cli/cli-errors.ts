@@ -2,7 +2,7 @@
  * Exit statuses and the one-line messages of failures. 0: done; 1: the work failed (an error
  * from the project, an invalid project for `validate`); 2: the command line was wrong.
  */
-import { isCatDocError, ProjectNotInitializedError } from "../domain/index.js";
+import { isCatDocError, ProjectNotInitializedError } from "../domain/errors.js";
 import { oneLine } from "./text-width.js";
 
 export const EXIT_OK = 0;
@@ -14,8 +14,19 @@ export class CliUsageError extends Error {
   override readonly name = "CliUsageError";
 }
 
+/** A configuration that cannot be read (a bad CATDOC_* or LOCAL_MCP_* value): exit 1, its message as is. */
+export class CliConfigError extends Error {
+  override readonly name = "CliConfigError";
+}
+
+/** The one line of bad usage (without the `catdoc: ` prefix): the code USAGE, the problem, where the usage is. */
+export function usageLine(problem: string): string {
+  return `USAGE: ${oneLine(problem).replace(/\s+/g, " ").trim()} — see \`catdoc --help\` or \`catdoc <command> --help\``;
+}
+
 /** The line printed for a failure (without the `catdoc: ` prefix). */
 export function failureMessage(error: unknown): string {
+  if (error instanceof CliConfigError) return oneLine(error.message);
   if (error instanceof ProjectNotInitializedError) {
     const root = typeof error.details["root"] === "string" ? error.details["root"] : "";
     return `CatDoc project not initialized${root === "" ? "" : ` at '${root}'`}. Run \`catdoc init\` first.`;

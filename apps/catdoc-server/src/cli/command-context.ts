@@ -4,32 +4,36 @@
  * sinks. Commands write results with `out`, messages with `note`.
  */
 import { resolve } from "node:path";
-import { CatDocStore } from "../domain/index.js";
-import type { CatDocProject } from "../domain/index.js";
+import type { CatDocConfig } from "../config.js";
+import type { CatDocProject, CatDocStore } from "../domain/index.js";
 import { jsonText } from "./cli-io.js";
 import type { CliIo } from "./cli-io.js";
 import { Progress } from "./progress.js";
 
 export class CommandContext {
   readonly root: string;
+  /** The app's configuration read from the environment (its projectPath is the default root). */
+  readonly config: CatDocConfig;
   readonly io: CliIo;
   readonly progress: Progress;
-  private storeInstance: CatDocStore | undefined;
+  private storePromise: Promise<CatDocStore> | undefined;
 
-  constructor(root: string, io: CliIo) {
+  constructor(root: string, io: CliIo, config: CatDocConfig) {
     this.root = resolve(root);
+    this.config = config;
     this.io = io;
     this.progress = new Progress(io.stderr);
   }
 
-  get store(): CatDocStore {
-    this.storeInstance ??= new CatDocStore(this.root);
-    return this.storeInstance;
+  /** The store over the project (loaded with the domain when a command first needs it, never for --help). */
+  store(): Promise<CatDocStore> {
+    this.storePromise ??= import("../domain/store/store.js").then(({ CatDocStore }) => new CatDocStore(this.root));
+    return this.storePromise;
   }
 
   /** The project as it is on disk (NOT_FOUND "not initialized" when there is none). */
   load(): Promise<CatDocProject> {
-    return this.progress.around("Reading .catdoc/category.yaml", () => this.store.load());
+    return this.progress.around("Reading .catdoc/category.yaml", async () => (await this.store()).load());
   }
 
   /** A result line or block on stdout. */

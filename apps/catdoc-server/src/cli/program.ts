@@ -2,10 +2,15 @@
  * The `catdoc` command line: a commander program with one file per command under commands/.
  * `runCli` parses, runs and returns the exit status; it never exits the process itself (the
  * entry does), so the program can be driven in-process as well as through the bin.
+ *
+ * Start-up (issue #14): commands are registered from light modules; what a command runs (the
+ * domain, the store, the validators, the dashboard, the renderers) is loaded with `import()` in
+ * its action, and the configuration is read only when a command runs, so `--help` loads none of
+ * it. Bad usage is one coded line on stderr (`catdoc: USAGE: …`) and exit 2.
  */
 import { resolve } from "node:path";
 import { CommanderError, Command } from "commander";
-import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, CliUsageError, failureMessage } from "./cli-errors.js";
+import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, CliConfigError, CliUsageError, failureMessage, usageLine } from "./cli-errors.js";
 import type { CatDocConfig } from "../config.js";
 import type { CliIo } from "./cli-io.js";
 import { CommandContext } from "./command-context.js";
@@ -23,11 +28,11 @@ import { registerValidateCommand } from "./commands/validate.js";
 export interface CliSetup {
   io: CliIo;
   /**
-   * The app's configuration, read by the entry from the environment (config.ts); its
-   * `projectPath` (CATDOC_PROJECT_PATH, else the working directory) is the project root when
-   * `--project` is not given.
+   * Reads the app's configuration from the environment (config.ts) when a command runs — never
+   * for --help; its `projectPath` (CATDOC_PROJECT_PATH, else the working directory) is the
+   * project root when `--project` is not given. A bad value rejects (one line, exit 1).
    */
-  config: CatDocConfig;
+  loadConfig: () => Promise<CatDocConfig>;
   /** The working directory: user-given file paths (import) are relative to it. */
   cwd: string;
   version: string;
@@ -65,9 +70,9 @@ export function createProgram(setup: CliSetup, state: { exitCode: number }): Com
     .configureOutput({
       writeOut: (text) => void setup.io.stdout.write(text),
       writeErr: (text) => void setup.io.stderr.write(text),
-      outputError: (text, write) => write(text.startsWith("error:") ? `catdoc: ${text.slice("error: ".length)}` : text),
+      // commander's refusals (unknown command or option, bad or missing argument) as one coded line.
+      outputError: (text, write) => write(`catdoc: ${usageLine(text.replace(/^error: /, ""))}\n`),
     })
-    .showHelpAfterError("(run `catdoc --help` or `catdoc <command> --help` for usage)")
     .exitOverride()
     .addHelpText("after", EXIT_STATUS_HELP);
 
@@ -76,7 +81,10 @@ export function createProgram(setup: CliSetup, state: { exitCode: number }): Com
     async (...args: unknown[]) => {
       const command = args[args.length - 1] as Command;
       const options = command.optsWithGlobals<{ project?: string }>();
-      const context = new CommandContext(options.project === undefined ? setup.config.projectPath : resolve(setup.cwd, options.project), setup.io);
+      const config = await setup.loadConfig().catch((error: unknown) => {
+        throw new CliConfigError(error instanceof Error ? error.message : String(error));
+      });
+      const context = new CommandContext(options.project === undefined ? config.projectPath : resolve(setup.cwd, options.project), setup.io, config);
       const status = await fn(context, ...(args.slice(0, -1) as A));
       state.exitCode = status ?? EXIT_OK;
     };
@@ -100,6 +108,7 @@ export async function runCli(argv: readonly string[], setup: CliSetup): Promise<
   const state = { exitCode: EXIT_OK };
   const program = createProgram(setup, state);
   try {
+    if (namesNoCommand(argv)) throw new CliUsageError("no command given (init, import, validate, list, show, search, trace, graph, dashboard, mcp)");
     await program.parseAsync([...argv], { from: "user" });
     return state.exitCode;
   } catch (error) {
@@ -109,10 +118,20 @@ export async function runCli(argv: readonly string[], setup: CliSetup): Promise<
       return error.exitCode === 0 ? EXIT_OK : EXIT_USAGE;
     }
     if (error instanceof CliUsageError) {
-      setup.io.stderr.write(`catdoc: ${error.message}\n(run \`catdoc --help\` or \`catdoc <command> --help\` for usage)\n`);
+      setup.io.stderr.write(`catdoc: ${usageLine(error.message)}\n`);
       return EXIT_USAGE;
     }
     setup.io.stderr.write(`catdoc: ${failureMessage(error)}\n`);
     return EXIT_FAILURE;
   }
+}
+
+/** True when `argv` holds only the global --project option: commander would print its whole help to stderr. */
+function namesNoCommand(argv: readonly string[]): boolean {
+  for (let i = 0; i < argv.length; i += 1) {
+    const arg = argv[i] ?? "";
+    if (arg === "-p" || arg === "--project") i += 1;
+    else if (!arg.startsWith("--project=")) return false;
+  }
+  return true;
 }

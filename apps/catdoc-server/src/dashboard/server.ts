@@ -10,7 +10,7 @@ import type { AddressInfo } from "node:net";
 import { checkLoopbackRequest, silentLogger } from "@local-mcp/core";
 import type { Logger } from "@local-mcp/core";
 import { CatDocConflictError } from "../domain/index.js";
-import { DEFAULT_DASHBOARD_PORT } from "../domain/project-config.js";
+import { DASHBOARD_HOST, DEFAULT_DASHBOARD_PORT } from "../defaults.js";
 import type { CatDocStore } from "../domain/index.js";
 import { ApiParams, findHandler, readJsonObject } from "./api-routes.js";
 import { HttpError, PAGE_CSP, errorResponse, sendBytes, sendJson } from "./http-responses.js";
@@ -18,8 +18,7 @@ import { loadStaticAssets } from "./static-assets.js";
 import type { StaticAsset } from "./static-assets.js";
 
 /** The port `catdoc dashboard` uses when neither --port nor config.yaml names one. */
-export { DEFAULT_DASHBOARD_PORT };
-export const DASHBOARD_HOST = "127.0.0.1";
+export { DASHBOARD_HOST, DEFAULT_DASHBOARD_PORT };
 
 export interface DashboardOptions {
   store: CatDocStore;

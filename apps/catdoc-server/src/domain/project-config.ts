@@ -44,7 +44,9 @@ export interface ProjectSettings {
 }
 
 /** The dashboard's port when a project sets none (3000 clashes with too many dev servers). */
-export const DEFAULT_DASHBOARD_PORT = 3917;
+import { DEFAULT_DASHBOARD_PORT } from "../defaults.js";
+
+export { DEFAULT_DASHBOARD_PORT };
 
 export const DEFAULT_SETTINGS: Omit<ProjectSettings, "projectName"> = {
   defaultDomain: "general",

@@ -6,6 +6,7 @@
  * loaded version of category.yaml (CatDocProject does) and query it many times.
  */
 import MiniSearch from "minisearch";
+import { DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT } from "../defaults.js";
 import { CatDocInputError } from "./errors.js";
 import type { DocumentSet } from "./documents.js";
 import type { CatDocModel } from "./model.js";
@@ -41,8 +42,7 @@ export interface SearchResult {
   hits: SearchHit[];
 }
 
-export const DEFAULT_SEARCH_LIMIT = 20;
-export const MAX_SEARCH_LIMIT = 1000;
+export { DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT };
 const BOOST = { title: 3, id: 2.5, tags: 2, domain: 1.5, metadata: 1, content: 1 };
 const FIELDS = Object.keys(BOOST);
 

@@ -1,5 +1,9 @@
 /** The long-running commands through the built bin: `catdoc dashboard` and `catdoc mcp --dashboard`. */
+import { writeFile } from "node:fs/promises";
 import { request } from "node:http";
+import { createServer } from "node:net";
+import type { Server } from "node:net";
+import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { copyExample, useTempDirs } from "../domain/helpers.js";
 import { assertBuilt, startCatdoc } from "./run-catdoc.js";
@@ -26,6 +30,33 @@ function getJson(url: string): Promise<{ status: number; body: Record<string, un
     })
       .on("error", reject)
       .end();
+  });
+}
+
+/** A port that was free a moment ago (listen on 0, close). */
+async function freePort(): Promise<number> {
+  const server = await listening(0);
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+function listening(port: number): Promise<Server> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(port, "127.0.0.1", () => resolve(server));
+  });
+}
+
+/** POSTs an MCP initialize to a Streamable HTTP endpoint; resolves with the HTTP status. */
+function postInitialize(url: string): Promise<number> {
+  const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "0" } } });
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream" } }, (res) => {
+      res.resume().on("end", () => resolve(res.statusCode ?? 0));
+    });
+    req.on("error", reject).end(body);
   });
 }
 
@@ -101,5 +132,66 @@ describe("catdoc mcp", () => {
     expect(await mcp.exited).toBe(2);
     expect(mcp.stdout()).toBe("");
     expect(mcp.stderr()).toContain("--port is the dashboard's port: use it with --dashboard");
+  });
+
+  it("--dashboard --http PORT where PORT is the dashboard's configured port: both start, the dashboard on another port", async () => {
+    const root = await copyExample(await tempDir(), "math-docs");
+    const port = await freePort();
+    await writeFile(join(root, ".catdoc", "config.yaml"), `dashboard:\n  port: ${port}\n`);
+    const mcp = startCatdoc(["mcp", "--dashboard", "--http", String(port)], { cwd: root });
+    running.push(mcp);
+    await mcp.waitForStderr(new RegExp(`ready on http://127\\.0\\.0\\.1:${port}/mcp`));
+    const [, url, dashboardPort] = await mcp.waitForStderr(/CatDoc dashboard: (http:\/\/127\.0\.0\.1:(\d+)\/)/);
+    expect(Number(dashboardPort)).not.toBe(port);
+    expect(mcp.stderr()).toContain(`the dashboard's port ${port} is the MCP endpoint's (--http): the dashboard takes a free port instead`);
+    expect(await postInitialize(`http://127.0.0.1:${port}/mcp`)).toBe(200);
+    expect((await getJson(`${url}api/health`)).body).toMatchObject({ status: "ok" });
+    mcp.child.kill("SIGTERM");
+    expect(await mcp.exited).toBe(0);
+    expect(mcp.stdout()).toBe("");
+  });
+
+  it("--dashboard --http 3917 (the dashboard's default port) serves both, on two ports", async (context) => {
+    const taken = await listening(3917).then(
+      (server) => new Promise<boolean>((resolve) => server.close(() => resolve(false))),
+      () => true,
+    );
+    if (taken) context.skip("port 3917 is in use on this machine (the case above covers the same rule with a free port)");
+    const mcp = startCatdoc(["mcp", "--dashboard", "--http", "3917"], { cwd: await copyExample(await tempDir(), "dev-project") });
+    running.push(mcp);
+    await mcp.waitForStderr(/ready on http:\/\/127\.0\.0\.1:3917\/mcp/);
+    const [, url] = await mcp.waitForStderr(/CatDoc dashboard: (http:\/\/127\.0\.0\.1:\d+\/)/);
+    expect(url).not.toContain(":3917/");
+    expect(await postInitialize("http://127.0.0.1:3917/mcp")).toBe(200);
+    expect((await getJson(`${url}api/health`)).status).toBe(200);
+    mcp.child.kill("SIGTERM");
+    expect(await mcp.exited).toBe(0);
+  });
+
+  it("the same port for --port and --http is bad usage: one coded line, exit 2, nothing started", async () => {
+    const port = await freePort();
+    const mcp = startCatdoc(["mcp", "--dashboard", "--port", String(port), "--http", String(port)], { cwd: await tempDir() });
+    running.push(mcp);
+    expect(await mcp.exited).toBe(2);
+    expect(mcp.stdout()).toBe("");
+    expect(mcp.stderr()).toBe(
+      `catdoc: USAGE: --port and --http are both ${port}: the dashboard and the MCP endpoint need a port each — see \`catdoc --help\` or \`catdoc <command> --help\`\n`,
+    );
+  });
+
+  it("an --http port in use ends the process with one line and exit 1, before any dashboard starts", async () => {
+    const blocker = await listening(0);
+    const { port } = blocker.address() as { port: number };
+    try {
+      const mcp = startCatdoc(["mcp", "--dashboard", "--port", "0", "--http", String(port)], { cwd: await copyExample(await tempDir(), "math-docs") });
+      running.push(mcp);
+      expect(await mcp.exited).toBe(1);
+      expect(mcp.stdout()).toBe("");
+      expect(mcp.stderr()).not.toContain("CatDoc dashboard:");
+      expect(mcp.stderr().trim().split("\n")).toHaveLength(1);
+      expect(mcp.stderr()).toContain(`ADDRESS_IN_USE: port ${port} on 127.0.0.1 is already in use`);
+    } finally {
+      await new Promise((resolve) => blocker.close(resolve));
+    }
   });
 });

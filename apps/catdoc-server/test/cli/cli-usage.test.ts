@@ -49,17 +49,23 @@ describe("catdoc --help", () => {
   });
 });
 
-describe("bad usage exits 2 with a message on stderr and nothing on stdout", () => {
+describe("bad usage exits 2 with one coded line on stderr and nothing on stdout", () => {
   const cases: Array<[string, string[], RegExp]> = [
-    ["no command", [], /Usage: catdoc/],
-    ["an unknown command", ["frobnicate"], /catdoc: unknown command 'frobnicate'/],
-    ["an unknown option", ["validate", "--bogus"], /catdoc: unknown option '--bogus'/],
+    ["no command", [], /catdoc: USAGE: no command given/],
+    ["only the global --project", ["--project", "."], /catdoc: USAGE: no command given/],
+    ["a misspelt command", ["valdate"], /catdoc: USAGE: unknown command 'valdate' \(Did you mean validate\?\)/],
+    ["an unknown global option", ["--bogus"], /catdoc: USAGE: unknown option '--bogus'/],
+    ["too many arguments", ["validate", "extra"], /catdoc: USAGE: too many arguments/],
+    ["--port without --dashboard", ["mcp", "--port", "4000"], /catdoc: USAGE: --port is the dashboard's port/],
+    ["a port that is not one", ["dashboard", "--port", "http"], /catdoc: USAGE: .*Expected a port number/],
+    ["an unknown command", ["frobnicate"], /catdoc: USAGE: unknown command 'frobnicate'/],
+    ["an unknown option", ["validate", "--bogus"], /catdoc: USAGE: unknown option '--bogus'/],
     ["a format that does not exist", ["validate", "--format", "xml"], /argument 'xml' is invalid\. Allowed choices are table, json/],
     ["a kind that does not exist", ["list", "widgets"], /'widgets' is invalid for argument 'kind'/],
     ["two scopes for validate", ["validate", "--category", "a", "--nt", "b"], /cannot be used with option/],
     ["a limit that is not a positive integer", ["list", "objects", "--limit", "0"], /Expected a positive integer/],
     ["a missing argument", ["show", "object"], /missing required argument 'id'/],
-    ["trace without a target", ["trace", "sets"], /catdoc: trace needs a target object, or --to-category <id>/],
+    ["trace without a target", ["trace", "sets"], /catdoc: USAGE: trace needs a target object, or --to-category <id>/],
     ["--domain where it does not apply", ["list", "morphisms", "--domain", "x"], /--domain applies to `list objects` only/],
   ];
   it.each(cases)("%s", async (_name, args, message) => {
@@ -68,6 +74,8 @@ describe("bad usage exits 2 with a message on stderr and nothing on stdout", () 
     expect(result.code).toBe(2);
     expect(result.stdout).toBe("");
     expect(result.stderr).toMatch(message);
+    // One line: `catdoc: USAGE: <problem> — see \`catdoc --help\` …`, nothing else.
+    expect(result.stderr).toMatch(/^catdoc: USAGE: [^\n]+ — see `catdoc --help` or `catdoc <command> --help`\n$/);
   });
 });
 

@@ -6,16 +6,14 @@
  * recorded by a preload (record-loads.mjs); a bundle chunk counts as every source esbuild put in it
  * (its `// path` comments), so the check holds for the bundled and the unbundled build alike.
  */
-import { readFileSync } from "node:fs";
-import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { spawnStdioServer } from "@local-mcp/core/testing";
 import { describe, expect, it } from "vitest";
 import { copyExample, useTempDirs } from "./helpers.js";
+import { RECORDER, readLoaded } from "./loaded-modules.js";
 
 const BIN = fileURLToPath(new URL("../../dist/mcp.js", import.meta.url));
-const RECORDER = fileURLToPath(new URL("./record-loads.mjs", import.meta.url));
 const tempDir = useTempDirs();
 
 /** Never loaded by initialize + tools/list (issue #14). */
@@ -23,25 +21,6 @@ const NEVER_AT_START = ["typescript", "node-llama-cpp", "@duckdb/node-api", "@go
 /** CatDoc's own heavy parts, loaded on first use. */
 const CATDOC_LAZY = ["yaml", "minisearch", "commander", "cytoscape"];
 const CATDOC_LAZY_SOURCES = ["src/domain/validate/validate.ts", "src/domain/import/", "src/dashboard/", "src/domain/store/", "src/cli/"];
-
-/** The packages and app sources in the files a process loaded (a bundle chunk: what esbuild put in it). */
-function loadedSources(files: readonly string[]): { packages: Set<string>; sources: Set<string> } {
-  const packages = new Set<string>();
-  const sources = new Set<string>();
-  const addPath = (path: string) => {
-    const inModules = /node_modules\/(?:\.pnpm\/[^/]+\/node_modules\/)?((?:@[^/]+\/)?[^/]+)\//.exec(path);
-    if (inModules?.[1] !== undefined) packages.add(inModules[1]);
-    const inApp = /(?:^|\/)(src\/.+)$/.exec(path);
-    if (inModules === null && inApp?.[1] !== undefined) sources.add(inApp[1]);
-  };
-  for (const file of new Set(files)) {
-    addPath(file);
-    if (!file.includes("/dist/")) continue;
-    // esbuild opens each module it bundled with a comment naming its path.
-    for (const match of readFileSync(file, "utf8").matchAll(/^\/\/ (\S+\.(?:[cm]?js|ts))$/gm)) addPath(match[1] ?? "");
-  }
-  return { packages, sources };
-}
 
 async function loadsDuring(drive: (client: Awaited<ReturnType<typeof spawnStdioServer>>["client"]) => Promise<void>) {
   const dir = await tempDir();
@@ -57,11 +36,7 @@ async function loadsDuring(drive: (client: Awaited<ReturnType<typeof spawnStdioS
   } finally {
     expect((await server.close()).code).toBe(0);
   }
-  const files = (await readFile(record, "utf8"))
-    .split("\n")
-    .filter((line) => line !== "")
-    .map((line) => (line.startsWith("file:") ? fileURLToPath(line) : line));
-  return loadedSources(files);
+  return readLoaded(record);
 }
 
 describe("catdoc-mcp start-up", () => {

@@ -1,6 +1,5 @@
 /** `catdoc dashboard`: the web dashboard and its REST API on 127.0.0.1 until Ctrl+C. */
-import { createLogger } from "@local-mcp/core";
-import { DASHBOARD_HOST, DEFAULT_DASHBOARD_PORT, startDashboard } from "../../dashboard/index.js";
+import { DASHBOARD_HOST, DEFAULT_DASHBOARD_PORT } from "../../defaults.js";
 import { portNumber } from "../option-parsers.js";
 import type { CommandRegistry } from "../program.js";
 
@@ -29,8 +28,9 @@ export function registerDashboardCommand({ program, action, setup }: CommandRegi
           context.note(`catdoc: ignoring dashboard.host '${configured.host}' from config.yaml: the dashboard listens on ${DASHBOARD_HOST} only.`);
         }
         const port = options.port ?? configured?.port ?? DEFAULT_DASHBOARD_PORT;
+        const [{ createLogger }, { startDashboard }, store] = await Promise.all([import("@local-mcp/core"), import("../../dashboard/server.js"), context.store()]);
         const logger = createLogger({ name: "catdoc-dashboard", level: "warn", write: (line) => void setup.io.stderr.write(line) });
-        const dashboard = await startDashboard({ store: context.store, port, logger });
+        const dashboard = await startDashboard({ store, port, logger });
         context.note(`CatDoc dashboard listening on ${dashboard.url} (project ${context.root})`);
         context.note("Press Ctrl+C to stop.");
         const signal = await setup.waitForStop();

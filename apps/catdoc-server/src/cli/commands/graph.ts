@@ -1,8 +1,6 @@
 /** `catdoc graph`: the category graph as JSON, Mermaid or Graphviz DOT. */
-import { buildGraph } from "../../dashboard/graph.js";
 import { formatOption } from "../option-parsers.js";
 import type { CommandRegistry } from "../program.js";
-import { toDot, toMermaid } from "../render/graph-formats.js";
 
 interface GraphOptions {
   format: "mermaid" | "dot" | "json";
@@ -27,6 +25,7 @@ export function registerGraphCommand({ program, action }: CommandRegistry): void
     .action(
       action(async (context, options: GraphOptions) => {
         const project = await context.load();
+        const [{ buildGraph }, { toDot, toMermaid }] = await Promise.all([import("../../dashboard/graph.js"), import("../render/graph-formats.js")]);
         const graph = buildGraph(project.index, {
           ...(options.category === undefined ? {} : { categoryId: options.category }),
           functors: options.functors === true,

@@ -1,11 +1,9 @@
 /** `catdoc import <paths…>`: Markdown documents become objects of a category, references morphisms. */
 import { resolve } from "node:path";
-import { CatDocNotFoundError } from "../../domain/index.js";
-import { importDocuments } from "../../domain/import/index.js";
+import { CatDocNotFoundError } from "../../domain/errors.js";
 import { CliUsageError } from "../cli-errors.js";
 import { formatOption } from "../option-parsers.js";
 import type { CommandRegistry } from "../program.js";
-import { renderImport } from "../render/import-text.js";
 
 interface ImportOptions {
   format: "text" | "json";
@@ -56,8 +54,13 @@ export function registerImportCommand({ program, action, setup }: CommandRegistr
         }
         // Paths are the user's, relative to the working directory; the import checks they lie in the project.
         const absolute = paths.map((path) => resolve(setup.cwd, path));
+        const [{ importDocuments }, { renderImport }, store] = await Promise.all([
+          import("../../domain/import/import-documents.js"),
+          import("../render/import-text.js"),
+          context.store(),
+        ]);
         const report = await context.progress.around(`Importing ${paths.length} path(s) into '${categoryId}'`, () =>
-          importDocuments(context.store, {
+          importDocuments(store, {
             paths: absolute,
             categoryId,
             ...(options.createCategory === undefined ? {} : { createCategory: { name: options.createCategory } }),

@@ -1,5 +1,5 @@
 /** `catdoc init`: creates .catdoc/category.yaml (empty, valid) and .catdoc/config.yaml. */
-import { CatDocConflictError } from "../../domain/index.js";
+import { CatDocConflictError } from "../../domain/errors.js";
 import type { CommandRegistry } from "../program.js";
 
 interface InitOptions {
@@ -18,7 +18,7 @@ export function registerInitCommand({ program, action }: CommandRegistry): void 
       action(async (context, options: InitOptions) => {
         let result;
         try {
-          result = await context.store.init({
+          result = await (await context.store()).init({
             ...(options.force === true ? { force: true } : {}),
             ...(options.name === undefined ? {} : { projectName: options.name }),
           });

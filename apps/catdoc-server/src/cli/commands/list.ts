@@ -1,12 +1,5 @@
 /** `catdoc list <kind>`: objects, morphisms, categories, functors or natural transformations. */
 import { Argument } from "commander";
-import {
-  categorySummaries,
-  functorSummaries,
-  morphismViews,
-  naturalTransformationSummaries,
-  objectViews,
-} from "../../dashboard/views.js";
 import type { ProjectIndex } from "../../domain/index.js";
 import { CliUsageError } from "../cli-errors.js";
 import { formatOption, positiveInteger } from "../option-parsers.js";
@@ -38,11 +31,12 @@ interface Listing {
   rows: string[][];
 }
 
-function listing(index: ProjectIndex, kind: Kind, options: ListOptions): Listing {
+async function listing(index: ProjectIndex, kind: Kind, options: ListOptions): Promise<Listing> {
   const categoryId = options.category;
   if (options.domain !== undefined && kind !== "objects") throw new CliUsageError("--domain applies to `list objects` only");
   if (categoryId !== undefined && kind === "categories") throw new CliUsageError("--category does not apply to `list categories` (use `catdoc show category <id>`)");
   const inCategory = categoryId === undefined ? {} : { categoryId };
+  const { categorySummaries, functorSummaries, morphismViews, naturalTransformationSummaries, objectViews } = await import("../../dashboard/views.js");
   switch (kind) {
     case "objects": {
       const items = objectViews(index, { ...inCategory, ...(options.domain === undefined ? {} : { domain: options.domain }) });
@@ -97,7 +91,7 @@ export function registerListCommand({ program, action }: CommandRegistry): void 
       action(async (context, kindArgument: string, options: ListOptions) => {
         const kind = kindArgument as Kind;
         const project = await context.load();
-        const all = listing(project.index, kind, options);
+        const all = await listing(project.index, kind, options);
         const shown = options.limit === undefined ? all.items : all.items.slice(0, options.limit);
         if (options.format === "json") {
           context.json({ [all.key]: shown, total: all.items.length });

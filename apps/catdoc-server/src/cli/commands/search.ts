@@ -1,8 +1,7 @@
 /** `catdoc search <query…>`: ranked full-text search (BM25+) over objects and their documents. */
-import { DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT } from "../../domain/index.js";
+import { DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT } from "../../defaults.js";
 import { formatOption, positiveInteger } from "../option-parsers.js";
 import type { CommandRegistry } from "../program.js";
-import { renderTable } from "../table.js";
 
 interface SearchOptions {
   format: "table" | "json";
@@ -40,6 +39,7 @@ export function registerSearchCommand({ program, action }: CommandRegistry): voi
           context.out(`No matches for '${query}'.`);
           return;
         }
+        const { renderTable } = await import("../table.js");
         context.out(
           renderTable(
             ["SCORE", "ID", "TITLE", "DOMAIN", "CATEGORY"],

@@ -1,16 +1,8 @@
 /** `catdoc show <kind> <id>`: one object, morphism, category, functor or natural transformation. */
 import { Argument } from "commander";
-import {
-  categoryDetail,
-  functorDetail,
-  morphismDetail,
-  naturalTransformationDetail,
-  objectDetail,
-} from "../../dashboard/details.js";
 import type { CatDocProject } from "../../domain/index.js";
 import { formatOption } from "../option-parsers.js";
 import type { CommandRegistry } from "../program.js";
-import { categoryText, functorText, morphismText, naturalTransformationText, objectText } from "../render/details-text.js";
 import { safeText } from "../text-width.js";
 
 interface ShowOptions {
@@ -23,6 +15,8 @@ const KINDS: Kind[] = ["object", "morphism", "category", "functor", "nt", "natur
 
 async function detailOf(project: CatDocProject, kind: Kind, id: string): Promise<{ json: unknown; text: string }> {
   const { index } = project;
+  const [{ categoryDetail, functorDetail, morphismDetail, naturalTransformationDetail, objectDetail }, { categoryText, functorText, morphismText, naturalTransformationText, objectText }] =
+    await Promise.all([import("../../dashboard/details.js"), import("../render/details-text.js")]);
   switch (kind) {
     case "object": {
       const detail = await objectDetail(project, id);

@@ -1,9 +1,7 @@
 /** `catdoc trace <source> [target]`: paths between documents, inside a category or across. */
-import { traceView } from "../../dashboard/trace-view.js";
 import { CliUsageError } from "../cli-errors.js";
 import { formatOption, positiveInteger } from "../option-parsers.js";
 import type { CommandRegistry } from "../program.js";
-import { renderTrace } from "../render/trace-text.js";
 
 interface TraceOptions {
   format: "text" | "json";
@@ -38,6 +36,7 @@ export function registerTraceCommand({ program, action }: CommandRegistry): void
         if (target === undefined && options.toCategory === undefined) throw new CliUsageError("trace needs a target object, or --to-category <id>");
         if (options.category !== undefined && options.toCategory !== undefined) throw new CliUsageError("give --category or --to-category, not both");
         const project = await context.load();
+        const [{ traceView }, { renderTrace }] = await Promise.all([import("../../dashboard/trace-view.js"), import("../render/trace-text.js")]);
         const view = traceView(project.index, {
           source,
           ...(target === undefined ? {} : { target }),

@@ -1,11 +1,9 @@
 /** `catdoc validate`: the laws of every category, functor and natural transformation (or one). */
 import { Option } from "commander";
-import { validateCategory, validateFunctor, validateNaturalTransformation, validateProject } from "../../domain/index.js";
 import type { ProjectIndex, ValidationReport } from "../../domain/index.js";
 import { EXIT_FAILURE, EXIT_OK } from "../cli-errors.js";
 import { formatOption } from "../option-parsers.js";
 import type { CommandRegistry } from "../program.js";
-import { renderValidationTable } from "../render/validation-table.js";
 
 interface ValidateOptions {
   format: "table" | "json";
@@ -15,7 +13,8 @@ interface ValidateOptions {
   strict?: boolean;
 }
 
-function runChecks(index: ProjectIndex, options: ValidateOptions): ValidationReport {
+async function runChecks(index: ProjectIndex, options: ValidateOptions): Promise<ValidationReport> {
+  const { validateCategory, validateFunctor, validateNaturalTransformation, validateProject } = await import("../../domain/validate/validate.js");
   if (options.category !== undefined) return validateCategory(index, options.category);
   if (options.functor !== undefined) return validateFunctor(index, options.functor);
   if (options.nt !== undefined) return validateNaturalTransformation(index, options.nt);
@@ -39,7 +38,8 @@ export function registerValidateCommand({ program, action }: CommandRegistry): v
   command.action(
     action(async (context, options: ValidateOptions) => {
       const project = await context.load();
-      const report = await context.progress.around("Validating", async () => runChecks(project.index, options));
+      const report = await context.progress.around("Validating", () => runChecks(project.index, options));
+      const { renderValidationTable } = await import("../render/validation-table.js");
       if (options.format === "json") context.json(report);
       else context.out(renderValidationTable(report, options.strict === true));
       const failed = !report.isValid || (options.strict === true && report.summary.totalWarnings > 0);
