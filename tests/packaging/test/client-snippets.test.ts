@@ -7,13 +7,13 @@
  * the server to the project).
  *
  * The packages are not on the registry: they are packed with pnpm and installed with plain npm
- * into a temporary folder (scripts/pack-install.mjs), and the test's projects live under that
- * folder. The snippet's own `npx` then runs — offline (`npm_config_offline`), so it can only
+ * into a temporary folder once per run (global-setup.ts, scripts/pack-install.mjs), and the test's
+ * projects live under that folder. The snippet's own `npx` then runs — offline (`npm_config_offline`), so it can only
  * resolve a package already installed in the local project, as npm exec does before it would
  * download anything; a snippet naming a package or bin that is not installed fails.
  */
 import { spawn, spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync } from "node:fs";
 import { createServer } from "node:net";
 import { join, resolve } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -31,7 +31,7 @@ import {
   substituteProject,
   type Launch,
 } from "./support/client-snippets.js";
-import { installPackedPackages } from "./support/client-snippets-install.js";
+import { clientSnippetsWorkspace, type PackedInstall } from "./support/client-snippets-install.js";
 
 const REPO = resolve(import.meta.dirname, "../../..");
 const README = readFileSync(join(REPO, "README.md"), "utf8");
@@ -60,6 +60,8 @@ interface Installed {
   variables: Set<string>;
 }
 
+let install: PackedInstall | undefined;
+/** The test's folder inside the install: projects, the neutral directory, each process's HOME. */
 let root = "";
 let neutral = "";
 const projects = new Map<string, string>();
@@ -92,21 +94,22 @@ function run(command: string, args: string[], cwd: string, env: Record<string, s
 }
 
 beforeAll(async () => {
-  root = await installPackedPackages(REPO);
+  install = clientSnippetsWorkspace();
+  root = install.work;
   // The projects live under the install folder, so npx finds the packages from there the way it
   // finds a project's own dependencies. mochi's example has its own package.json (npx stops
   // there), so its node_modules points at the install.
   for (const [pkg, example] of Object.entries(EXAMPLE)) {
     const project = join(root, "projects", example);
     cpSync(join(REPO, "examples", example), project, { recursive: true });
-    if (existsSync(join(project, "package.json"))) symlinkSync(join(root, "node_modules"), join(project, "node_modules"), "dir");
+    if (existsSync(join(project, "package.json"))) symlinkSync(join(install.dir, "node_modules"), join(project, "node_modules"), "dir");
     projects.set(pkg, project);
   }
   // Where VS Code, Cursor and Claude Desktop start servers: not the project.
   neutral = join(root, "elsewhere");
   mkdirSync(neutral);
   for (const pkg of PACKAGES) {
-    const manifest = JSON.parse(readFileSync(join(root, "node_modules", pkg, "package.json"), "utf8")) as { bin?: Record<string, string> };
+    const manifest = JSON.parse(readFileSync(join(install.dir, "node_modules", pkg, "package.json"), "utf8")) as { bin?: Record<string, string> };
     const { env } = baseEnv();
     const help = run("npx", ["-y", pkg, "--help"], neutral, env);
     expect(help.status, `npx -y ${pkg} --help: ${help.stderr}`).toBe(0);
@@ -119,7 +122,7 @@ beforeAll(async () => {
 }, 600_000);
 
 afterAll(() => {
-  if (root !== "" && process.env.KEEP_PACKED !== "1") rmSync(root, { recursive: true, force: true });
+  install?.cleanup();
 });
 
 /** Calls a tool that shows the server found its project; throws with the answer when it did not. */
@@ -316,6 +319,6 @@ describe("the snippets users copy (README 'Use a server', docs/clients.md)", () 
       if (launch.kind === "cli") runCli(launch);
       else if (launch.kind === "http") await runHttp(launch);
       else await runServer(launch);
-    }, 90_000);
+    }, 180_000);
   }
 });

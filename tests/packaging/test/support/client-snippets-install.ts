@@ -1,23 +1,23 @@
 /**
- * The packages as a user gets them, for client-snippets.test.ts: scripts/pack-install.mjs packs
- * every publishable package with pnpm and installs the tarballs with plain npm into an empty
- * temporary folder. The snippets' `npx` finds them there, as a project's own dependencies.
+ * Where client-snippets.test.ts works: a folder inside the run's packed install (global-setup.ts
+ * packs every publishable package with pnpm and installs the tarballs with plain npm, once per
+ * run). Projects under it find the packages the way `npx` finds a project's own dependencies.
  */
-import { rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
+import { packedInstall } from "./installed.js";
 
-interface PackInstallResult {
+export interface PackedInstall {
+  /** The install folder (package.json and node_modules/). */
   dir: string;
-  tarballDir: string;
-  packages: { name: string; bins: Record<string, string> }[];
+  /** An empty folder under it for the test's own files. */
+  work: string;
+  /** Removes the work folder (the install belongs to the global setup). */
+  cleanup(): void;
 }
 
-/** Packs and installs; returns the install folder (with package.json and node_modules/). */
-export async function installPackedPackages(repo: string): Promise<string> {
-  const script = pathToFileURL(join(repo, "scripts/pack-install.mjs")).href;
-  const { packInstall } = (await import(script)) as { packInstall: (options: { repo: string }) => PackInstallResult };
-  const result = packInstall({ repo });
-  rmSync(result.tarballDir, { recursive: true, force: true });
-  return result.dir;
+export function clientSnippetsWorkspace(): PackedInstall {
+  const dir = packedInstall().dir;
+  const work = mkdtempSync(join(dir, "client-snippets-"));
+  return { dir, work, cleanup: () => rmSync(work, { recursive: true, force: true }) };
 }
