@@ -243,7 +243,14 @@ async function runHttp(launch: Launch): Promise<void> {
       }
     }
   } finally {
-    if (child.pid !== undefined && child.exitCode === null) process.kill(-child.pid, "SIGTERM");
+    // npx and the server it started are one process group: stop both.
+    if (child.pid !== undefined && child.exitCode === null) {
+      try {
+        process.kill(-child.pid, "SIGTERM");
+      } catch {
+        // already gone
+      }
+    }
   }
 }
 
