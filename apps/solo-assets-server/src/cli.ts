@@ -1,10 +1,9 @@
 #!/usr/bin/env node
-// `solo-assets`: the command line of the function library (see cli/program.ts). The entry reads
-// the environment through config.ts, hands the process streams to the program and sets the exit
-// status; nothing else in the CLI touches the process.
+// `solo-assets`: the command line of the function library (see cli/program.ts). The entry hands
+// the process streams to the program and sets the exit status; the configuration (zod, core) is
+// loaded only when a command runs, so `--help` stays fast.
 import { APP_VERSION } from "./app-info.js";
 import { runCli } from "./cli/program.js";
-import { soloConfigFromProcess } from "./config.js";
 
 process.stdout.on("error", (error: NodeJS.ErrnoException) => {
   if (error.code === "EPIPE") process.exit(0);
@@ -13,7 +12,7 @@ process.stdout.on("error", (error: NodeJS.ErrnoException) => {
 
 process.exitCode = await runCli(process.argv.slice(2), {
   io: { stdout: process.stdout, stderr: process.stderr },
-  config: soloConfigFromProcess,
+  config: async () => (await import("./config.js")).soloConfigFromProcess(),
   version: APP_VERSION,
   waitForStop: () =>
     new Promise((resolve) => {

@@ -50,7 +50,7 @@ describe("the solo-assets bins", () => {
     expect(rejected.stdout).toContain("expected 7, got 6");
     const status = await run("cli", ["status", "--json"]);
     expect(JSON.parse(status.stdout)).toMatchObject({ db_path: library.dbPath, counts: { functions: 1, broken: 1, versions: 2 } });
-  });
+  }, 180_000);
 
   it("reports a missing function with exit status 1 and a suggestion", async () => {
     const missing = await run("cli", ["get", "nothing_here"]);

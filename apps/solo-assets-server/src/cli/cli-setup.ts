@@ -1,29 +1,24 @@
-/** What the `solo-assets` program gets from its entry: streams, configuration, version. */
+/**
+ * What the `solo-assets` program gets from its entry (streams, configuration, version) and the
+ * option parsers its commands share. Light on purpose: `--help` loads this, commander and the
+ * command definitions, never the library (each command's action imports its implementation).
+ */
+import { InvalidArgumentError } from "commander";
 import type { SoloConfig } from "../config.js";
-import type { SoloServices } from "../services.js";
 
 export interface CliIo {
   stdout: { write(text: string): unknown };
-  stderr: { write(text: string): unknown };
+  /** `isTTY`: progress is shown as one line that is replaced, and only on a terminal. */
+  stderr: { write(text: string): unknown; isTTY?: boolean };
 }
 
 export interface CliSetup {
   io: CliIo;
   /** Reads the configuration (from the environment, in the entry) when a command needs it. */
-  config: () => SoloConfig;
+  config: () => SoloConfig | Promise<SoloConfig>;
   version: string;
   /** Resolves when the process is asked to stop (SIGINT/SIGTERM); the dashboard waits on it. */
   waitForStop: () => Promise<string>;
-}
-
-/** Services for one command, disposed afterwards. */
-export async function withServices<T>(setup: CliSetup, open: (config: SoloConfig) => SoloServices, work: (services: SoloServices) => Promise<T>): Promise<T> {
-  const services = open(setup.config());
-  try {
-    return await work(services);
-  } finally {
-    await services.dispose();
-  }
 }
 
 /** Repeated options (`--tag a --tag b`) collect into a list. */
@@ -31,10 +26,19 @@ export function collect(value: string, previous: string[]): string[] {
   return [...previous, value];
 }
 
+/** A whole number ≥ 0; anything else is bad usage (exit 2). */
 export function positiveInt(name: string): (value: string) => number {
   return (value) => {
     const n = Number(value);
-    if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a whole number, got '${value}'`);
+    if (value.trim() === "" || !Number.isInteger(n) || n < 0) throw new InvalidArgumentError(`${name} must be a whole number, got '${value}'.`);
     return n;
+  };
+}
+
+/** One of `choices`; anything else is bad usage (exit 2). */
+export function oneOf<T extends string>(name: string, choices: readonly T[]): (value: string) => T {
+  return (value) => {
+    if (!choices.includes(value as T)) throw new InvalidArgumentError(`${name} must be one of ${choices.join(", ")}, got '${value}'.`);
+    return value as T;
   };
 }

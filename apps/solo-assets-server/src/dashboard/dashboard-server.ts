@@ -17,8 +17,10 @@ import { HttpError, sendJson, sendStatic } from "./http-responses.js";
 import { APP_SCRIPT } from "./page/app-script.js";
 import { APP_STYLES } from "./page/app-styles.js";
 import { INDEX_HTML } from "./page/index-html.js";
+import { DEFAULT_DASHBOARD_PORT } from "./dashboard-port.js";
 
-export const DEFAULT_DASHBOARD_PORT = 3918;
+export { DEFAULT_DASHBOARD_PORT };
+
 export const DASHBOARD_HOST = "127.0.0.1";
 export const TOKEN_HEADER = "x-solo-token";
 

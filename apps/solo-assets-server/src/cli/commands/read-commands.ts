@@ -1,73 +1,31 @@
-/** status, list, search, get, history: reading the library from the command line. */
+/**
+ * status, list, search, get, history: reading the library from the command line. Only the
+ * definitions live here; each action imports its implementation (read-actions.ts) when run.
+ */
 import type { Command } from "commander";
-import type { FunctionStatus } from "../../domain/gate/gate-report.js";
 import { FUNCTION_STATUSES } from "../../domain/gate/gate-report.js";
-import { openSoloServices } from "../../services.js";
-import { collect, positiveInt, withServices } from "../cli-setup.js";
+import { collect, oneOf, positiveInt } from "../cli-setup.js";
 import type { CliSetup } from "../cli-setup.js";
+import type { GetOptions, HistoryOptions, ListOptions, SearchOptions, StatusOptions } from "./read-actions.js";
 
-function json(setup: CliSetup, value: unknown): void {
-  setup.io.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
-}
-
-function statusOption(value: string): FunctionStatus {
-  if (!FUNCTION_STATUSES.includes(value as FunctionStatus)) throw new Error(`status must be one of ${FUNCTION_STATUSES.join(", ")}`);
-  return value as FunctionStatus;
-}
+const actions = () => import("./read-actions.js");
 
 export function registerReadCommands(program: Command, setup: CliSetup): void {
   program
     .command("status")
-    .description("show the library: database path, counts, vectors, processes using it, embedder and critic")
+    .description("show the library: database path, counts, vectors, processes using it, embedder, critic and the gate's tools")
     .option("--json", "print JSON")
-    .action((options: { json?: boolean }) =>
-      withServices(setup, openSoloServices, async (services) => {
-        const counts = await services.library.counts();
-        const processes = services.registry.list();
-        const tools = await services.gateTools().catch((error: unknown) => ({ error: String(error) }));
-        const status = {
-          db_path: services.config.paths.dbPath,
-          envs_dir: services.config.paths.envsDir,
-          counts: { functions: counts.functions, ...counts.byStatus, versions: counts.versions },
-          embeddings: counts.embeddings,
-          processes,
-          embedding: { backend: services.settings.embedding.backend, model: services.embedder.model, dimension: services.embedder.dimension },
-          critic: { backend: services.settings.critic.backend, model: services.settings.critic.model ?? null },
-          gate_tools: tools,
-        };
-        if (options.json) return json(setup, status);
-        const lines = [
-          `database     ${status.db_path}`,
-          `functions    ${counts.functions} (active ${counts.byStatus.active}, broken ${counts.byStatus.broken}, unverified ${counts.byStatus.unverified}); ${counts.versions} versions`,
-          `embedder     ${status.embedding.backend} ${status.embedding.model} (${status.embedding.dimension})`,
-          `critic       ${status.critic.backend}${status.critic.model ? ` ${status.critic.model}` : ""}`,
-          `gate tools   ${"error" in tools ? tools.error : `${tools.linter}, ${tools.typer}, sandbox ${tools.sandbox.kind ?? "unavailable (tests not run)"}, limits ${tools.sandbox.limits}`}`,
-          `vectors      ${counts.embeddings.map((e) => `${e.model}/${e.dimension}: ${e.count}`).join(", ") || "none"}`,
-          `processes    ${processes.map((p) => `${p.kind} ${p.pid}`).join(", ") || "none"}`,
-        ];
-        setup.io.stdout.write(`${lines.join("\n")}\n`);
-      }),
-    );
+    .action(async (options: StatusOptions) => (await actions()).status(setup, options));
 
   program
     .command("list")
     .description("list functions, most recently saved first")
-    .option("--status <status>", "active | broken | unverified", statusOption)
+    .option("--status <status>", "active | broken | unverified", oneOf("--status", FUNCTION_STATUSES))
     .option("--tag <tag>", "only functions with this tag (repeatable)", collect, [])
     .option("--text <text>", "only functions whose name or description contains this")
     .option("--limit <n>", "at most this many", positiveInt("--limit"), 100)
     .option("--json", "print JSON")
-    .action((options: { status?: FunctionStatus; tag: string[]; text?: string; limit: number; json?: boolean }) =>
-      withServices(setup, openSoloServices, async (services) => {
-        const { total, functions } = await services.library.list(
-          { ...(options.status ? { statuses: [options.status] } : {}), ...(options.tag.length ? { tags: options.tag } : {}), ...(options.text ? { text: options.text } : {}) },
-          { limit: options.limit, offset: 0 },
-        );
-        if (options.json) return json(setup, { total, functions: functions.map((f) => ({ name: f.name, status: f.status, version: f.version, description: f.description, tags: f.tags })) });
-        for (const f of functions) setup.io.stdout.write(`${f.name.padEnd(32)} ${f.status.padEnd(10)} v${String(f.version).padEnd(4)} ${f.description}\n`);
-        setup.io.stdout.write(`${functions.length} of ${total} function(s)\n`);
-      }),
-    );
+    .action(async (options: ListOptions) => (await actions()).list(setup, options));
 
   program
     .command("search")
@@ -77,22 +35,7 @@ export function registerReadCommands(program: Command, setup: CliSetup): void {
     .option("--tag <tag>", "only functions with this tag (repeatable)", collect, [])
     .option("--include-broken", "also show functions whose last save failed the gate")
     .option("--json", "print JSON")
-    .action((words: string[], options: { limit: number; tag: string[]; includeBroken?: boolean; json?: boolean }) =>
-      withServices(setup, openSoloServices, async (services) => {
-        const outcome = await services.library.search({ query: words.join(" "), limit: options.limit, tags: options.tag, includeBroken: options.includeBroken === true });
-        if (options.json) {
-          return json(setup, {
-            model: outcome.embedding.model,
-            results: outcome.hits.map((h) => ({ name: h.function.name, status: h.function.status, score: h.score, signature: h.function.signature, description: h.function.description })),
-          });
-        }
-        for (const hit of outcome.hits) {
-          setup.io.stdout.write(`${hit.score.toFixed(4)}  ${hit.function.name} [${hit.function.status}]\n        ${hit.function.signature}\n        ${hit.function.description}\n`);
-        }
-        if (outcome.hits.length === 0) setup.io.stdout.write("no matches\n");
-        if (outcome.unembedded > 0) setup.io.stderr.write(`note: ${outcome.unembedded} function(s) have no ${outcome.embedding.model} vector; run \`solo-assets reindex\`\n`);
-      }),
-    );
+    .action(async (words: string[], options: SearchOptions) => (await actions()).search(setup, words, options));
 
   program
     .command("get")
@@ -100,28 +43,12 @@ export function registerReadCommands(program: Command, setup: CliSetup): void {
     .argument("<name>", "the function's name")
     .option("--version <n>", "a specific version", positiveInt("--version"))
     .option("--json", "print the function as JSON, gate report included")
-    .action((name: string, options: { version?: number; json?: boolean }) =>
-      withServices(setup, openSoloServices, async (services) => {
-        const found = await services.library.get(name, options.version);
-        const chosen = found.version ?? found.current;
-        if (!chosen) return;
-        if (options.json) return json(setup, chosen);
-        setup.io.stdout.write(chosen.code.endsWith("\n") ? chosen.code : `${chosen.code}\n`);
-      }),
-    );
+    .action(async (name: string, options: GetOptions) => (await actions()).get(setup, name, options));
 
   program
     .command("history")
     .description("list a function's versions, newest first")
     .argument("<name>", "the function's name")
     .option("--json", "print JSON")
-    .action((name: string, options: { json?: boolean }) =>
-      withServices(setup, openSoloServices, async (services) => {
-        const { current, versions } = await services.library.history(name);
-        const rows = versions.map((v) => ({ version: v.version, status: v.status, saved_at: v.createdAt, rejection: v.metadata.gate.rejection?.kind ?? null }));
-        if (options.json) return json(setup, { name, deleted: current === undefined, versions: rows });
-        for (const r of rows) setup.io.stdout.write(`v${String(r.version).padEnd(4)} ${r.status.padEnd(10)} ${r.saved_at}${r.rejection ? `  rejected: ${r.rejection}` : ""}\n`);
-        if (!current) setup.io.stdout.write("(deleted from the library; the versions above remain)\n");
-      }),
-    );
+    .action(async (name: string, options: HistoryOptions) => (await actions()).history(setup, name, options));
 }
