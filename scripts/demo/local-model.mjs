@@ -19,7 +19,8 @@ async function call(client, name, args) {
 }
 
 /** The contract fields every answer carries, in one short line. */
-const facts = (body) => `engine ${body.engine}, confidence ${body.confidence}, tokens_used ${body.tokens_used}, tokens_saved ${body.tokens_saved}`;
+const facts = (body) =>
+  `engine ${body.engine}, confidence ${body.confidence}, tokens_used ${body.tokens_used}, tokens_saved ${body.tokens_saved}${body.tokens_over ? ` (tokens_over ${body.tokens_over}: the answer cost more than its input)` : ""}`;
 
 /** The example as a git repository: one commit, then the working state of plan 01-02. */
 function makeRepo(project) {
@@ -125,7 +126,7 @@ async function flow(project, stateDir, spawn, log) {
 
     // The server's own account of this session.
     const stats = JSON.parse((await client.readResource({ uri: "local://stats" })).contents[0].text);
-    log(`local://stats → ${stats.totals.calls} calls, tokens_saved ${stats.totals.tokens_saved}, tokens_used ${stats.totals.tokens_used}`);
+    log(`local://stats → ${stats.totals.calls} calls, tokens_saved ${stats.totals.tokens_saved}, tokens_over ${stats.totals.tokens_over}, tokens_used ${stats.totals.tokens_used}`);
 
     proc.assertCleanStdout();
     log(`stdout carried only JSON-RPC (${proc.stdoutLines.length} lines)`);

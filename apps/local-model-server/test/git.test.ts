@@ -65,7 +65,7 @@ describe("local_git status (porcelain v2)", () => {
     });
     const [minimal, standard, full] = await Promise.all(
       (["minimal", "standard", "full"] as const).map(async (level) => {
-        const { tokens_saved: _saved, ...rest } = (await server.call("local_git", { task_type: "status", options: { paths: ["c2.txt", "e.txt"] }, response_level: level })).body;
+        const { tokens_saved: _saved, tokens_over: _over, ...rest } = (await server.call("local_git", { task_type: "status", options: { paths: ["c2.txt", "e.txt"] }, response_level: level })).body;
         return rest;
       }),
     );

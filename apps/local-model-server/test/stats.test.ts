@@ -23,6 +23,28 @@ async function readStats(server: Awaited<ReturnType<typeof connect>>): Promise<{
 }
 
 describe("local://stats", () => {
+  it("counts an answer that cost more than its input as tokens_over, not as a negative saving (the totals add only savings)", async () => {
+    const config = configFor({ LOCAL_MODEL_ROOTS: PROJECT, LOCAL_MODEL_STATE_DIR: state.path });
+    const server = await connect(config);
+    try {
+      // A one-line file's exports: the structured answer is longer than the file itself.
+      const costly = await server.call("local_extract", { task_type: "exports", files: ["src/stores/index.ts"], response_level: "full" });
+      const stats = costly.body.stats as { input_tokens_estimate: number; response_tokens_estimate: number };
+      expect(stats.response_tokens_estimate).toBeGreaterThan(stats.input_tokens_estimate);
+      expect(costly.body.tokens_saved).toBe(0);
+      expect(costly.body.tokens_over).toBe(stats.response_tokens_estimate - stats.input_tokens_estimate);
+      const saving = await server.call("local_extract", { task_type: "frontmatter", files: [".planning/phases/01-data-foundation/01-01-PLAN.md"] });
+      expect(saving.body.tokens_saved).toBeGreaterThan(0);
+      const { view } = await readStats(server);
+      expect(view.totals.tokens_saved).toBe(saving.body.tokens_saved);
+      expect(view.totals.tokens_over).toBe(costly.body.tokens_over);
+      expect(view.tools.local_extract?.by_engine.deterministic).toEqual({ calls: 2, tokens_used: 0, tokens_saved: saving.body.tokens_saved, tokens_over: costly.body.tokens_over });
+    } finally {
+      await server.close();
+    }
+  });
+
+
   it("counts calls per tool and engine, tokens saved, errors and latency, and keeps them across a restart", async () => {
     const config = configFor({ LOCAL_MODEL_ROOTS: PROJECT, LOCAL_MODEL_STATE_DIR: state.path });
     const first = await connect(config);
@@ -37,17 +59,19 @@ describe("local://stats", () => {
       const { text, view } = await readStats(second);
       const extract = view.tools.local_extract;
       const saved = (a.body.tokens_saved as number) + (b.body.tokens_saved as number);
+      const over = ((a.body.tokens_over as number | undefined) ?? 0) + ((b.body.tokens_over as number | undefined) ?? 0);
       expect(extract).toMatchObject({
         calls: 3,
         errors: 1,
         errors_by_code: { NOT_FOUND: 1 },
-        by_engine: { deterministic: { calls: 2, tokens_used: 0, tokens_saved: saved } },
+        by_engine: { deterministic: { calls: 2, tokens_used: 0, tokens_saved: saved, tokens_over: over } },
         tokens_used: 0,
         tokens_saved: saved,
+        tokens_over: over,
       });
       expect(extract?.latency_ms.samples).toBe(3);
       expect(extract?.latency_ms.p95).toBeGreaterThanOrEqual(extract?.latency_ms.p50 ?? Infinity);
-      expect(view.totals).toEqual({ calls: 3, errors: 1, tokens_used: 0, tokens_saved: saved });
+      expect(view.totals).toEqual({ calls: 3, errors: 1, tokens_used: 0, tokens_saved: saved, tokens_over: over });
       expect(view.persisted_in).toBe(join(state.path, "stats.json"));
       // The same bytes until something changes (L-idempotent-resource) …
       expect((await readStats(second)).text).toBe(text);
@@ -74,18 +98,34 @@ describe("local://stats", () => {
 describe("StatsStore", () => {
   it("computes p50 and p95 from the recorded latencies", async () => {
     const store = new StatsStore({ stateDir: state.path, logger: silentLogger });
-    for (let ms = 1; ms <= 100; ms++) store.record({ tool: "local_git", latencyMs: ms, result: { engine: "deterministic", tokensUsed: 0, tokensSaved: 1 } });
+    for (let ms = 1; ms <= 100; ms++) store.record({ tool: "local_git", latencyMs: ms, result: { engine: "deterministic", tokensUsed: 0, tokensSaved: 1, tokensOver: 0 } });
     await store.flush();
     const view = await new StatsStore({ stateDir: state.path, logger: silentLogger }).view();
     expect(view.tools.local_git?.latency_ms).toEqual({ p50: 50, p95: 95, samples: 100 });
     expect(view.tools.local_git?.tokens_saved).toBe(100);
   });
 
+  it("reads a file written before tokens_over: a negative saving sum becomes tokens over", async () => {
+    const legacy = {
+      version: 1,
+      since: "2026-01-01T00:00:00.000Z",
+      updated_at: "2026-01-01T00:00:00.000Z",
+      tools: {
+        local_git: { calls: 2, engines: { deterministic: { calls: 2, tokens_used: 0, tokens_saved: -247 } }, errors: {}, latencies_ms: [1, 2] },
+        local_extract: { calls: 1, engines: { deterministic: { calls: 1, tokens_used: 0, tokens_saved: 40 } }, errors: {}, latencies_ms: [1] },
+      },
+    };
+    await writeFile(join(state.path, "stats.json"), JSON.stringify(legacy));
+    const view = await new StatsStore({ stateDir: state.path, logger: silentLogger }).view();
+    expect(view.tools.local_git?.by_engine.deterministic).toEqual({ calls: 2, tokens_used: 0, tokens_saved: 0, tokens_over: 247 });
+    expect(view.totals).toEqual({ calls: 3, errors: 0, tokens_used: 0, tokens_saved: 40, tokens_over: 247 });
+  });
+
   it("shows a call whose merge into the file is still in flight", async () => {
     const store = new StatsStore({ stateDir: state.path, logger: silentLogger });
-    store.record({ tool: "local_git", latencyMs: 1, result: { engine: "deterministic", tokensUsed: 0, tokensSaved: 5 } });
+    store.record({ tool: "local_git", latencyMs: 1, result: { engine: "deterministic", tokensUsed: 0, tokensSaved: 5, tokensOver: 0 } });
     // record() has started the merge: the call is no longer pending and not yet in the file.
-    expect((await store.view()).totals).toEqual({ calls: 1, errors: 0, tokens_used: 0, tokens_saved: 5 });
+    expect((await store.view()).totals).toEqual({ calls: 1, errors: 0, tokens_used: 0, tokens_saved: 5, tokens_over: 0 });
   });
 
   it("adds up what concurrent processes record, without losing or corrupting anything", async () => {
@@ -97,7 +137,7 @@ describe("StatsStore", () => {
       const logger = { debug: noop, info: noop, warn: noop, error: noop, child: () => logger };
       const store = new StatsStore({ stateDir: process.argv[1], logger });
       for (let i = 0; i < 25; i++) {
-        store.record({ tool: "local_verify", latencyMs: i, result: { engine: i % 5 === 0 ? "model" : "deterministic", tokensUsed: i % 5 === 0 ? 7 : 0, tokensSaved: 10 } });
+        store.record({ tool: "local_verify", latencyMs: i, result: { engine: i % 5 === 0 ? "model" : "deterministic", tokensUsed: i % 5 === 0 ? 7 : 0, tokensSaved: 10, tokensOver: 0 } });
         await store.flush();
       }`;
     const run = () =>
@@ -158,7 +198,7 @@ describe("StatsStore", () => {
       const { pid, exited } = await startHolder();
       expect(pid).toBe(holder?.pid);
       const store = new StatsStore({ stateDir: state.path, logger: silentLogger });
-      store.record({ tool: "local_git", latencyMs: 1, result: { engine: "deterministic", tokensUsed: 0, tokensSaved: 3 } });
+      store.record({ tool: "local_git", latencyMs: 1, result: { engine: "deterministic", tokensUsed: 0, tokensSaved: 3, tokensOver: 0 } });
       // The merge record() started waits: the holder is alive (its lock is fresh, too).
       await new Promise((resolve) => setTimeout(resolve, 1_500));
       expect(existsSync(join(state.path, "stats.json"))).toBe(false);
@@ -181,7 +221,7 @@ describe("StatsStore", () => {
       expect(existsSync(join(state.path, "stats.json.lock"))).toBe(true);
       const store = new StatsStore({ stateDir: state.path, logger: silentLogger });
       const started = Date.now();
-      store.record({ tool: "local_git", latencyMs: 1, result: { engine: "deterministic", tokensUsed: 0, tokensSaved: 3 } });
+      store.record({ tool: "local_git", latencyMs: 1, result: { engine: "deterministic", tokensUsed: 0, tokensSaved: 3, tokensOver: 0 } });
       await store.flush();
       expect(Date.now() - started, "the merge waited for the lock to go stale").toBeLessThan(2_000);
       const file = JSON.parse(await readFile(join(state.path, "stats.json"), "utf8")) as { tools: Record<string, { calls: number }> };

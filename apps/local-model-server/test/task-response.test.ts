@@ -46,6 +46,22 @@ describe("TaskResponse (the response contract)", () => {
     expect(new TaskResponse(invalid, { ...settings, strictSchema: false }).toResponse("minimal")).toMatchObject({ success: true, schema_valid: false, error: null });
   });
 
+  it("an answer that costs more than its input saves nothing: tokens_saved 0 and the excess as tokens_over (never a negative saving)", () => {
+    const costly = new TaskResponse({ ...outcome, inputChars: 40 }, settings);
+    const levels = { minimal: costly.toResponse("minimal"), standard: costly.toResponse("standard"), full: costly.toResponse("full") };
+    assertLevelsNested(levels);
+    const stats = levels.full.stats as { input_tokens_estimate: number; response_tokens_estimate: number };
+    expect(stats.input_tokens_estimate).toBe(10);
+    expect(levels.minimal.tokens_saved).toBe(0);
+    expect(levels.minimal.tokens_over).toBe(stats.response_tokens_estimate - 10);
+    expect(levels.minimal.tokens_over).toBeGreaterThan(0);
+    expect(levels.full.tokens_over).toBe(levels.minimal.tokens_over);
+    expect(costly.tokensSaved).toBe(0);
+    expect(costly.tokensOver).toBe(levels.minimal.tokens_over);
+    // A saving has no tokens_over at all.
+    expect(new TaskResponse(outcome, settings).toResponse("minimal")).not.toHaveProperty("tokens_over");
+  });
+
   it("renders at least at the minimum level a call asked for (format: detailed)", () => {
     const response = new TaskResponse({ ...outcome, minimumLevel: "full" }, settings);
     expect(response.toResponse("minimal")).toEqual(response.toResponse("full"));

@@ -93,7 +93,7 @@ describe("local_verify with exact conditions", () => {
     const args = { checks: [{ id: "A", description: "a", file: "src/stores/feedStore.ts", condition: { type: "contains", value: "FeedCache" } }] };
     const [minimal, standard, full] = await Promise.all(
       (["minimal", "standard", "full"] as const).map(async (level) => {
-        const { tokens_saved: _saved, ...rest } = (await server.call("local_verify", { ...args, response_level: level })).body;
+        const { tokens_saved: _saved, tokens_over: _over, ...rest } = (await server.call("local_verify", { ...args, response_level: level })).body;
         return rest;
       }),
     );

@@ -18,7 +18,7 @@ export async function runTask(runtime: LocalModelRuntime, tool: string, ctx: Too
       renderLevel: ctx.level,
       latencyMs,
     });
-    runtime.stats.record({ tool, latencyMs, result: { engine: response.engine, tokensUsed: response.tokensUsed, tokensSaved: response.tokensSaved } });
+    runtime.stats.record({ tool, latencyMs, result: { engine: response.engine, tokensUsed: response.tokensUsed, tokensSaved: response.tokensSaved, tokensOver: response.tokensOver } });
     return response;
   } catch (caught) {
     const error = tooDeep(caught) ?? caught;

@@ -2,14 +2,17 @@
  * The response contract every tool of this server returns (seed + issue 5):
  *
  *   success, data, error, confidence, tokens_used, tokens_saved, engine
+ *   + tokens_over                  when the response cost more tokens than its input (see below)
  *   + retries, schema_valid        for model results (schema_valid also when the caller gave a schema)
  *   + model                        at standard: which model answered
  *   + stats                        at full: the estimates behind tokens_saved, latency, model tokens
  *
  * `tokens_saved` = estimated tokens of what the server read for Claude (files, git output,
  * templates) minus estimated tokens of this response as rendered at the call's level (4
- * characters per token, see domain/tokens.ts). The same number appears at every level so the
- * levels nest. A result below the confidence threshold, with data that fails the caller's
+ * characters per token, see domain/tokens.ts), when that is positive; otherwise 0, and the
+ * response carries `tokens_over`: how many tokens more the answer cost than reading its input
+ * would have (an answer that costs more is not a saving). The same numbers appear at every level
+ * so the levels nest. A result below the confidence threshold, with data that fails the caller's
  * schema, or with per-item problems has `success: false`; its data is kept for review.
  */
 import { RESPONSE_LEVELS, ToolResponse, type ResponseLevel } from "@local-mcp/core";
@@ -57,8 +60,10 @@ const round3 = (n: number) => Math.round(n * 1000) / 1000;
 
 export class TaskResponse extends ToolResponse {
   private readonly rendered = new Map<ResponseLevel, Json>();
-  /** Estimated tokens saved for the response as the call renders it. */
+  /** Estimated tokens saved for the response as the call renders it (0 when it cost more than its input). */
   readonly tokensSaved: number;
+  /** Estimated tokens the response cost beyond its input (0 when it saved). */
+  readonly tokensOver: number;
   private readonly responseTokens: number;
 
   constructor(
@@ -68,7 +73,9 @@ export class TaskResponse extends ToolResponse {
     super();
     const body = this.body(settings.renderLevel);
     this.responseTokens = estimateTokens(JSON.stringify(body).length);
-    this.tokensSaved = estimateTokens(outcome.inputChars) - this.responseTokens;
+    const difference = estimateTokens(outcome.inputChars) - this.responseTokens;
+    this.tokensSaved = Math.max(0, difference);
+    this.tokensOver = Math.max(0, -difference);
   }
 
   get engine(): EngineName {
@@ -84,7 +91,7 @@ export class TaskResponse extends ToolResponse {
     return minimum !== undefined && rank(minimum) > rank(level) ? minimum : level;
   }
 
-  /** Everything but tokens_saved and stats. */
+  /** Everything but tokens_saved, tokens_over and stats. */
   private body(requested: ResponseLevel): Json {
     const level = this.effective(requested);
     const { outcome, settings } = this;
@@ -119,7 +126,10 @@ export class TaskResponse extends ToolResponse {
     const out: Json = {};
     for (const [key, value] of Object.entries(body)) {
       out[key] = value;
-      if (key === "tokens_used") out.tokens_saved = this.tokensSaved;
+      if (key === "tokens_used") {
+        out.tokens_saved = this.tokensSaved;
+        if (this.tokensOver > 0) out.tokens_over = this.tokensOver;
+      }
     }
     if (this.effective(level) === "full") {
       const model = this.outcome.model;

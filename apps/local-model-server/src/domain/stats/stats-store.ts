@@ -1,6 +1,7 @@
 /**
  * Usage statistics kept across restarts: per tool, calls by engine, errors by code, tokens used
- * by the model and tokens saved, and recent latencies for p50/p95. Each process keeps what it
+ * by the model, tokens saved and tokens over (answers that cost more than their input; never
+ * counted as a negative saving), and recent latencies for p50/p95. Each process keeps what it
  * has not yet written as a delta and merges it into `stats.json` under a lock (read, add,
  * write a temporary file, rename), so concurrent servers add up instead of overwriting each
  * other and a reader never sees a half-written file. The lock (`stats.json.lock`, core's
@@ -23,7 +24,10 @@ export const LATENCY_SAMPLES = 1000;
 interface EngineTotals {
   calls: number;
   tokens_used: number;
+  /** Sum of the savings of the calls that saved. */
   tokens_saved: number;
+  /** Sum of what the calls that cost more than their input cost beyond it. */
+  tokens_over: number;
 }
 
 interface ToolTotals {
@@ -44,7 +48,7 @@ export interface CallRecord {
   tool: string;
   latencyMs: number;
   /** A result: by which engine, with its tokens. */
-  result?: { engine: EngineName; tokensUsed: number; tokensSaved: number };
+  result?: { engine: EngineName; tokensUsed: number; tokensSaved: number; tokensOver: number };
   /** A failure: its error code. */
   errorCode?: string;
 }
@@ -56,6 +60,7 @@ export interface ToolStatsView {
   by_engine: Partial<Record<EngineName, EngineTotals>>;
   tokens_used: number;
   tokens_saved: number;
+  tokens_over: number;
   latency_ms: { p50: number; p95: number; samples: number };
 }
 
@@ -64,7 +69,7 @@ export interface StatsView {
   updated_at: string | null;
   persisted_in: string;
   tracking: boolean;
-  totals: { calls: number; errors: number; tokens_used: number; tokens_saved: number };
+  totals: { calls: number; errors: number; tokens_used: number; tokens_saved: number; tokens_over: number };
   tools: Record<string, ToolStatsView>;
 }
 
@@ -78,10 +83,11 @@ function addInto(target: StatsFile, delta: StatsFile): StatsFile {
     const t = (target.tools[tool] ??= { calls: 0, engines: {}, errors: {}, latencies_ms: [] });
     t.calls += d.calls;
     for (const [engine, e] of Object.entries(d.engines) as [EngineName, EngineTotals][]) {
-      const te = (t.engines[engine] ??= { calls: 0, tokens_used: 0, tokens_saved: 0 });
+      const te = (t.engines[engine] ??= { calls: 0, tokens_used: 0, tokens_saved: 0, tokens_over: 0 });
       te.calls += e.calls;
       te.tokens_used += e.tokens_used;
       te.tokens_saved += e.tokens_saved;
+      te.tokens_over += e.tokens_over;
     }
     for (const [code, n] of Object.entries(d.errors)) t.errors[code] = (t.errors[code] ?? 0) + n;
     t.latencies_ms = [...t.latencies_ms, ...d.latencies_ms].slice(-LATENCY_SAMPLES);
@@ -93,6 +99,24 @@ function addInto(target: StatsFile, delta: StatsFile): StatsFile {
 
 function isStatsFile(value: unknown): value is StatsFile {
   return value !== null && typeof value === "object" && (value as StatsFile).version === 1 && typeof (value as StatsFile).tools === "object";
+}
+
+/**
+ * A file written before tokens_over existed summed signed savings into tokens_saved: a negative
+ * sum is read as tokens over (the net is all that file kept), and a missing tokens_over as 0.
+ */
+function withTokensOver(file: StatsFile): StatsFile {
+  for (const tool of Object.values(file.tools)) {
+    for (const e of Object.values(tool.engines)) {
+      const legacy = e as Partial<EngineTotals> & { tokens_saved: number };
+      legacy.tokens_over ??= 0;
+      if (legacy.tokens_saved < 0) {
+        legacy.tokens_over -= legacy.tokens_saved;
+        legacy.tokens_saved = 0;
+      }
+    }
+  }
+  return file;
 }
 
 export interface StatsStoreOptions {
@@ -126,10 +150,11 @@ export class StatsStore {
     t.calls += 1;
     t.latencies_ms.push(Math.round(call.latencyMs * 10) / 10);
     if (call.result) {
-      const e = (t.engines[call.result.engine] ??= { calls: 0, tokens_used: 0, tokens_saved: 0 });
+      const e = (t.engines[call.result.engine] ??= { calls: 0, tokens_used: 0, tokens_saved: 0, tokens_over: 0 });
       e.calls += 1;
       e.tokens_used += call.result.tokensUsed;
       e.tokens_saved += call.result.tokensSaved;
+      e.tokens_over += call.result.tokensOver;
     }
     if (call.errorCode) t.errors[call.errorCode] = (t.errors[call.errorCode] ?? 0) + 1;
     void this.flush();
@@ -181,7 +206,7 @@ export class StatsStore {
     }
     try {
       const parsed: unknown = JSON.parse(text);
-      if (isStatsFile(parsed)) return parsed;
+      if (isStatsFile(parsed)) return withTokensOver(parsed);
     } catch {
       // fall through: an unreadable file is set aside below
     }
@@ -196,7 +221,7 @@ export class StatsStore {
     const persisted = (await this.readFile().catch(() => undefined)) ?? undefined;
     const merged = addInto(structuredClone(persisted ?? emptyFile()), structuredClone(this.pending ?? emptyFile()));
     const tools: Record<string, ToolStatsView> = {};
-    const totals = { calls: 0, errors: 0, tokens_used: 0, tokens_saved: 0 };
+    const totals = { calls: 0, errors: 0, tokens_used: 0, tokens_saved: 0, tokens_over: 0 };
     for (const name of Object.keys(merged.tools).sort()) {
       const t = merged.tools[name] as ToolTotals;
       const engines = Object.values(t.engines);
@@ -208,6 +233,7 @@ export class StatsStore {
         by_engine: t.engines,
         tokens_used: engines.reduce((s, e) => s + e.tokens_used, 0),
         tokens_saved: engines.reduce((s, e) => s + e.tokens_saved, 0),
+        tokens_over: engines.reduce((s, e) => s + e.tokens_over, 0),
         latency_ms: { p50: percentile(t.latencies_ms, 50), p95: percentile(t.latencies_ms, 95), samples: t.latencies_ms.length },
       };
       tools[name] = view;
@@ -215,6 +241,7 @@ export class StatsStore {
       totals.errors += view.errors;
       totals.tokens_used += view.tokens_used;
       totals.tokens_saved += view.tokens_saved;
+      totals.tokens_over += view.tokens_over;
     }
     return {
       since: persisted || this.pending ? merged.since : null,
