@@ -33,7 +33,9 @@ export const NEVER_BUNDLED = [
  * Per app: `bins` are the published entry points (they keep their shebang and get the execute
  * bit), `workers` are files Node starts on their own (worker threads), `internal` are modules the
  * app's tests and bench/ load from dist/ directly (kept at their source paths; shared code still
- * lives in the chunks, so they share module state with the bins), `copy` are non-code files the
+ * lives in the chunks, so they share module state with the bins). They ship too: where the app
+ * `import()`s one of them, esbuild points the import at that entry's file, not at a chunk
+ * (solo-assets' services.js). `copy` are non-code files the
  * code reads next to itself, `unreached` are never-bundled libraries that code in the bundle can
  * import but that the app never runs (so it need not install them). Optional peer dependencies
  * (solo-assets' local critic and node-llama-cpp) are imported only when the user installed them.
