@@ -69,6 +69,9 @@ function openedEditor(file: string) {
       ftruncateSync(fd, 0);
       writeSync(fd, text, 0);
     },
+    truncate() {
+      ftruncateSync(fd, 0);
+    },
     append(text: string, at: number) {
       writeSync(fd, text, at);
     },
@@ -177,6 +180,21 @@ describe("an editor's save at each point of the commit", () => {
     const store = storeActingAt("linked", () => editor.save(older), { withdrawn: () => saveByRename(file, newest) });
     await expect(store.addObject("algebra", lattices)).rejects.toMatchObject({ code: "CONFLICT", message: expect.stringContaining(PUT_BACK) });
     expect(await read()).toBe(newest);
+    expect(await leftovers()).toEqual([]);
+  });
+
+  it("in place, between its truncation and its write: the edit waits for the write and keeps it", async () => {
+    const { file, original, read, leftovers, root } = await mathProject();
+    const editor = openedEditor(file);
+    // The editor has truncated the file; its write comes a moment later. An edit that took the
+    // empty file as the project would commit over it, and the write would land in the file the
+    // commit took away.
+    editor.truncate();
+    const theirs = `${original}# written in place after the truncation\n`;
+    setTimeout(() => editor.save(theirs), 20);
+    await new CatDocStore(root).addCategory({ id: "orders", name: "Orders" });
+    expect(await read()).toContain("# written in place after the truncation");
+    expect(await read()).toContain("id: orders");
     expect(await leftovers()).toEqual([]);
   });
 

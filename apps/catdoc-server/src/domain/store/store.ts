@@ -105,6 +105,8 @@ export interface StoreOptions {
 
 /** How long a reader waits for a live process's commit to bring category.yaml back before it reads the stash. */
 const STASH_WAIT_MS = 2_000;
+/** How long an empty category.yaml (an in-place save between its truncation and its write) is read again. */
+const EMPTY_SETTLE_MS = 100;
 
 export class CatDocStore {
   readonly paths: ProjectPaths;
@@ -161,7 +163,8 @@ export class CatDocStore {
   private async readCurrent(lockHeld: boolean): Promise<{ text: string; version: string }> {
     for (;;) {
       try {
-        return await readCategoryText(this.paths);
+        const read = await readCategoryText(this.paths);
+        return read.text.length === 0 ? await this.settleEmpty(read) : read;
       } catch (error) {
         if (!(error instanceof ProjectNotInitializedError)) throw error;
         const state = await this.settleMissing(lockHeld);
@@ -169,6 +172,22 @@ export class CatDocStore {
         if (state !== "present") return state;
       }
     }
+  }
+
+  /**
+   * An editor that saves in place truncates category.yaml, then writes it: read in between, the
+   * file is empty, and an edit based on that moment would replace the save being written (its
+   * write lands in the file the commit took away). So an empty file is read again, for up to
+   * {@link EMPTY_SETTLE_MS}, until it has content; a file that stays empty is taken as it is.
+   */
+  private async settleEmpty(empty: { text: string; version: string }): Promise<{ text: string; version: string }> {
+    const deadline = Date.now() + EMPTY_SETTLE_MS;
+    for (let pause = 1; Date.now() < deadline; pause = Math.min(pause * 2, 20)) {
+      await new Promise((resolve) => setTimeout(resolve, pause));
+      const again = await readCategoryText(this.paths).catch(() => undefined);
+      if (again !== undefined && again.text.length > 0) return again;
+    }
+    return empty;
   }
 
   /**
