@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { frontmatterRefusal, MAX_FLOW_NESTING, MAX_FRONTMATTER_BYTES, yamlNesting } from "../src/domain/frontmatter/frontmatter.js";
 import { markdownOutline } from "../src/domain/markdown/outline.js";
-import { frontmatterItem } from "../src/domain/parsing/parse-tasks.js";
+import { frontmatterItem } from "../src/domain/parsing/frontmatter-item.js";
 import { ParserPool } from "../src/domain/parsing/parser-pool.js";
 import { MAX_SOURCE_NESTING, parseSource, sourceNesting } from "../src/domain/ts/source-file.js";
 import { configFor, connect, errorOf, tempDir } from "./helpers.js";

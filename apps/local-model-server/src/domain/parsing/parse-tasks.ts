@@ -3,11 +3,11 @@
  * data: the data must cross a thread boundary, so no parser objects come back. They run in the
  * worker in the server, and directly in tests. The check of data against a caller's JSON schema
  * runs there too: a schema's `pattern` is a regex the caller wrote, and `^(a+)+$` against 34
- * letters kept the main thread busy past every deadline.
+ * letters kept the main thread busy past every deadline. Each parser (YAML, the Markdown outline,
+ * Handlebars, Ajv) loads with its first task, so a fresh thread starts with none of them.
  */
 import type { ExtractFormat, ExtractItem } from "../extract/extract-file.js";
-import { frontmatterField, parseFrontmatter } from "../frontmatter/frontmatter.js";
-import { markdownOutline, type OutlineItem } from "../markdown/outline.js";
+import type { OutlineItem } from "../markdown/outline.js";
 import type { RenderOptions } from "../templates/render-template.js";
 
 export type ParseRequest =
@@ -36,15 +36,14 @@ export async function runParseTask<R extends ParseRequest>(request: R): Promise<
 export async function runParseTask(request: ParseRequest): Promise<ParseResults[keyof ParseResults]> {
   switch (request.kind) {
     case "frontmatter":
-      return frontmatterItem(request.text, request.fields, request.format);
+      return (await import("./frontmatter-item.js")).frontmatterItem(request.text, request.fields, request.format);
     case "outline":
-      return markdownOutline(request.text);
+      return (await import("../markdown/outline.js")).markdownOutline(request.text);
     case "schema":
       return schemaCheck(request.schema, request.items);
     case "render":
       // Filling a template is work its text decides: nested {{#each}} over a list multiplies
       // (five levels over 1,000 items), so it is bounded like parsing.
-      // Handlebars is loaded on the first template, not with every thread.
       return (await import("../templates/render-template.js")).renderTemplate(request.text, request.variables, request.options);
   }
 }
@@ -65,28 +64,4 @@ export async function schemaCheck(schema: Record<string, unknown>, items: [strin
     if (!check.ok) failures.push(`${name}: ${check.error}`);
   }
   return failures.length === 0 ? { valid: true } : { valid: false, error: failures.join("; ") };
-}
-
-const flow = (value: unknown) => JSON.stringify(value ?? null);
-
-/** local_extract's frontmatter item: the requested fields (all top-level ones by default) with their lines. */
-export function frontmatterItem(text: string, fields: readonly string[] | undefined, format: ExtractFormat): ExtractItem {
-  const frontmatter = parseFrontmatter(text);
-  if (frontmatter.error) return { found: false, data: format === "list" ? [] : {}, lineNumbers: [], error: frontmatter.error };
-  if (!frontmatter.present) return { found: false, data: format === "list" ? [] : {}, lineNumbers: [] };
-  const names = fields && fields.length > 0 ? [...fields] : frontmatter.keys;
-  const values = names.map((name) => ({ name, ...frontmatterField(frontmatter, name) }));
-  const found = !fields || fields.length === 0 || values.some((v) => v.found);
-  const data = format === "list" ? values.filter((v) => v.found).map((v) => `${v.name}: ${flow(v.value)}`) : Object.fromEntries(values.map((v) => [v.name, v.value]));
-  const lineNumbers = (format === "list" ? values.filter((v) => v.found) : values).map((v) => v.line ?? null);
-  return {
-    found,
-    data,
-    lineNumbers,
-    details: {
-      frontmatter_lines: [frontmatter.startLine, frontmatter.endLine],
-      keys: frontmatter.keys,
-      missing: values.filter((v) => !v.found).map((v) => v.name),
-    },
-  };
 }

@@ -2,8 +2,8 @@
  * The parser worker thread's entry (started by ParserPool): answers each request with its
  * plain-data result, a coded error as data, or the error's message. A parse that runs past the
  * call's deadline is stopped from outside (the pool terminates the thread); one that outgrows the
- * thread's memory limit ends the thread, not the server. Only the parsers load with the thread;
- * the rest (core, Handlebars, Ajv) loads on first use, so a fresh thread is ready quickly.
+ * thread's memory limit ends the thread, not the server. Every parser (YAML, the Markdown outline,
+ * Handlebars, Ajv) and core load on first use, so a fresh thread is ready quickly.
  */
 import { parentPort } from "node:worker_threads";
 import type { ErrorCode } from "@local-mcp/core";
