@@ -52,6 +52,8 @@
  * The one window left needs an editor that opened category.yaml before step 1 and wrote nothing
  * to it until after step 4 read the stash — a few microseconds for editors that open, truncate and
  * write in one go; it is the same for any program that replaces a file another program holds open.
+ * (An edit that read the file empty — truncated, not yet written — would meet it most; the store
+ * reads an empty file again for up to 100 ms first, see CatDocStore.)
  *
  * A kill -9 between the steps: after step 1 or 2, category.yaml is missing and the stash of a
  * process that is gone holds it: the next reader or writer restores it (under the lock). After
@@ -65,7 +67,7 @@
  * rename comes back there.
  */
 import { randomBytes } from "node:crypto";
-import { closeSync, fstatSync, fsyncSync, linkSync, lstatSync, openSync, readFileSync, readdirSync, renameSync, rmSync } from "node:fs";
+import { closeSync, existsSync, fstatSync, fsyncSync, linkSync, lstatSync, openSync, readFileSync, readdirSync, renameSync, rmSync } from "node:fs";
 import type { BigIntStats } from "node:fs";
 import { open, stat } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
@@ -359,10 +361,12 @@ export type MissingFile =
  * between.
  */
 export function inspectMissing(file: string): MissingFile {
-  if (exists(file)) return { kind: "present" };
+  // Readable, that is: a symbolic link to nothing is as missing as no file.
+  const readable = () => existsSync(file);
+  if (readable()) return { kind: "present" };
   const newest = listStashes(file)[0];
-  if (newest === undefined) return exists(file) ? { kind: "present" } : { kind: "absent" };
-  if (exists(file)) return { kind: "present" };
+  if (newest === undefined) return readable() ? { kind: "present" } : { kind: "absent" };
+  if (readable()) return { kind: "present" };
   return isLiveOwner(newest.pid) ? { kind: "in-commit", stash: newest.path } : { kind: "orphaned", stash: newest.path };
 }
 

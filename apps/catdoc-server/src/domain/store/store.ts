@@ -161,14 +161,15 @@ export class CatDocStore {
    * stash: ProjectNotInitializedError.
    */
   private async readCurrent(lockHeld: boolean): Promise<{ text: string; version: string }> {
-    for (;;) {
+    // Each turn follows a commit that brought the file back; a few in a row are plenty.
+    for (let turn = 0; ; turn += 1) {
       try {
         const read = await readCategoryText(this.paths);
         return read.text.length === 0 ? await this.settleEmpty(read) : read;
       } catch (error) {
         if (!(error instanceof ProjectNotInitializedError)) throw error;
         const state = await this.settleMissing(lockHeld);
-        if (state === "absent") throw error;
+        if (state === "absent" || turn >= 20) throw error;
         if (state !== "present") return state;
       }
     }
