@@ -1,0 +1,135 @@
+/**
+ * Start fast (issue #14 item 4), in the spirit of the MCP SDK's barrelClean test: each built
+ * `*-mcp` (apps/*\/dist, the bundles the packages ship) is started through the SDK client, answers
+ * initialize and tools/list, and by then has loaded none of the heavy libraries — node-llama-cpp,
+ * @duckdb/node-api, @google/genai, typescript. Those load when a tool first needs them. And no
+ * bin's `--help` loads any of them.
+ *
+ * What a process loaded is observed from inside it: core's load observer is preloaded with
+ * `node --import` (an ESM resolve hook through `module.register`, which also sees `import()` of
+ * CommonJS packages and worker threads' imports, plus a `Module._load` hook for `require` and
+ * `createRequire`) and writes every module to the file named by LOCAL_MCP_LOAD_LOG. Two probe
+ * servers that load typescript (one by import(), one by require) show the check can fail.
+ */
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { LOAD_LOG_ENV, loadedPackages, readLoadLog } from "../../../packages/core/src/testing/load-log.js";
+import { REPO, SERVERS } from "./support/workspace.js";
+
+/** Never loaded by a start, initialize and tools/list, nor by `--help`. */
+const HEAVY = ["node-llama-cpp", "@duckdb/node-api", "@google/genai", "typescript"];
+const CORE_DIST = join(REPO, "packages/core/dist");
+/** Core's built observer (what @local-mcp/core/testing's LOAD_OBSERVER_URL names). */
+const OBSERVER = pathToFileURL(join(CORE_DIST, "testing/load-observer.js")).href;
+
+let scratch = "";
+let logs = 0;
+beforeAll(() => {
+  scratch = realpathSync(mkdtempSync(join(tmpdir(), "startup-lazy-")));
+});
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+/** An empty project folder and a fresh HOME, as a user's client starts a server. */
+function userEnv(log: string): { cwd: string; env: Record<string, string> } {
+  const root = mkdtempSync(join(scratch, "run-"));
+  const home = join(root, "home");
+  const cwd = join(root, "project");
+  mkdirSync(home);
+  mkdirSync(cwd);
+  return {
+    cwd,
+    env: { PATH: process.env.PATH ?? "", HOME: home, XDG_DATA_HOME: join(home, "data"), XDG_STATE_HOME: join(home, "state"), XDG_CACHE_HOME: join(home, "cache"), XDG_CONFIG_HOME: join(home, "config"), LOCAL_MCP_LOG_LEVEL: "warn", [LOAD_LOG_ENV]: log },
+  };
+}
+
+/** Starts `node <file>` with the observer, sends initialize and tools/list, closes; what it loaded. */
+async function startAndList(file: string): Promise<{ tools: number; heavy: string[]; modules: string[] }> {
+  const log = join(scratch, `load-${logs++}.log`);
+  const { cwd, env } = userEnv(log);
+  const transport = new StdioClientTransport({ command: process.execPath, args: ["--import", OBSERVER, file], cwd, env, stderr: "pipe" });
+  let stderr = "";
+  transport.stderr?.on("data", (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)));
+  const client = new Client({ name: "startup-lazy", version: "0" });
+  try {
+    await client.connect(transport);
+    const { tools } = await client.listTools();
+    await client.close();
+    // Everything the process (and its worker threads) loaded until it exited after close.
+    const modules = readLoadLog(log);
+    return { tools: tools.length, heavy: loadedPackages(modules, HEAVY), modules };
+  } catch (error) {
+    await client.close().catch(() => undefined);
+    throw new Error(`${file}: ${(error as Error).message}\n${stderr}`);
+  }
+}
+
+/** Runs `node <file> --help` with the observer; what it loaded. */
+function helpLoads(file: string): { status: number | null; stdout: string; heavy: string[]; packages: string[] } {
+  const log = join(scratch, `load-${logs++}.log`);
+  const { cwd, env } = userEnv(log);
+  const result = spawnSync(process.execPath, ["--import", OBSERVER, file, "--help"], { cwd, env, encoding: "utf8", timeout: 30_000 });
+  const modules = readLoadLog(log);
+  const packages = [...new Set(modules.filter((m) => m.includes("/node_modules/")).map((m) => /node_modules\/((?:@[^/]+\/)?[^/]+)\/(?!.*node_modules\/)/.exec(m)?.[1] ?? m))];
+  return { status: result.status, stdout: result.stdout, heavy: loadedPackages(modules, HEAVY), packages };
+}
+
+describe("the load check can fail", () => {
+  const typescriptPath = createRequire(join(REPO, "package.json")).resolve("typescript");
+  // A real MCP server on core's light main whose start loads typescript, by import() or by require.
+  const probe = (name: string, load: string) => {
+    const file = join(scratch, `${name}.mjs`);
+    writeFileSync(
+      file,
+      [
+        `import { createRequire } from "node:module";`,
+        load,
+        `const { runServerMain } = await import(${JSON.stringify(pathToFileURL(join(CORE_DIST, "main.js")).href)});`,
+        `await runServerMain({ bin: ${JSON.stringify(name)}, version: "0.0.0", summary: "probe", factory: async () => {`,
+        `  const { createSampleServer } = await import(${JSON.stringify(pathToFileURL(join(CORE_DIST, "sample/sample-server.js")).href)});`,
+        `  return () => createSampleServer({ LOCAL_MCP_LOG_LEVEL: "warn" });`,
+        `} });`,
+      ].join("\n"),
+    );
+    return file;
+  };
+
+  it("sees typescript loaded with import() by a probe server", async () => {
+    const file = probe("import-probe", `await import(${JSON.stringify(pathToFileURL(typescriptPath).href)});`);
+    const result = await startAndList(file);
+    expect(result.tools).toBeGreaterThan(0);
+    expect(result.heavy).toEqual(["typescript"]);
+  });
+
+  it("sees typescript loaded with require by a probe server", async () => {
+    const file = probe("require-probe", `createRequire(${JSON.stringify(join(REPO, "package.json"))})("typescript");`);
+    const result = await startAndList(file);
+    expect(result.heavy).toEqual(["typescript"]);
+  });
+});
+
+describe.each(SERVERS)("$app starts without its heavy libraries", (server) => {
+  const bin = (name: string) => join(server.dir, "dist", `${name}.js`);
+
+  it(`${server.cli}-mcp answers initialize and tools/list having loaded none of ${HEAVY.join(", ")}`, async () => {
+    expect(existsSync(bin("mcp")), `${bin("mcp")} is not built: run pnpm build`).toBe(true);
+    const result = await startAndList(bin("mcp"));
+    expect(result.tools).toBeGreaterThan(0);
+    // The bundle is what ran (not sources), so the check is about what users start.
+    expect(result.modules.some((m) => m.startsWith(pathToFileURL(join(server.dir, "dist")).href))).toBe(true);
+    expect(result.heavy).toEqual([]);
+  });
+
+  it.each(["mcp", "cli"])(`%s --help loads none of them`, (entry) => {
+    const result = helpLoads(bin(entry));
+    expect(result.status).toBe(0);
+    expect(result.stdout).toMatch(/usage/i);
+    expect(result.heavy, `packages loaded: ${result.packages.join(", ")}`).toEqual([]);
+  });
+});
