@@ -58,8 +58,7 @@
  * A kill -9 between the steps: after step 1 or 2, category.yaml is missing and the stash of a
  * process that is gone holds it: the next reader or writer restores it (under the lock). After
  * step 3 or 4 (or inside a put-back), category.yaml exists: the stash and temporary names left
- * behind are removed by the next commit (stashes of processes that are gone) and by core's clean-up
- * of temporary files. A put-back interrupted after its withdraw leaves category.yaml missing and
+ * behind (of processes that are gone) are removed by the next commit or restore. A put-back interrupted after its withdraw leaves category.yaml missing and
  * the stash holding the editor's save: restored the same way.
  *
  * On a file system without hard links (link(2) fails with EPERM, ENOTSUP…) steps 2, 3 and the
