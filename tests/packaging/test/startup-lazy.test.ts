@@ -10,10 +10,15 @@
  * CommonJS packages and worker threads' imports, plus a `Module._load` hook for `require` and
  * `createRequire`) and writes every module to the file named by LOCAL_MCP_LOAD_LOG. Two probe
  * servers that load typescript (one by import(), one by require) show the check can fail.
+ *
+ * Also here, as the start that fails: every `*-mcp --http PORT` on a port in use prints one coded
+ * line and exits 1 (issue #14 friction; core's test/light-main.test.ts covers the sample bin and
+ * a port that needs privileges).
  */
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
+import { createServer, type AddressInfo, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -111,6 +116,27 @@ describe("the load check can fail", () => {
     const file = probe("require-probe", `createRequire(${JSON.stringify(join(REPO, "package.json"))})("typescript");`);
     const result = await startAndList(file);
     expect(result.heavy).toEqual(["typescript"]);
+  });
+});
+
+describe("--http PORT on a port in use", () => {
+  let holder: Server | undefined;
+  let port = 0;
+  beforeAll(async () => {
+    holder = createServer();
+    port = await new Promise<number>((resolve) => holder?.listen(0, "127.0.0.1", () => resolve((holder?.address() as AddressInfo).port)));
+  });
+  afterAll(() => holder?.close());
+
+  // A start that cannot bind says so in one coded line and exits 1: no EADDRINUSE stack trace, never half-started.
+  it.each(SERVERS.map((server) => ({ ...server, bin: `${server.cli}-mcp` })))("$bin prints one coded line and exits 1", (server) => {
+    const { cwd, env } = userEnv(join(scratch, `load-${logs++}.log`));
+    const result = spawnSync(process.execPath, [join(server.dir, "dist/mcp.js"), "--http", String(port)], { cwd, env, encoding: "utf8", timeout: 30_000 });
+    expect(result.status, result.stderr).toBe(1);
+    expect(result.stdout).toBe("");
+    expect(result.stderr.trimEnd().split("\n").filter((line) => !/ (?:DEBUG|INFO|WARN) \[/.test(line))).toEqual([
+      `${server.bin}: ADDRESS_IN_USE: port ${port} on 127.0.0.1 is already in use — choose another with --http PORT (or stop what holds it)`,
+    ]);
   });
 });
 
