@@ -9,11 +9,10 @@ export const EngineChoiceSchema = z
     "Which engine does the work. auto (default): exact parsers (YAML, the TypeScript compiler, regex, git) wherever they suffice, the model where judgment is needed. deterministic: parsers only. model: the local model for everything.",
   );
 
-/** The response contract around a tool's `data`. */
-export function contractOutput<D extends z.ZodType>(data: D) {
-  return z.object({
+/** The contract's fields other than `data`, built once (zod schemas are immutable, so every tool's output shares them). */
+function buildContractFields() {
+  return {
     success: z.boolean().describe("false when the result should not be trusted as is: see error; data is kept for review"),
-    data: data.nullable(),
     error: z.string().nullable(),
     confidence: z.number().min(0).max(1).describe("1 for deterministic engines; the model's own confidence otherwise"),
     tokens_used: z.number().int().min(0).describe("model tokens (prompt + generated, all attempts); 0 without the model"),
@@ -33,7 +32,36 @@ export function contractOutput<D extends z.ZodType>(data: D) {
         model_tokens_out: z.number().int().optional(),
       })
       .optional(),
+  };
+}
+let contractFields: ReturnType<typeof buildContractFields> | undefined;
+
+/** The response contract around a tool's `data`. */
+export function contractOutput<D extends z.ZodType>(data: D) {
+  const f = (contractFields ??= buildContractFields());
+  return z.object({
+    success: f.success,
+    data: data.nullable(),
+    error: f.error,
+    confidence: f.confidence,
+    tokens_used: f.tokens_used,
+    tokens_saved: f.tokens_saved,
+    tokens_over: f.tokens_over,
+    engine: f.engine,
+    retries: f.retries,
+    schema_valid: f.schema_valid,
+    model: f.model,
+    stats: f.stats,
   });
+}
+
+/**
+ * A schema built on first use: a tool's output schema is needed only to list the tools or check a
+ * result, so building it at import would only delay the server's start (zod builds cost CPU).
+ */
+export function lazySchema<S>(build: () => S): () => S {
+  let schema: S | undefined;
+  return () => (schema ??= build());
 }
 
 export const READ_ONLY: ToolAnnotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };

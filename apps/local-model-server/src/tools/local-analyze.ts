@@ -13,7 +13,7 @@ import { exportLabel } from "../domain/ts/exports.js";
 import { isScriptPath } from "../domain/ts/source-file.js";
 import { estimateTextTokens } from "../domain/tokens.js";
 import type { LocalModelRuntime } from "../runtime.js";
-import { EngineChoiceSchema, FilesSchema, READ_ONLY, contractOutput } from "./contract.js";
+import { EngineChoiceSchema, FilesSchema, READ_ONLY, contractOutput, lazySchema } from "./contract.js";
 import { chooseEngine } from "./engine-choice.js";
 import type { Json } from "./level-tree.js";
 import { readFiles } from "./read-files.js";
@@ -50,7 +50,7 @@ const entry = z.object({
   details: z.record(z.string(), z.unknown()).optional(),
 });
 
-const output = contractOutput(z.object({ analysis: z.record(z.string(), entry) }));
+const output = lazySchema(() => contractOutput(z.object({ analysis: z.record(z.string(), entry) })));
 
 export function localAnalyzeTool(runtime: LocalModelRuntime) {
   return defineTool({
@@ -61,7 +61,9 @@ export function localAnalyzeTool(runtime: LocalModelRuntime) {
       "Keys are the paths as given; followed files are keyed relative to the first root. Other languages go to the local model when one is configured.",
     ].join(" "),
     input,
-    output,
+    get output() {
+      return output();
+    },
     annotations: READ_ONLY,
     timeoutMs: runtime.config.timeoutMs,
     handler: (args, ctx) => runTask(runtime, "local_analyze", ctx, () => analyze(runtime, args, ctx)),

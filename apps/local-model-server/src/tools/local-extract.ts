@@ -22,7 +22,7 @@ import { compilePatterns } from "../domain/regex/bounded-regex.js";
 import { isScriptPath } from "../domain/ts/source-file.js";
 import { estimateTextTokens } from "../domain/tokens.js";
 import type { LocalModelRuntime } from "../runtime.js";
-import { boundedJsonObject, EngineChoiceSchema, FilesSchema, READ_ONLY, contractOutput } from "./contract.js";
+import { boundedJsonObject, EngineChoiceSchema, FilesSchema, READ_ONLY, contractOutput, lazySchema } from "./contract.js";
 import { chooseEngine } from "./engine-choice.js";
 import type { Json } from "./level-tree.js";
 import { checkAgainstSchema, readFiles } from "./read-files.js";
@@ -70,12 +70,12 @@ const counts = z
   })
   .describe("minimal: what the call found, in numbers");
 
-const output = contractOutput(
+const output = lazySchema(() => contractOutput(
   z.object({
     counts,
     results: z.record(z.string(), item).optional().describe("standard: per file as given, found and data (+ line_numbers); full adds file and details"),
   }),
-);
+));
 
 const MODEL_TASK: Record<ExtractTask, string> = {
   frontmatter: "Extract ONLY the requested fields from the YAML frontmatter of the file. If a field is missing, use null. Set found to false when the file has no frontmatter.",
@@ -96,7 +96,9 @@ export function localExtractTool(runtime: LocalModelRuntime) {
       "Deterministic and exact by default; the local model (if configured) writes summaries (structure + summarize) and handles files the parsers do not (engine auto) or everything (engine model).",
     ].join(" "),
     input,
-    output,
+    get output() {
+      return output();
+    },
     annotations: READ_ONLY,
     // The data is the answer: without response_level, answer at standard (minimal is the counts alone).
     responseLevel: "standard",

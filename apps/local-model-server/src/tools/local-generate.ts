@@ -11,7 +11,7 @@ import { jsonTaskMessages } from "../domain/model/prompts.js";
 import { GENERATED_SCHEMA } from "../domain/model/task-schemas.js";
 import { isInlineTemplate, type TemplateInfo } from "../domain/templates/template-store.js";
 import type { LocalModelRuntime } from "../runtime.js";
-import { boundedJsonObject, EngineChoiceSchema, contractOutput } from "./contract.js";
+import { boundedJsonObject, EngineChoiceSchema, contractOutput, lazySchema } from "./contract.js";
 import { ModelTally, runTask } from "./run-task.js";
 import type { TaskOutcome } from "./task-response.js";
 
@@ -31,7 +31,7 @@ const input = z.object({
   engine: EngineChoiceSchema,
 });
 
-const output = contractOutput(
+const output = lazySchema(() => contractOutput(
   z.object({
     content: z.string().optional().describe("The generated text (at minimal only when not written to a file)"),
     written: z.boolean(),
@@ -42,7 +42,7 @@ const output = contractOutput(
     template_source: z.enum(["shipped", "custom", "inline"]).optional(),
     variables_given: z.array(z.string()).optional(),
   }),
-);
+));
 
 export function localGenerateTool(runtime: LocalModelRuntime) {
   return defineTool({
@@ -53,7 +53,9 @@ export function localGenerateTool(runtime: LocalModelRuntime) {
       "A variable the template needs and you did not give is an error naming it. With output_path the file is written atomically under the roots.",
     ].join(" "),
     input,
-    output,
+    get output() {
+      return output();
+    },
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
     timeoutMs: runtime.config.timeoutMs,
     handler: (args, ctx) => runTask(runtime, "local_generate", ctx, () => generate(runtime, args, ctx)),

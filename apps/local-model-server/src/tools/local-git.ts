@@ -15,7 +15,7 @@ import { GitRepo, type PathFilter } from "../domain/git/git-repo.js";
 import { clip, jsonTaskMessages } from "../domain/model/prompts.js";
 import { gitDataSchema, type GitTask } from "../domain/model/task-schemas.js";
 import type { LocalModelRuntime } from "../runtime.js";
-import { EngineChoiceSchema, READ_ONLY, contractOutput } from "./contract.js";
+import { EngineChoiceSchema, READ_ONLY, contractOutput, lazySchema } from "./contract.js";
 import type { Json, LevelTree } from "./level-tree.js";
 import { ModelTally, runTask } from "./run-task.js";
 import type { TaskOutcome } from "./task-response.js";
@@ -39,7 +39,7 @@ const input = z.object({
 });
 
 const strings = z.array(z.string());
-const output = contractOutput(
+const output = lazySchema(() => contractOutput(
   z.object({
     counts: z
       .object({
@@ -90,7 +90,7 @@ const output = contractOutput(
       .array(z.object({ path: z.string(), index: z.string(), worktree: z.string(), kind: z.string(), from: z.string().optional() }))
       .optional(),
   }),
-);
+));
 
 export function localGitTool(runtime: LocalModelRuntime) {
   return defineTool({
@@ -104,7 +104,9 @@ export function localGitTool(runtime: LocalModelRuntime) {
       "full: adds status entries with their XY codes, commit emails and bodies.",
     ].join(" "),
     input,
-    output,
+    get output() {
+      return output();
+    },
     annotations: READ_ONLY,
     // The lists are the answer: without response_level, answer at standard (minimal is the summary).
     responseLevel: "standard",

@@ -11,7 +11,7 @@ import { checkCondition, CONDITION_TYPES, missingFile, type ConditionType, type 
 import { SourceCache } from "../domain/verify/source-cache.js";
 import { isScriptPath } from "../domain/ts/source-file.js";
 import type { LocalModelRuntime } from "../runtime.js";
-import { EngineChoiceSchema, READ_ONLY, contractOutput } from "./contract.js";
+import { EngineChoiceSchema, READ_ONLY, contractOutput, lazySchema } from "./contract.js";
 import { chooseEngine } from "./engine-choice.js";
 import type { Json } from "./level-tree.js";
 import { itemProgress, ModelTally, runTask } from "./run-task.js";
@@ -55,7 +55,7 @@ const result = z.object({
   confidence: z.number().optional(),
 });
 
-const output = contractOutput(z.object({ passed: z.number().int(), failed: z.number().int(), results: z.array(result) }));
+const output = lazySchema(() => contractOutput(z.object({ passed: z.number().int(), failed: z.number().int(), results: z.array(result) })));
 
 export function localVerifyTool(runtime: LocalModelRuntime) {
   return defineTool({
@@ -67,7 +67,9 @@ export function localVerifyTool(runtime: LocalModelRuntime) {
       "A check with only a description (no condition) is judged by the local model; without a model that is NOT_READY. A check on a missing file fails.",
     ].join(" "),
     input,
-    output,
+    get output() {
+      return output();
+    },
     annotations: READ_ONLY,
     timeoutMs: runtime.config.timeoutMs,
     handler: (args, ctx) => runTask(runtime, "local_verify", ctx, () => verify(runtime, args, ctx)),
