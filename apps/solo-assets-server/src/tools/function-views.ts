@@ -17,7 +17,7 @@ export function functionSummary(record: FunctionSummaryRecord, level: ResponseLe
 
 /** One line per step: what ran and what it found. */
 export function stepSummaries(gate: GateReport) {
-  return gate.steps.map((step) => ({ step: step.step, status: step.status, tool: step.tool, summary: step.summary }));
+  return gate.steps.map((step) => ({ step: step.step, status: step.status, tool: step.tool, summary: step.summary, ...(step.issue ? { issue: step.issue } : {}) }));
 }
 
 /** The gate report without the code (returned separately). */

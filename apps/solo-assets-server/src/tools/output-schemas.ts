@@ -11,11 +11,29 @@ const StepStatusSchema = z.enum(["passed", "failed", "skipped", "error"]);
 
 const DiagnosticSchema = z.object({ code: z.string(), message: z.string(), line: z.number().int(), column: z.number().int() });
 
+const GATE_ISSUE_CODES = [
+  "PYTHON_UNAVAILABLE",
+  "VENV_UNAVAILABLE",
+  "INSTALLER_UNAVAILABLE",
+  "SANDBOX_UNAVAILABLE",
+  "LINTER_UNAVAILABLE",
+  "TYPER_UNAVAILABLE",
+  "CRITIC_UNAVAILABLE",
+  "TESTS_NOT_RUN",
+  "NO_TESTS",
+  "TESTS_SKIPPED",
+] as const;
+
+const StepIssueSchema = z
+  .object({ code: z.enum(GATE_ISSUE_CODES), suggestion: z.string() })
+  .describe("why the step could not judge the code, and what to do");
+
 const StepBase = {
   status: StepStatusSchema,
   tool: z.string(),
   duration_ms: z.number(),
   summary: z.string(),
+  issue: StepIssueSchema.optional(),
 };
 
 export const LintReportSchema = z.object({
@@ -83,7 +101,17 @@ export const StepSummarySchema = z.object({
   status: StepStatusSchema,
   tool: z.string(),
   summary: z.string(),
+  issue: StepIssueSchema.optional(),
 });
+
+export const UnverifiedSchema = z
+  .object({
+    step: z.enum(["lint", "type", "test", "critic"]),
+    code: z.enum(GATE_ISSUE_CODES),
+    message: z.string(),
+    suggestion: z.string(),
+  })
+  .describe("why the function is unverified (a step could not run, or no tests): do what the suggestion says and save again");
 
 export const RejectionSchema = z
   .object({
@@ -99,6 +127,7 @@ export const GateReportSchema = z.object({
   code_changed: z.boolean(),
   steps: z.array(StepReportSchema),
   rejection: RejectionSchema.optional(),
+  unverified: UnverifiedSchema.optional(),
   checked_at: z.string(),
   duration_ms: z.number(),
 });

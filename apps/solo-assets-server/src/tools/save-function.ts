@@ -2,7 +2,7 @@ import { LeveledResponse, defineTool } from "@local-mcp/core";
 import { z } from "zod";
 import type { SoloServerServices } from "../server.js";
 import { criticLabel, gateDetails, stepSummaries } from "./function-views.js";
-import { GateReportSchema, RejectionSchema, StatusSchema, StepSummarySchema, TestCaseSchema } from "./output-schemas.js";
+import { GateReportSchema, RejectionSchema, StatusSchema, StepSummarySchema, TestCaseSchema, UnverifiedSchema } from "./output-schemas.js";
 
 export function createSaveFunctionTool(host: SoloServerServices) {
   const { config, settings } = host;
@@ -15,7 +15,7 @@ export function createSaveFunctionTool(host: SoloServerServices) {
       "an isolated environment with its dependencies, and an optional LLM critic. This is for storing verified assets for " +
       "later reuse — it is NOT a way to run or try out code. Search with search_functions before writing new code. Every " +
       "save is a new version; the answer says which step rejected the code and why (the traceback for failing tests), " +
-      "so you can fix it and save again. Test cases: [{\"input\": {\"arg\": value}, \"expected\": value}] or assert " +
+      "so you can fix it and save again; an 'unverified' answer says which step could not run and what to install. Test cases: [{\"input\": {\"arg\": value}, \"expected\": value}] or assert " +
       "statements as strings.",
     input: z.object({
       name: z.string().min(1).max(100).describe("The function's name, as written after `def` in code"),
@@ -40,6 +40,7 @@ export function createSaveFunctionTool(host: SoloServerServices) {
       status: StatusSchema,
       critic: z.string().describe("which critic ran: 'gemini <model>', 'local <model>', 'off' or 'not run'"),
       rejection: RejectionSchema.optional(),
+      unverified: UnverifiedSchema.optional(),
       gate: z.array(StepSummarySchema).optional(),
       code_changed: z.boolean().optional().describe("true when W/I fixes changed the stored code"),
       signature: z.string().optional(),
@@ -80,6 +81,7 @@ export function createSaveFunctionTool(host: SoloServerServices) {
           status: saved.function.status,
           critic: criticLabel(gate),
           ...(gate.rejection ? { rejection: gate.rejection } : {}),
+          ...(gate.unverified ? { unverified: gate.unverified } : {}),
         },
         standard: { gate: stepSummaries(gate), code_changed: gate.code_changed },
         full: { signature: saved.function.signature, code: saved.function.code, gate_report: gateDetails(gate) },

@@ -73,6 +73,10 @@ export async function save(setup: CliSetup, state: { exitCode: number }, file: s
     } else {
       setup.io.stdout.write(`${saved.function.name} v${saved.function.version}: ${gate.status}\n`);
       for (const step of gate.steps) setup.io.stdout.write(`  ${step.step.padEnd(7)} ${step.status.padEnd(8)} ${step.summary}\n`);
+      if (gate.unverified) {
+        const { code, message, suggestion } = gate.unverified;
+        setup.io.stdout.write(`unverified: ${code}: ${message} — ${suggestion}\n`);
+      }
       if (gate.rejection?.details) setup.io.stdout.write(`\n${gate.rejection.details}\n`);
     }
     if (gate.status === "broken") state.exitCode = 1;

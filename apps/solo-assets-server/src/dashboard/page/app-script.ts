@@ -99,6 +99,9 @@ export const APP_SCRIPT = String.raw`
     if (gate && gate.rejection) {
       rejection.hidden = false;
       rejection.textContent = gate.rejection.kind + ": " + gate.rejection.message + (gate.rejection.details ? "\n\n" + gate.rejection.details : "");
+    } else if (gate && gate.unverified) {
+      rejection.hidden = false;
+      rejection.textContent = "unverified — " + gate.unverified.code + ": " + gate.unverified.message + "\n" + gate.unverified.suggestion;
     } else {
       rejection.hidden = true;
       rejection.textContent = "";

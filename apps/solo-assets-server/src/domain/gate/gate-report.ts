@@ -18,6 +18,34 @@ export interface CodeDiagnostic {
   column: number;
 }
 
+/**
+ * Why a step could not judge the code (or, for the tests, why none ran): a code a program can
+ * branch on and what to do. Present on every step whose status is `error`, and on a test step
+ * that did not run (no tests given, skipped on request, no sandbox).
+ */
+export type GateIssueCode =
+  /** Python cannot be started (not installed, or SOLO_PYTHON names nothing that runs). */
+  | "PYTHON_UNAVAILABLE"
+  /** Python runs but cannot make a virtual environment (Debian/Ubuntu without python3-venv). */
+  | "VENV_UNAVAILABLE"
+  /** SOLO_INSTALLER names an installer that is not installed. */
+  | "INSTALLER_UNAVAILABLE"
+  /** No sandbox to run tests in (SOLO_SANDBOX=strict without bubblewrap or sandbox-exec). */
+  | "SANDBOX_UNAVAILABLE"
+  | "LINTER_UNAVAILABLE"
+  | "TYPER_UNAVAILABLE"
+  | "CRITIC_UNAVAILABLE"
+  /** The tests could not run for another reason (the message says which). */
+  | "TESTS_NOT_RUN"
+  | "NO_TESTS"
+  | "TESTS_SKIPPED";
+
+export interface StepIssue {
+  code: GateIssueCode;
+  /** What to do, e.g. "Install python3-venv (apt install python3-venv) …". */
+  suggestion: string;
+}
+
 interface StepBase {
   status: StepStatus;
   /** What ran, e.g. "ruff 0.16.9" or "ruff-wasm 0.17.3 (in-process)". */
@@ -25,6 +53,8 @@ interface StepBase {
   duration_ms: number;
   /** One sentence an agent can act on. */
   summary: string;
+  /** Why the step could not judge the code, and what to do (see StepIssue). */
+  issue?: StepIssue;
 }
 
 export interface LintReport extends StepBase {
@@ -138,6 +168,14 @@ export interface Rejection {
   details?: string;
 }
 
+/** Why a function is `unverified`: the first step that could not judge it, in one place. */
+export interface Unverified {
+  step: StepName;
+  code: GateIssueCode;
+  message: string;
+  suggestion: string;
+}
+
 export interface GateReport {
   status: FunctionStatus;
   /** The code as stored: the submitted code with W/I fixes applied. */
@@ -146,6 +184,8 @@ export interface GateReport {
   /** Always the four steps, in order; steps after a rejection are `skipped`. */
   steps: [LintReport, TypeReport, TestReport, CriticReport];
   rejection?: Rejection;
+  /** Present exactly when the status is `unverified`. */
+  unverified?: Unverified;
   checked_at: string;
   duration_ms: number;
 }

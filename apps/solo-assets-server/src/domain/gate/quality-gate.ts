@@ -12,7 +12,7 @@
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { silentLogger, toToolError } from "@local-mcp/core";
+import { isToolError, silentLogger, toToolError } from "@local-mcp/core";
 import type { Logger } from "@local-mcp/core";
 import type { TestCase } from "../library/function-record.js";
 import { meanScore } from "./critic/critic.js";
@@ -24,9 +24,11 @@ import type {
   GateReport,
   LintReport,
   Rejection,
+  StepIssue,
   StepName,
   TestReport,
   TypeReport,
+  Unverified,
 } from "./gate-report.js";
 import type { Linter } from "./lint/linter.js";
 import type { PythonTestRunner } from "./tests/test-runner.js";
@@ -59,6 +61,11 @@ export interface QualityGateParts {
 }
 
 const SKIPPED = "Not run: an earlier step rejected the code.";
+
+/** A step that failed to run: the error's own suggestion when it is a coded one, else `fallback`. */
+function issueOf(code: StepIssue["code"], error: unknown, fallback: string): StepIssue {
+  return { code, suggestion: isToolError(error) && error.code !== "INTERNAL" ? error.suggestion : fallback };
+}
 
 export class QualityGate {
   private readonly logger: Logger;
@@ -107,12 +114,15 @@ export class QualityGate {
     }
 
     const steps: GateReport["steps"] = [lint.report, type, test, critic];
+    const status = statusOf(steps, rejection);
+    const unverified = status === "unverified" ? unverifiedBy(steps) : undefined;
     return {
-      status: statusOf(steps, rejection),
+      status,
       code,
       code_changed: code !== input.code,
       steps,
       ...(rejection ? { rejection } : {}),
+      ...(unverified ? { unverified } : {}),
       checked_at: new Date().toISOString(),
       duration_ms: Date.now() - started,
     };
@@ -151,7 +161,18 @@ export class QualityGate {
       const message = toToolError(error).message;
       this.logger.warn("lint step failed", { error: message });
       return {
-        report: { step: "lint", status: "error", tool: linter?.kind ?? "ruff", duration_ms: Date.now() - started, summary: `The linter could not run: ${message}`, errors: [], fixed: [], unfixed: [], syntax_error: false },
+        report: {
+          step: "lint",
+          status: "error",
+          tool: linter?.kind ?? "ruff",
+          duration_ms: Date.now() - started,
+          summary: `The linter could not run: ${message}`,
+          issue: issueOf("LINTER_UNAVAILABLE", error, "Install ruff (pip install ruff) or set SOLO_LINTER=ruff-wasm; the log on stderr has the details."),
+          errors: [],
+          fixed: [],
+          unfixed: [],
+          syntax_error: false,
+        },
         fixedCode: code,
       };
     }
@@ -182,7 +203,15 @@ export class QualityGate {
       if (signal.aborted) throw signal.reason;
       const message = toToolError(error).message;
       this.logger.warn("type step failed", { error: message });
-      return { step: "type", status: "error", tool: typer?.kind ?? "typer", duration_ms: Date.now() - started, summary: `The type checker could not run: ${message}`, errors: [] };
+      return {
+        step: "type",
+        status: "error",
+        tool: typer?.kind ?? "typer",
+        duration_ms: Date.now() - started,
+        summary: `The type checker could not run: ${message}`,
+        issue: issueOf("TYPER_UNAVAILABLE", error, "Install mypy (pip install mypy) or set SOLO_TYPER=pyright; the log on stderr has the details."),
+        errors: [],
+      };
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
@@ -199,7 +228,16 @@ export class QualityGate {
       if (context.signal.aborted) throw context.signal.reason;
       const message = toToolError(error).message;
       this.logger.warn("test step failed", { error: message });
-      return { step: "test", status: "error", tool: "python", duration_ms: Date.now() - started, summary: `The tests could not run: ${message}`, outcome: "error", cases: [] };
+      return {
+        step: "test",
+        status: "error",
+        tool: "python",
+        duration_ms: Date.now() - started,
+        summary: `The tests could not run: ${message}`,
+        issue: issueOf("TESTS_NOT_RUN", error, "Check the gate's tools with `solo-assets status`; the log on stderr has the details."),
+        outcome: "error",
+        cases: [],
+      };
     }
   }
 
@@ -243,6 +281,7 @@ export class QualityGate {
         tool: critic ? `${critic.backend} ${critic.model}` : "critic",
         duration_ms: Date.now() - started,
         summary: `The critic could not score the code: ${message}`,
+        issue: issueOf("CRITIC_UNAVAILABLE", error, "Check the critic's settings (SOLO_CRITIC, the API key or SOLO_CRITIC_MODEL_PATH) or set SOLO_CRITIC=off."),
         threshold,
       };
     }
@@ -259,6 +298,14 @@ function testRejection(test: TestReport): Rejection | undefined {
   const kind = kinds[test.outcome];
   if (!kind) return undefined;
   return { step: "test", kind, message: test.summary, ...(test.traceback ? { details: test.traceback } : {}) };
+}
+
+/** Why an unverified function is unverified: the first step that did not judge it. */
+function unverifiedBy(steps: GateReport["steps"]): Unverified {
+  const verified: StepName[] = ["lint", "type", "test"];
+  const step = steps.find((s) => (verified.includes(s.step) && s.status !== "passed") || s.status === "error") ?? steps[2];
+  const issue = step.issue ?? { code: "TESTS_NOT_RUN", suggestion: "Save again with test cases." };
+  return { step: step.step, code: issue.code, message: step.summary, suggestion: issue.suggestion };
 }
 
 function statusOf(steps: GateReport["steps"], rejection: Rejection | undefined): FunctionStatus {

@@ -48,11 +48,37 @@ export class EnvironmentInstallError extends Error {
 }
 
 /**
- * Python (or the configured installer) cannot run at all: not a problem of the function's
- * dependencies, so the test step reports an error and the function is stored as unverified.
+ * Python (or the configured installer) cannot run at all, or cannot make a virtual environment:
+ * not a problem of the function's dependencies, so the test step reports an error with this code
+ * and suggestion, and the function is stored as unverified.
  */
 export class ToolchainUnavailableError extends Error {
   override readonly name = "ToolchainUnavailableError";
+  constructor(
+    message: string,
+    readonly code: "PYTHON_UNAVAILABLE" | "VENV_UNAVAILABLE" | "INSTALLER_UNAVAILABLE",
+    readonly suggestion: string,
+  ) {
+    super(message);
+  }
+}
+
+const VENV_SUGGESTION =
+  "Install python3-venv (apt install python3-venv) — or uv (pip install uv, or see docs.astral.sh/uv), which makes environments without it — then save again.";
+
+/** Making the venv itself failed: no dependency is involved yet, so the toolchain is at fault. */
+function venvUnavailable(python: string, error: EnvironmentInstallError): ToolchainUnavailableError {
+  const output = error.log
+    .split("\n")
+    .filter((line) => !line.startsWith("$ ") && line.trim() !== "")
+    .join(" ")
+    .replace(/\s+/g, " ")
+    .trim();
+  return new ToolchainUnavailableError(
+    `Python (${python}) cannot make a virtual environment${output ? `: ${output.slice(-400)}` : ` (${error.message})`}`,
+    "VENV_UNAVAILABLE",
+    VENV_SUGGESTION,
+  );
 }
 
 export interface EnvironmentPoolOptions {
@@ -118,14 +144,16 @@ export class EnvironmentPool {
     });
     if (version.code !== 0) {
       throw new ToolchainUnavailableError(
-        `Python (${this.options.python}) could not be started: ${(version.spawnError ?? version.stderr).trim().slice(0, 300)}. Install Python 3 or set SOLO_PYTHON.`,
+        `Python (${this.options.python}) could not be started: ${(version.spawnError ?? version.stderr).trim().slice(0, 300)}.`,
+        "PYTHON_UNAVAILABLE",
+        "Install Python 3 with venv (Debian/Ubuntu: apt install python3 python3-venv; macOS: brew install python) or set SOLO_PYTHON to a Python 3 interpreter, then save again.",
       );
     }
     const pythonTag = `cpython-${version.stdout.trim()}`;
     const uvPath = this.options.installer === "pip" ? undefined : findOnPath("uv", env.PATH);
     const uv = uvPath ? await probeTool(uvPath, [], ["--version"], env) : undefined;
     if (this.options.installer === "uv" && !uv) {
-      throw new ToolchainUnavailableError("SOLO_INSTALLER=uv but uv is not on PATH.");
+      throw new ToolchainUnavailableError("SOLO_INSTALLER=uv but uv is not on PATH.", "INSTALLER_UNAVAILABLE", "Install uv (pip install uv, or see docs.astral.sh/uv) or set SOLO_INSTALLER=auto.");
     }
     if (uv) return { pythonTag, installer: "uv", uv, hostPip: false };
     const pip = await runProcess(this.options.python, ["-m", "pip", "--version"], { env, timeoutMs: 15_000 });
@@ -174,10 +202,15 @@ export class EnvironmentPool {
     try {
       const needPip = dependencies.length > 0 && !tools.hostPip && tools.installer === "pip";
       say(`creating a Python environment for ${dependencies.length === 0 ? "no dependencies" : dependencies.join(", ")}`);
-      if (tools.uv) {
-        await step("uv venv", tools.uv.command, ["venv", "--quiet", "--python", this.options.python, staging]);
-      } else {
-        await step("python -m venv", this.options.python, ["-m", "venv", ...(needPip ? [] : ["--without-pip"]), staging]);
+      try {
+        if (tools.uv) {
+          await step("uv venv", tools.uv.command, ["venv", "--quiet", "--python", this.options.python, staging]);
+        } else {
+          await step("python -m venv", this.options.python, ["-m", "venv", ...(needPip ? [] : ["--without-pip"]), staging]);
+        }
+      } catch (error) {
+        if (error instanceof EnvironmentInstallError && !error.timedOut) throw venvUnavailable(this.options.python, error);
+        throw error;
       }
       if (dependencies.length > 0) {
         say(`installing ${dependencies.join(", ")}`);

@@ -13,7 +13,7 @@ import { z } from "zod";
 import { runProcess, tail } from "../../process/run-process.js";
 import type { TestCase } from "../../library/function-record.js";
 import type { TestOutcome, TestReport } from "../gate-report.js";
-import { EnvironmentInstallError } from "./environment-pool.js";
+import { EnvironmentInstallError, ToolchainUnavailableError } from "./environment-pool.js";
 import type { EnvironmentPool } from "./environment-pool.js";
 import { HARNESS_FILE, HARNESS_SOURCE, PLANNER_SOURCE } from "./harness-source.js";
 import { SandboxUnavailableError } from "./sandbox.js";
@@ -57,15 +57,24 @@ export class PythonTestRunner {
       cases: [],
       ...extra,
     });
-    if (input.skip) return report("skipped", "skipped", "Tests skipped on request (skip_tests); the function is stored as unverified.");
+    if (input.skip) {
+      return report("skipped", "skipped", "Tests skipped on request (skip_tests); the function is stored as unverified.", {
+        issue: { code: "TESTS_SKIPPED", suggestion: "Save again with test cases and without skip_tests to verify it." },
+      });
+    }
     if (input.cases.length === 0) {
-      return report("no_tests", "skipped", "No test cases were given, so the function is stored as unverified; add test_cases to verify it.");
+      return report("no_tests", "skipped", "No test cases were given, so the function is stored as unverified; add test_cases to verify it.", {
+        issue: { code: "NO_TESTS", suggestion: 'Save again with test_cases, e.g. [{"input": {"x": 1}, "expected": 2}].' },
+      });
     }
 
     let environment;
     try {
       environment = await this.pool.acquire(input.dependencies, context);
     } catch (error) {
+      if (error instanceof ToolchainUnavailableError) {
+        return report("error", "error", `Tests NOT run: ${error.message}`, { tool: "python", issue: { code: error.code, suggestion: error.suggestion } });
+      }
       if (!(error instanceof EnvironmentInstallError)) throw error;
       return report("install_failed", "failed", `${error.message} Check the names and versions in dependencies.`, {
         traceback: error.log,
@@ -101,7 +110,11 @@ export class PythonTestRunner {
         });
       } catch (error) {
         if (!(error instanceof SandboxUnavailableError)) throw error;
-        return report("sandbox_unavailable", "error", `Tests NOT run: no sandbox. ${error.message}`, { environment: envInfo, tool: "sandbox" });
+        return report("sandbox_unavailable", "error", `Tests NOT run: no sandbox. ${error.message}`, {
+          environment: envInfo,
+          tool: "sandbox",
+          issue: { code: "SANDBOX_UNAVAILABLE", suggestion: "Install bubblewrap (apt install bubblewrap), or set SOLO_SANDBOX=weak to accept the weaker fallback (docs/solo-assets.md, the sandbox)." },
+        });
       }
       if (run.aborted) throw context.signal.reason;
       const sandbox = {
