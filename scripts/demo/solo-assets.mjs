@@ -44,7 +44,7 @@ function readExamples(root) {
   }));
 }
 
-export async function run({ root, spawn, log }) {
+export async function run({ root, spawn, log, warn = log }) {
   const scratch = mkdtempSync(join(tmpdir(), "solo-assets-demo-"));
   const examples = readExamples(root);
   const started = Date.now();
@@ -66,6 +66,7 @@ export async function run({ root, spawn, log }) {
     log("the first save creates the pooled Python environment and warms the type checker's cache: it takes seconds; later saves reuse both");
 
     let criticRejected = false;
+    const unverified = new Map();
     for (const example of examples) {
       const saveStarted = Date.now();
       const saved = await call(client, "save_function", { ...example, response_level: "full" }, { timeout: SAVE_TIMEOUT_MS });
@@ -76,6 +77,14 @@ export async function run({ root, spawn, log }) {
       log(`save_function ${saved.name} → v${saved.version} ${saved.status} in ${Date.now() - saveStarted} ms (critic ${saved.critic})`);
       log(`  ${describeGate(report)}`);
       log(`  ${report.steps[0].tool}; ${report.steps[1].tool}; ${test.cases.filter((c) => c.passed).length}/${test.cases.length} tests passed, ${envNote}, network isolated: ${test.sandbox?.network_isolated ?? "n/a"}`);
+      // The examples have tests: unverified means a step could not run here; the answer says why.
+      if (saved.status === "unverified") {
+        const { code, message, suggestion } = saved.unverified ?? report.unverified ?? {};
+        log(`  unverified: ${code}: ${message} — ${suggestion}`);
+        const same = unverified.get(code) ?? { names: [], message, suggestion };
+        same.names.push(saved.name);
+        unverified.set(code, same);
+      }
       // The examples are clean: only a critic you configured may judge them otherwise (shown, not a failure).
       if (saved.rejection?.kind === "critic_rejected") {
         criticRejected = true;
@@ -83,6 +92,10 @@ export async function run({ root, spawn, log }) {
       } else if (saved.status === "broken") {
         throw new Error(`${saved.name} should pass the gate: ${JSON.stringify(saved.rejection)}`);
       }
+    }
+
+    for (const [code, { names, message, suggestion }] of unverified) {
+      warn(`${names.length} of ${examples.length} saves stored unverified (${names.join(", ")}): ${code}: ${message} — ${suggestion}`);
     }
 
     let top;
