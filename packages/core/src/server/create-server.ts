@@ -1,6 +1,4 @@
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
-import type { jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js";
 import {
   CallToolRequestSchema,
   CompleteRequestSchema,
@@ -27,6 +25,7 @@ import type { ResourceDefinition, ResourceTemplateDefinition } from "../resource
 import { boundedErrorBody } from "./bounded-error-body.js";
 import { DEFAULT_PAGE_ITEMS, PAGE_BUDGET_SHARE } from "./resource-pages.js";
 import { PART_BUDGET_SHARE } from "./resource-reads.js";
+import { zodJsonSchemaValidator } from "./json-schema-validator.js";
 import { createResourceHandlers } from "./resources.js";
 
 export interface ServerDefinition {
@@ -80,16 +79,6 @@ const ToolsCallRequestSchema = CallToolRequestSchema.extend({ params: z.unknown(
 const DEFAULT_TIMEOUT_MS = 30_000;
 /** Time kept back from a call's deadline when it waits for a loading model (see below). */
 const READINESS_MARGIN_MS = 50;
-
-/**
- * The SDK's Server builds an Ajv instance (with its formats) in its constructor unless given a
- * validator; it needs one only to check an elicitation answer, which these servers never ask for.
- * One validator per process, built on first use: a start (and every HTTP session) skips Ajv.
- */
-let sharedAjvValidator: AjvJsonSchemaValidator | undefined;
-const lazyJsonSchemaValidator: jsonSchemaValidator = {
-  getValidator: (schema) => (sharedAjvValidator ??= new AjvJsonSchemaValidator()).getValidator(schema),
-};
 
 interface PreparedTool {
   definition: AnyToolDefinition;
@@ -177,7 +166,8 @@ export function createServer(definition: ServerDefinition): CreatedServer {
     { name: definition.name, version: definition.version, ...(definition.title ? { title: definition.title } : {}) },
     {
       capabilities,
-      jsonSchemaValidator: lazyJsonSchemaValidator,
+      // Not the SDK's default Ajv (built in the constructor): see json-schema-validator.ts.
+      jsonSchemaValidator: zodJsonSchemaValidator,
       ...(definition.instructions ? { instructions: definition.instructions } : {}),
     },
   );
