@@ -94,7 +94,8 @@ describe("the MCP Inspector CLI against local-model-mcp", () => {
       success: true,
       data: { passed: 1, failed: 0, results: [{ id: "DATA-01", status: "pass", evidence: "line 10: export const useFamilyStore = create<FamilyState>((set) => ({" }] },
     });
-  });
+    // Two Inspector CLI runs, each a fresh Inspector and server: ~9 s each on a loaded 2-core machine.
+  }, 90_000);
 });
 
 describe("the local-model CLI", () => {
