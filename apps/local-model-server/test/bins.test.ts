@@ -6,7 +6,7 @@ import { runInspectorCli, spawnStdioServer, writeTinyLlamaGguf } from "@local-mc
 import { APP_DIR, PROJECT, tempDir } from "./helpers.js";
 
 // The built bins, driven the way clients drive them: the SDK client over stdio, the official
-// MCP Inspector CLI, and the `local-model` CLI. Build first: tsc -p tsconfig.build.json.
+// MCP Inspector CLI, and the `local-model` CLI. Build first: pnpm --filter @local-mcp/local-model-server... build.
 const MCP = join(APP_DIR, "dist/mcp.js");
 const CLI = join(APP_DIR, "dist/cli.js");
 const PLAN = ".planning/phases/01-data-foundation/01-01-PLAN.md";
@@ -16,7 +16,7 @@ let state: Awaited<ReturnType<typeof tempDir>>;
 let env: Record<string, string>;
 
 beforeAll(async () => {
-  expect(existsSync(MCP) && existsSync(CLI), "build the app first (tsc -p tsconfig.build.json)").toBe(true);
+  expect(existsSync(MCP) && existsSync(CLI), "build the app first (pnpm --filter @local-mcp/local-model-server... build)").toBe(true);
   state = await tempDir("local-model-bins-");
   env = { LOCAL_MODEL_ROOTS: PROJECT, LOCAL_MODEL_STATE_DIR: state.path, LOCAL_MCP_LOG_LEVEL: "warn" };
 });

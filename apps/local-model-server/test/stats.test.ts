@@ -130,7 +130,7 @@ describe("StatsStore", () => {
 
   it("adds up what concurrent processes record, without losing or corrupting anything", async () => {
     const module = join(APP_DIR, "dist/domain/stats/stats-store.js");
-    expect(existsSync(module), "build the app first (tsc -p tsconfig.build.json)").toBe(true);
+    expect(existsSync(module), "build the app first (pnpm --filter @local-mcp/local-model-server... build)").toBe(true);
     const script = `
       const { StatsStore } = await import(${JSON.stringify(pathToFileURL(module).href)});
       const noop = () => {};

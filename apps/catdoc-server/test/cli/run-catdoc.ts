@@ -1,6 +1,6 @@
 /**
  * Runs the built `catdoc` bin (dist/cli.js) as a real process. Build first:
- * `npx tsc -p tsconfig.build.json && node scripts/copy-dashboard-assets.mjs` (the package's build script).
+ * `pnpm --filter @local-mcp/catdoc-server build` (the package's build script: the esbuild bundle).
  */
 import { execFile, spawn } from "node:child_process";
 import type { ChildProcessWithoutNullStreams } from "node:child_process";

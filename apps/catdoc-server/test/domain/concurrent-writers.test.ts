@@ -51,7 +51,7 @@ function startWriter(script: string, root: string, writer: number) {
 describe("concurrent writers", () => {
   it(`${WRITERS} processes adding ${OBJECTS_EACH} objects each lose nothing`, async () => {
     await access(BUILT).catch(() => {
-      throw new Error(`${BUILT} is missing: build the app first (pnpm build, or tsc -p tsconfig.build.json)`);
+      throw new Error(`${BUILT} is missing: build the app first (pnpm build, or pnpm --filter @local-mcp/catdoc-server build)`);
     });
     const root = await tempDir();
     const store = new CatDocStore(root);

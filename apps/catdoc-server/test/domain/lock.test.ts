@@ -32,7 +32,7 @@ afterEach(() => {
 /** Starts a process that takes the project's lock and keeps it; resolves once it holds it. */
 async function startHolder(root: string) {
   await access(BUILT).catch(() => {
-    throw new Error(`${BUILT} is missing: build the app first (pnpm build, or tsc -p tsconfig.build.json)`);
+    throw new Error(`${BUILT} is missing: build the app first (pnpm build, or pnpm --filter @local-mcp/catdoc-server build)`);
   });
   const script = join(root, "holder.mjs");
   await writeFile(script, HOLDER_SCRIPT);

@@ -1,6 +1,6 @@
 /**
  * The built bin: `dist/mcp.js` spawned over stdio (stdout carries JSON-RPC only) and driven by
- * the official MCP Inspector CLI. Build first: `npx tsc -p tsconfig.build.json` (core built too).
+ * the official MCP Inspector CLI. Build first: `pnpm --filter @local-mcp/catdoc-server... build`.
  */
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
