@@ -34,3 +34,5 @@ export type { FakeGemini, FakeGeminiRequest, ScriptedFailure } from "./fake-gemi
 export { FakeOpenAi } from "./fake-openai.js";
 export type { FakeOpenAiRequest } from "./fake-openai.js";
 export { LOAD_LOG_ENV, LOAD_OBSERVER_URL, loadedPackages, readLoadLog } from "./load-log.js";
+export { loadedModules, runObserved } from "./bin-loads.js";
+export type { BinRun, LoadedModules } from "./bin-loads.js";
