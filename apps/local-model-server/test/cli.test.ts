@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import { runObserved } from "./bin-loads.js";
+import { runObserved } from "@local-mcp/core/testing";
 
 const CLI = fileURLToPath(new URL("../dist/cli.js", import.meta.url));
 const MCP = fileURLToPath(new URL("../dist/mcp.js", import.meta.url));

@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import { runObserved } from "./helpers/bin-loads.js";
+import { runObserved } from "@local-mcp/core/testing";
 
 const CLI = fileURLToPath(new URL("../dist/cli.js", import.meta.url));
 const MCP = fileURLToPath(new URL("../dist/mcp.js", import.meta.url));

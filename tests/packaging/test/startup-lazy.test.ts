@@ -25,6 +25,7 @@ import { pathToFileURL } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadedModules } from "../../../packages/core/src/testing/bin-loads.js";
 import { LOAD_LOG_ENV, loadedPackages, readLoadLog } from "../../../packages/core/src/testing/load-log.js";
 import { REPO, SERVERS } from "./support/workspace.js";
 
@@ -81,8 +82,7 @@ function helpLoads(file: string): { status: number | null; stdout: string; heavy
   const { cwd, env } = userEnv(log);
   const result = spawnSync(process.execPath, ["--import", OBSERVER, file, "--help"], { cwd, env, encoding: "utf8", timeout: 30_000 });
   const modules = readLoadLog(log);
-  const packages = [...new Set(modules.filter((m) => m.includes("/node_modules/")).map((m) => /node_modules\/((?:@[^/]+\/)?[^/]+)\/(?!.*node_modules\/)/.exec(m)?.[1] ?? m))];
-  return { status: result.status, stdout: result.stdout, heavy: loadedPackages(modules, HEAVY), packages };
+  return { status: result.status, stdout: result.stdout, heavy: loadedPackages(modules, HEAVY), packages: [...loadedModules(modules).packages] };
 }
 
 describe("the load check can fail", () => {

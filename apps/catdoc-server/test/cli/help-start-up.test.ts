@@ -6,17 +6,13 @@
  * zod, no MCP SDK, no yaml, MiniSearch or core index, none of the domain's store, validators or
  * importer, no dashboard; `catdoc-mcp --help` loads no npm package at all.
  */
-import { execFile } from "node:child_process";
-import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { runObserved } from "@local-mcp/core/testing";
+import type { BinRun } from "@local-mcp/core/testing";
 import { beforeAll, describe, expect, it } from "vitest";
-import { useTempDirs } from "../domain/helpers.js";
-import { RECORDER, readLoaded } from "../mcp/loaded-modules.js";
-import type { Loaded } from "../mcp/loaded-modules.js";
 import { CLI, assertBuilt } from "./run-catdoc.js";
 
 beforeAll(assertBuilt);
-const tempDir = useTempDirs();
 const MCP = fileURLToPath(new URL("../../dist/mcp.js", import.meta.url));
 const COMMANDS = ["init", "import", "validate", "list", "show", "search", "trace", "graph", "dashboard", "mcp"];
 
@@ -25,22 +21,14 @@ const HEAVY_SOURCES = ["src/config.ts", "src/server.ts", "src/domain/", "src/das
 /** Bundled bytes --help may read; the whole bundle is ~1.7 MB, catdoc --help needs ~170 KB (commander is most of it). */
 const MAX_HELP_BYTES = 300 * 1024;
 
-async function helpLoads(bin: string, args: readonly string[]): Promise<Loaded & { stdout: string }> {
-  const record = join(await tempDir(), "loaded.txt");
-  const stdout = await new Promise<string>((resolve, reject) => {
-    execFile(process.execPath, ["--import", RECORDER, bin, ...args], { cwd: tempDirFor(record), env: { ...process.env, RECORD_LOADS_FILE: record } }, (error, out, err) => {
-      if (error !== null) reject(new Error(`${args.join(" ")}: ${error.message} ${err}`));
-      else resolve(out);
-    });
-  });
-  return { ...(await readLoaded(record)), stdout };
+/** Runs the bin under core's load observer; a run that fails is the test's failure, with its stderr. */
+async function helpLoads(bin: string, args: readonly string[]): Promise<BinRun> {
+  const run = await runObserved(bin, args);
+  if (run.code !== 0) throw new Error(`${args.join(" ")}: exit ${run.code} ${run.stderr}`);
+  return run;
 }
 
-function tempDirFor(file: string): string {
-  return file.slice(0, file.lastIndexOf("/"));
-}
-
-function heavySources(loaded: Loaded): string[] {
+function heavySources(loaded: BinRun): string[] {
   return [...loaded.sources].filter((source) => HEAVY_SOURCES.some((heavy) => source.startsWith(heavy)) && source !== "src/domain/errors.ts");
 }
 

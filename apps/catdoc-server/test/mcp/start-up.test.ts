@@ -3,15 +3,14 @@
  * the heavy libraries — not the never-bundled ones the issue names (typescript, node-llama-cpp,
  * @duckdb/node-api, @google/genai), nor CatDoc's own yaml, MiniSearch, commander, the validators,
  * the importer or the dashboard, which load when a tool first needs them. What a process loaded is
- * recorded by a preload (record-loads.mjs); a bundle chunk counts as every source esbuild put in it
- * (its `// path` comments), so the check holds for the bundled and the unbundled build alike.
+ * recorded by core's module-load observer (`node --import LOAD_OBSERVER_URL`); a bundle chunk counts
+ * as every source esbuild put in it (its `// path` comments, read by core's loadedModules).
  */
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { spawnStdioServer } from "@local-mcp/core/testing";
+import { LOAD_LOG_ENV, LOAD_OBSERVER_URL, loadedModules, readLoadLog, spawnStdioServer } from "@local-mcp/core/testing";
 import { describe, expect, it } from "vitest";
 import { copyExample, useTempDirs } from "./helpers.js";
-import { RECORDER, readLoaded } from "./loaded-modules.js";
 
 const BIN = fileURLToPath(new URL("../../dist/mcp.js", import.meta.url));
 const tempDir = useTempDirs();
@@ -28,15 +27,15 @@ async function loadsDuring(drive: (client: Awaited<ReturnType<typeof spawnStdioS
   const record = join(dir, "loaded.txt");
   const server = await spawnStdioServer({
     command: process.execPath,
-    args: ["--import", RECORDER, BIN],
-    env: { CATDOC_PROJECT_PATH: root, LOCAL_MCP_LOG_LEVEL: "warn", RECORD_LOADS_FILE: record },
+    args: ["--import", LOAD_OBSERVER_URL, BIN],
+    env: { CATDOC_PROJECT_PATH: root, LOCAL_MCP_LOG_LEVEL: "warn", [LOAD_LOG_ENV]: record },
   });
   try {
     await drive(server.client);
   } finally {
     expect((await server.close()).code).toBe(0);
   }
-  return readLoaded(record);
+  return loadedModules(readLoadLog(record));
 }
 
 describe("catdoc-mcp start-up", () => {
