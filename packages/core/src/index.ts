@@ -42,7 +42,7 @@ export { Readiness } from "./guards/readiness.js";
 export type { ReadinessState } from "./guards/readiness.js";
 export { MemoryGuard, availableMemoryBytes, formatBytes } from "./guards/memory.js";
 export type { MemoryGuardOptions } from "./guards/memory.js";
-export { defineTool } from "./tool-definition.js";
+export { defineTool, lazySchema } from "./tool-definition.js";
 export type { AnyToolDefinition, ToolAnnotations, ToolContext, ToolDefinition } from "./tool-definition.js";
 export {
   RESOURCE_VERSION_META,

@@ -51,6 +51,16 @@ export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(
   return definition;
 }
 
+/**
+ * A schema built on first use: a tool's input and output schemas are needed only to list the tools
+ * or check a call, so building them at import only delays the server's start (zod builds cost CPU).
+ * Give the definition getters: `get input() { return input(); }`.
+ */
+export function lazySchema<S>(build: () => S): () => S {
+  let schema: S | undefined;
+  return () => (schema ??= build());
+}
+
 // Tool lists are heterogeneous; the factory only needs the erased shape.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type AnyToolDefinition = ToolDefinition<any, any>;

@@ -55,15 +55,6 @@ export function contractOutput<D extends z.ZodType>(data: D) {
   });
 }
 
-/**
- * A schema built on first use: a tool's output schema is needed only to list the tools or check a
- * result, so building it at import would only delay the server's start (zod builds cost CPU).
- */
-export function lazySchema<S>(build: () => S): () => S {
-  let schema: S | undefined;
-  return () => (schema ??= build());
-}
-
 export const READ_ONLY: ToolAnnotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
 
 export const FilesSchema = z

@@ -4,14 +4,14 @@
  * template uses and the call does not give is INVALID_INPUT naming it. With output_path the file
  * is written atomically under the roots, and minimal responses leave the content out.
  */
-import { defineTool, ToolError, type ToolContext } from "@local-mcp/core";
+import { defineTool, lazySchema, ToolError, type ToolContext } from "@local-mcp/core";
 import { z } from "zod";
 import { countLines } from "../domain/text/lines.js";
 import { jsonTaskMessages } from "../domain/model/prompts.js";
 import { GENERATED_SCHEMA } from "../domain/model/task-schemas.js";
 import { isInlineTemplate, type TemplateInfo } from "../domain/templates/template-store.js";
 import type { LocalModelRuntime } from "../runtime.js";
-import { boundedJsonObject, EngineChoiceSchema, contractOutput, lazySchema } from "./contract.js";
+import { boundedJsonObject, EngineChoiceSchema, contractOutput } from "./contract.js";
 import { ModelTally, runTask } from "./run-task.js";
 import type { TaskOutcome } from "./task-response.js";
 

@@ -95,18 +95,20 @@ function jsonSchemaOf(schema: z.ZodType, io: "input" | "output"): Record<string,
 }
 
 function prepareTool(tool: AnyToolDefinition): PreparedTool {
-  if (RESPONSE_LEVEL_ARG in tool.input.shape) {
-    throw new Error(`Tool ${tool.name} must not declare ${RESPONSE_LEVEL_ARG}; core adds it.`);
-  }
   let input: z.ZodObject | undefined;
-  const withLevel = (): z.ZodObject =>
-    (input ??= tool.input
+  // tool.input is read only here, on first listing or call: a tool may build its schema lazily (lazySchema).
+  const withLevel = (): z.ZodObject => {
+    if (input === undefined && RESPONSE_LEVEL_ARG in tool.input.shape) {
+      throw new Error(`Tool ${tool.name} must not declare ${RESPONSE_LEVEL_ARG}; core adds it.`);
+    }
+    return (input ??= tool.input
       .extend({
         [RESPONSE_LEVEL_ARG]: ResponseLevelSchema.optional().describe(
           "How much to return: minimal (default: ids and counts), standard (adds names and titles), full (everything).",
         ),
       })
       .strict());
+  };
   let listing: Tool | undefined;
   const list = (): Tool =>
     (listing ??= {
