@@ -31,15 +31,16 @@ export function defineCatDocTool<I extends z.ZodObject, O extends z.ZodObject>(d
 export const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
 
 export function bindCatDocTool<I extends z.ZodObject, O extends z.ZodObject>(tool: CatDocToolDefinition<I, O>, project: ProjectAccess): ToolDefinition<I, O> {
-  const { handler, ...rest } = tool;
-  return {
-    ...rest,
-    handler: async (input, ctx) => {
-      try {
-        return await handler(input, { ...ctx, project });
-      } catch (error) {
-        throw asToolError(error);
-      }
-    },
+  const { handler } = tool;
+  // Property descriptors, not a spread: a spread would call the `input`/`output` getters and build
+  // every tool's schemas at start-up (they are built on first listing or call, see lazySchema).
+  const bound = Object.defineProperties({}, Object.getOwnPropertyDescriptors(tool)) as ToolDefinition<I, O>;
+  bound.handler = async (input, ctx) => {
+    try {
+      return await handler(input, { ...ctx, project });
+    } catch (error) {
+      throw asToolError(error);
+    }
   };
+  return bound;
 }

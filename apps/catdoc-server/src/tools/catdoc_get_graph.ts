@@ -1,3 +1,4 @@
+import { lazySchema } from "@local-mcp/core";
 import { z } from "zod";
 import { requireCategory } from "../domain/project-index.js";
 import { defineCatDocTool, READ_ONLY } from "./catdoc-tool.js";
@@ -9,6 +10,52 @@ import { LeveledView, itemsAt } from "./support/view.js";
 const PAGE = { defaultLimit: 200, maxLimit: 2000 };
 const EDGES = { defaultLimit: 1000, maxLimit: 10_000 };
 
+const input = lazySchema(() => z.object({
+  categoryId: z.string().min(1).optional().describe("Only this category (and the functors into or out of it)."),
+  includeIdentities: z.boolean().optional().describe("Include identity morphisms as edges (default false)."),
+  edgeLimit: z.number().int().min(1).max(EDGES.maxLimit).optional().describe(`Most edges to return (default ${EDGES.defaultLimit}).`),
+  ...pagingInput("nodes", PAGE),
+}));
+
+const output = lazySchema(() => z.object({
+  ...PageOutput(),
+  edgeCount: z.number().int().describe("Edges among all nodes in scope."),
+  edgesReturned: z.number().int().describe("Edges among this page's nodes, as many as the edges list holds (at standard)."),
+  edgesTruncated: z.boolean().describe("True when edges among the returned nodes were cut to edgeLimit."),
+  nodeIds: z.array(z.string()).describe("The ids of this page's nodes (objects), in file order."),
+  nodes: z
+    .array(z.object({ id: z.string(), categoryId: z.string(), title: z.string(), domain: z.string(), metadata: MetadataOutput().optional() }))
+    .optional()
+    .describe("standard: this page's nodes."),
+  edges: z
+    .array(
+      z.object({
+        id: z.string(),
+        source: z.string(),
+        target: z.string(),
+        categoryId: z.string(),
+        name: z.string(),
+        isIdentity: z.boolean(),
+        metadata: MetadataOutput().optional(),
+      }),
+    )
+    .optional()
+    .describe("standard: the morphisms among this page's nodes, up to edgeLimit."),
+  categories: z.array(z.object({ id: z.string(), name: z.string() })).optional(),
+  functors: z
+    .array(
+      z.object({
+        id: z.string(),
+        name: z.string(),
+        sourceCategory: z.string(),
+        targetCategory: z.string(),
+        objectMapping: z.record(z.string(), z.string()).optional(),
+      }),
+    )
+    .optional(),
+  naturalTransformations: z.array(z.object({ id: z.string(), name: z.string(), sourceFunctor: z.string(), targetFunctor: z.string() })).optional(),
+}));
+
 export const catdocGetGraphTool = defineCatDocTool({
   name: "catdoc_get_graph",
   title: "Get the document graph",
@@ -18,50 +65,12 @@ export const catdocGetGraphTool = defineCatDocTool({
     "edgeLimit; for the whole graph at once read the resource catdoc://graph (small projects only: above 25,000 tokens it is refused). minimal: the counts and the node ids of the page; " +
     "standard: adds the nodes (with titles and domains) and the edges among them (endpoints, names), the categories, functors " +
     "and natural transformations; full: adds metadata and the functors' object mappings.",
-  input: z.object({
-    categoryId: z.string().min(1).optional().describe("Only this category (and the functors into or out of it)."),
-    includeIdentities: z.boolean().optional().describe("Include identity morphisms as edges (default false)."),
-    edgeLimit: z.number().int().min(1).max(EDGES.maxLimit).optional().describe(`Most edges to return (default ${EDGES.defaultLimit}).`),
-    ...pagingInput("nodes", PAGE),
-  }),
-  output: z.object({
-    ...PageOutput,
-    edgeCount: z.number().int().describe("Edges among all nodes in scope."),
-    edgesReturned: z.number().int().describe("Edges among this page's nodes, as many as the edges list holds (at standard)."),
-    edgesTruncated: z.boolean().describe("True when edges among the returned nodes were cut to edgeLimit."),
-    nodeIds: z.array(z.string()).describe("The ids of this page's nodes (objects), in file order."),
-    nodes: z
-      .array(z.object({ id: z.string(), categoryId: z.string(), title: z.string(), domain: z.string(), metadata: MetadataOutput.optional() }))
-      .optional()
-      .describe("standard: this page's nodes."),
-    edges: z
-      .array(
-        z.object({
-          id: z.string(),
-          source: z.string(),
-          target: z.string(),
-          categoryId: z.string(),
-          name: z.string(),
-          isIdentity: z.boolean(),
-          metadata: MetadataOutput.optional(),
-        }),
-      )
-      .optional()
-      .describe("standard: the morphisms among this page's nodes, up to edgeLimit."),
-    categories: z.array(z.object({ id: z.string(), name: z.string() })).optional(),
-    functors: z
-      .array(
-        z.object({
-          id: z.string(),
-          name: z.string(),
-          sourceCategory: z.string(),
-          targetCategory: z.string(),
-          objectMapping: z.record(z.string(), z.string()).optional(),
-        }),
-      )
-      .optional(),
-    naturalTransformations: z.array(z.object({ id: z.string(), name: z.string(), sourceFunctor: z.string(), targetFunctor: z.string() })).optional(),
-  }),
+  get input() {
+    return input();
+  },
+  get output() {
+    return output();
+  },
   annotations: READ_ONLY,
   handler: async ({ categoryId, includeIdentities, edgeLimit, limit, offset }, { project }) => {
     const index = (await project.load()).index;

@@ -1,3 +1,4 @@
+import { lazySchema } from "@local-mcp/core";
 import { z } from "zod";
 import { CatDocInputError } from "../domain/errors.js";
 import type { CatDocProject } from "../domain/index.js";
@@ -11,7 +12,7 @@ const SHOWN = { defaultLimit: 100, maxLimit: 1000 };
 /** The category an import into a project without categories creates. */
 export const DEFAULT_IMPORT_CATEGORY = { id: "documents", name: "Documents" };
 
-const ObjectItem = z.object({ id: z.string(), path: z.string().optional(), title: z.string().optional(), domain: z.string().optional() });
+const ObjectItem = lazySchema(() => z.object({ id: z.string(), path: z.string().optional(), title: z.string().optional(), domain: z.string().optional() }));
 
 /** The category to import into: the one given, else the only one, else a new `documents`. */
 async function chooseCategory(load: () => Promise<CatDocProject>, categoryId: string | undefined): Promise<{ id: string; create?: { name: string } }> {
@@ -24,6 +25,59 @@ async function chooseCategory(load: () => Promise<CatDocProject>, categoryId: st
   throw new CatDocInputError(`The project has ${ids.length} categories; give categoryId (one of: ${ids.slice(0, 20).join(", ")})`, { field: "categoryId" });
 }
 
+const input = lazySchema(() => z.object({
+  filePath: z.string().min(1).describe("A Markdown file or a directory (searched recursively), relative to the project root."),
+  domain: z.string().min(1).optional().describe("Domain for documents whose frontmatter names none (default: the project's import.defaultDomain, else 'general')."),
+  categoryId: z
+    .string()
+    .min(1)
+    .optional()
+    .describe("Category to import into (default: the project's only category; a new 'documents' category when it has none)."),
+  dryRun: z.boolean().optional().describe("Return the plan and write nothing (default false)."),
+  force: z.boolean().optional().describe("Overwrite title, domain, tags and document path of objects that exist (default false)."),
+  limit: limitInput("items per list in the report", SHOWN),
+}));
+
+const output = lazySchema(() => z.object({
+  written: z.boolean(),
+  dryRun: z.boolean(),
+  categoryId: z.string(),
+  categoryCreated: z.boolean(),
+  counts: z.object({
+    documentsRead: z.number().int(),
+    added: z.number().int(),
+    updated: z.number().int(),
+    unchanged: z.number().int(),
+    skipped: z.number().int(),
+    conflicts: z.number().int(),
+    proposedMorphisms: z.number().int(),
+    existingMorphisms: z.number().int(),
+    unresolved: z.number().int(),
+  }),
+  added: z.array(ObjectItem()),
+  updated: z.array(ObjectItem()),
+  unchanged: z.array(ObjectItem()),
+  skipped: z.array(z.object({ path: z.string(), reason: z.string(), id: z.string().optional() })),
+  conflicts: z.array(
+    z.object({
+      id: z.string(),
+      fields: z.array(z.string()),
+      path: z.string().optional(),
+      current: MetadataOutput().optional(),
+      imported: MetadataOutput().optional(),
+    }),
+  ),
+  proposedMorphisms: z.array(
+    z.object({ id: z.string(), source: z.string(), target: z.string(), name: z.string().optional(), reason: z.enum(["@ref", "wikilink", "link"]).optional() }),
+  ),
+  unresolved: z.array(z.object({ source: z.string(), reference: z.string(), kind: z.enum(["@ref", "wikilink", "link"]).optional(), reason: z.string().optional() })),
+  warnings: z.array(z.string()).describe("What to do next, e.g. functors out of the category that must map the new morphisms."),
+  truncated: z.boolean(),
+  notice: z.string().optional(),
+  version: z.string().optional(),
+  changes: z.array(z.string()).optional(),
+}));
+
 export const catdocImportDocumentTool = defineCatDocTool({
   name: "catdoc_import_document",
   title: "Import Markdown documents",
@@ -35,57 +89,12 @@ export const catdocImportDocumentTool = defineCatDocTool({
     "write of category.yaml. Use dryRun: true first to see the plan. Paths must be inside the project root (else FORBIDDEN). " +
     "Re-importing updates instead of duplicating: without force only metadata.path, metadata.contentHash and missing tags " +
     "are written and differing title/domain/tags are reported as conflicts; force overwrites them from the document.",
-  input: z.object({
-    filePath: z.string().min(1).describe("A Markdown file or a directory (searched recursively), relative to the project root."),
-    domain: z.string().min(1).optional().describe("Domain for documents whose frontmatter names none (default: the project's import.defaultDomain, else 'general')."),
-    categoryId: z
-      .string()
-      .min(1)
-      .optional()
-      .describe("Category to import into (default: the project's only category; a new 'documents' category when it has none)."),
-    dryRun: z.boolean().optional().describe("Return the plan and write nothing (default false)."),
-    force: z.boolean().optional().describe("Overwrite title, domain, tags and document path of objects that exist (default false)."),
-    limit: limitInput("items per list in the report", SHOWN),
-  }),
-  output: z.object({
-    written: z.boolean(),
-    dryRun: z.boolean(),
-    categoryId: z.string(),
-    categoryCreated: z.boolean(),
-    counts: z.object({
-      documentsRead: z.number().int(),
-      added: z.number().int(),
-      updated: z.number().int(),
-      unchanged: z.number().int(),
-      skipped: z.number().int(),
-      conflicts: z.number().int(),
-      proposedMorphisms: z.number().int(),
-      existingMorphisms: z.number().int(),
-      unresolved: z.number().int(),
-    }),
-    added: z.array(ObjectItem),
-    updated: z.array(ObjectItem),
-    unchanged: z.array(ObjectItem),
-    skipped: z.array(z.object({ path: z.string(), reason: z.string(), id: z.string().optional() })),
-    conflicts: z.array(
-      z.object({
-        id: z.string(),
-        fields: z.array(z.string()),
-        path: z.string().optional(),
-        current: MetadataOutput.optional(),
-        imported: MetadataOutput.optional(),
-      }),
-    ),
-    proposedMorphisms: z.array(
-      z.object({ id: z.string(), source: z.string(), target: z.string(), name: z.string().optional(), reason: z.enum(["@ref", "wikilink", "link"]).optional() }),
-    ),
-    unresolved: z.array(z.object({ source: z.string(), reference: z.string(), kind: z.enum(["@ref", "wikilink", "link"]).optional(), reason: z.string().optional() })),
-    warnings: z.array(z.string()).describe("What to do next, e.g. functors out of the category that must map the new morphisms."),
-    truncated: z.boolean(),
-    notice: z.string().optional(),
-    version: z.string().optional(),
-    changes: z.array(z.string()).optional(),
-  }),
+  get input() {
+    return input();
+  },
+  get output() {
+    return output();
+  },
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   timeoutMs: 60_000,
   handler: async ({ filePath, domain, categoryId, dryRun, force, limit }, { project, signal }) => {

@@ -1,9 +1,24 @@
-import { ToolError } from "@local-mcp/core";
+import { ToolError, lazySchema } from "@local-mcp/core";
 import { z } from "zod";
 import { CatDocConflictError } from "../domain/errors.js";
 import { resolveInsideRoot } from "../domain/paths.js";
 import { defineCatDocTool } from "./catdoc-tool.js";
 import { LeveledView } from "./support/view.js";
+
+const input = lazySchema(() => z.object({
+  directory: z.string().min(1).optional().describe("Folder to initialize, relative to the project root (default: the root itself)."),
+  force: z.boolean().optional().describe("Overwrite an existing project's category.yaml and config.yaml (default false)."),
+}));
+
+const output = lazySchema(() => z.object({
+  initialized: z.boolean(),
+  root: z.string(),
+  files: z.array(z.string()),
+  overwritten: z.boolean(),
+  projectName: z.string().optional(),
+  servedByThisServer: z.boolean().optional(),
+  version: z.string().optional(),
+}));
 
 export const catdocInitTool = defineCatDocTool({
   name: "catdoc_init",
@@ -12,19 +27,12 @@ export const catdocInitTool = defineCatDocTool({
     "Creates .catdoc/category.yaml (empty categories, functors, natural transformations) and .catdoc/config.yaml in the project root " +
     "(or in `directory`, inside the root). Use it once, when other catdoc tools answer 'CatDoc project not initialized'. " +
     "Fails with CONFLICT when a project exists; `force: true` replaces category.yaml and config.yaml (destroys their content).",
-  input: z.object({
-    directory: z.string().min(1).optional().describe("Folder to initialize, relative to the project root (default: the root itself)."),
-    force: z.boolean().optional().describe("Overwrite an existing project's category.yaml and config.yaml (default false)."),
-  }),
-  output: z.object({
-    initialized: z.boolean(),
-    root: z.string(),
-    files: z.array(z.string()),
-    overwritten: z.boolean(),
-    projectName: z.string().optional(),
-    servedByThisServer: z.boolean().optional(),
-    version: z.string().optional(),
-  }),
+  get input() {
+    return input();
+  },
+  get output() {
+    return output();
+  },
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   handler: async ({ directory, force }, { project, signal }) => {
     const root = directory === undefined ? project.root : await resolveInsideRoot(project.root, directory, "directory");

@@ -1,3 +1,4 @@
+import { lazySchema } from "@local-mcp/core";
 import { z } from "zod";
 import { defineCatDocTool, READ_ONLY } from "./catdoc-tool.js";
 import { PageOutput, paginate, pagingInput } from "./support/paging.js";
@@ -6,6 +7,26 @@ import { LeveledView, itemsAt } from "./support/view.js";
 
 const PAGE = { defaultLimit: 50, maxLimit: 500 };
 
+const input = lazySchema(() => z.object({ format: FORMAT_INPUT(), ...pagingInput("categories", PAGE) }));
+
+const output = lazySchema(() => z.object({
+  ...PageOutput(),
+  ids: z.array(z.string()).describe("The ids of the categories on this page, in file order."),
+  categories: z
+    .array(
+      z.object({
+        id: z.string(),
+        name: z.string(),
+        objectCount: z.number().int(),
+        morphismCount: z.number().int(),
+        functorsFrom: z.array(z.string()).optional(),
+        functorsTo: z.array(z.string()).optional(),
+      }),
+    )
+    .optional()
+    .describe("standard: the categories of this page."),
+}));
+
 export const catdocListCategoriesTool = defineCatDocTool({
   name: "catdoc_list_categories",
   title: "List categories",
@@ -13,24 +34,12 @@ export const catdocListCategoriesTool = defineCatDocTool({
     "Lists the categories of the CatDoc project. Start here to learn the category ids the other tools take. minimal: the page " +
     "counts and the category ids; standard: adds each category with its name and object and morphism counts; full: adds the " +
     "functors into and out of each category.",
-  input: z.object({ format: FORMAT_INPUT, ...pagingInput("categories", PAGE) }),
-  output: z.object({
-    ...PageOutput,
-    ids: z.array(z.string()).describe("The ids of the categories on this page, in file order."),
-    categories: z
-      .array(
-        z.object({
-          id: z.string(),
-          name: z.string(),
-          objectCount: z.number().int(),
-          morphismCount: z.number().int(),
-          functorsFrom: z.array(z.string()).optional(),
-          functorsTo: z.array(z.string()).optional(),
-        }),
-      )
-      .optional()
-      .describe("standard: the categories of this page."),
-  }),
+  get input() {
+    return input();
+  },
+  get output() {
+    return output();
+  },
   annotations: READ_ONLY,
   handler: async ({ limit, offset }, { project }) => {
     const loaded = await project.load();

@@ -1,9 +1,32 @@
+import { lazySchema } from "@local-mcp/core";
 import { z } from "zod";
 import { defineCatDocTool, READ_ONLY } from "./catdoc-tool.js";
 import { PageOutput, paginate, pagingInput } from "./support/paging.js";
 import { LeveledView, itemsAt } from "./support/view.js";
 
 const PAGE = { defaultLimit: 50, maxLimit: 500 };
+
+const input = lazySchema(() => z.object(pagingInput("functors", PAGE)));
+
+const output = lazySchema(() => z.object({
+  ...PageOutput(),
+  ids: z.array(z.string()).describe("The ids of the functors on this page, in file order."),
+  functors: z
+    .array(
+      z.object({
+        id: z.string(),
+        name: z.string(),
+        sourceCategory: z.string(),
+        targetCategory: z.string(),
+        mappedObjects: z.number().int(),
+        mappedMorphisms: z.number().int(),
+        sourceCategoryName: z.string().nullable().optional(),
+        targetCategoryName: z.string().nullable().optional(),
+      }),
+    )
+    .optional()
+    .describe("standard: the functors of this page."),
+}));
 
 export const catdocListFunctorsTool = defineCatDocTool({
   name: "catdoc_list_functors",
@@ -13,26 +36,12 @@ export const catdocListFunctorsTool = defineCatDocTool({
     "with how many objects and morphisms each maps. Show one with catdoc_show_functor, check it with catdoc_validate_functor. " +
     "minimal: the page counts and the functor ids; standard: adds each functor with its name, categories and mapping counts; " +
     "full: adds the names of the categories.",
-  input: z.object(pagingInput("functors", PAGE)),
-  output: z.object({
-    ...PageOutput,
-    ids: z.array(z.string()).describe("The ids of the functors on this page, in file order."),
-    functors: z
-      .array(
-        z.object({
-          id: z.string(),
-          name: z.string(),
-          sourceCategory: z.string(),
-          targetCategory: z.string(),
-          mappedObjects: z.number().int(),
-          mappedMorphisms: z.number().int(),
-          sourceCategoryName: z.string().nullable().optional(),
-          targetCategoryName: z.string().nullable().optional(),
-        }),
-      )
-      .optional()
-      .describe("standard: the functors of this page."),
-  }),
+  get input() {
+    return input();
+  },
+  get output() {
+    return output();
+  },
   annotations: READ_ONLY,
   handler: async ({ limit, offset }, { project }) => {
     const index = (await project.load()).index;

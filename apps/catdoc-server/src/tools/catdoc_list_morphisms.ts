@@ -1,3 +1,4 @@
+import { lazySchema } from "@local-mcp/core";
 import { z } from "zod";
 import { requireCategory } from "../domain/project-index.js";
 import type { Morphism } from "../domain/index.js";
@@ -8,6 +9,19 @@ import { LeveledView, itemsAt } from "./support/view.js";
 
 const PAGE = { defaultLimit: 50, maxLimit: 1000 };
 
+const input = lazySchema(() => z.object({
+  categoryId: z.string().min(1).optional().describe("Only morphisms of this category."),
+  objectId: z.string().min(1).optional().describe("Only morphisms out of or into this object."),
+  includeIdentities: z.boolean().optional().describe("Also list identity morphisms (default true)."),
+  ...pagingInput("morphisms", PAGE),
+}));
+
+const output = lazySchema(() => z.object({
+  ...PageOutput(),
+  ids: z.array(z.string()).describe("The ids of the morphisms on this page, in file order."),
+  morphisms: z.array(MorphismOutput()).optional().describe("standard: the morphisms of this page."),
+}));
+
 export const catdocListMorphismsTool = defineCatDocTool({
   name: "catdoc_list_morphisms",
   title: "List morphisms (relations)",
@@ -16,17 +30,12 @@ export const catdocListMorphismsTool = defineCatDocTool({
     "at a time. To follow relations from one object to another use catdoc_trace; to read one use catdoc_show_morphism. minimal: " +
     "the page counts and the morphism ids; standard: adds each morphism with its source, target, category, name and whether it " +
     "is an identity; full: adds metadata.",
-  input: z.object({
-    categoryId: z.string().min(1).optional().describe("Only morphisms of this category."),
-    objectId: z.string().min(1).optional().describe("Only morphisms out of or into this object."),
-    includeIdentities: z.boolean().optional().describe("Also list identity morphisms (default true)."),
-    ...pagingInput("morphisms", PAGE),
-  }),
-  output: z.object({
-    ...PageOutput,
-    ids: z.array(z.string()).describe("The ids of the morphisms on this page, in file order."),
-    morphisms: z.array(MorphismOutput).optional().describe("standard: the morphisms of this page."),
-  }),
+  get input() {
+    return input();
+  },
+  get output() {
+    return output();
+  },
   annotations: READ_ONLY,
   handler: async ({ categoryId, objectId, includeIdentities, limit, offset }, { project }) => {
     const index = (await project.load()).index;

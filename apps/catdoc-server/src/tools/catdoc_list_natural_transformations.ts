@@ -1,9 +1,31 @@
+import { lazySchema } from "@local-mcp/core";
 import { z } from "zod";
 import { defineCatDocTool, READ_ONLY } from "./catdoc-tool.js";
 import { PageOutput, paginate, pagingInput } from "./support/paging.js";
 import { LeveledView, itemsAt } from "./support/view.js";
 
 const PAGE = { defaultLimit: 50, maxLimit: 500 };
+
+const input = lazySchema(() => z.object(pagingInput("natural transformations", PAGE)));
+
+const output = lazySchema(() => z.object({
+  ...PageOutput(),
+  ids: z.array(z.string()).describe("The ids of the natural transformations on this page, in file order."),
+  naturalTransformations: z
+    .array(
+      z.object({
+        id: z.string(),
+        name: z.string(),
+        sourceFunctor: z.string(),
+        targetFunctor: z.string(),
+        componentCount: z.number().int(),
+        sourceCategory: z.string().nullable().optional(),
+        targetCategory: z.string().nullable().optional(),
+      }),
+    )
+    .optional()
+    .describe("standard: the natural transformations of this page."),
+}));
 
 export const catdocListNaturalTransformationsTool = defineCatDocTool({
   name: "catdoc_list_natural_transformations",
@@ -13,25 +35,12 @@ export const catdocListNaturalTransformationsTool = defineCatDocTool({
     "between the same categories). Show one with catdoc_show_natural_transformation, check it with " +
     "catdoc_validate_natural_transformation. minimal: the page counts and the ids; standard: adds each transformation with its " +
     "name, functors and component count; full: adds the categories the functors go between.",
-  input: z.object(pagingInput("natural transformations", PAGE)),
-  output: z.object({
-    ...PageOutput,
-    ids: z.array(z.string()).describe("The ids of the natural transformations on this page, in file order."),
-    naturalTransformations: z
-      .array(
-        z.object({
-          id: z.string(),
-          name: z.string(),
-          sourceFunctor: z.string(),
-          targetFunctor: z.string(),
-          componentCount: z.number().int(),
-          sourceCategory: z.string().nullable().optional(),
-          targetCategory: z.string().nullable().optional(),
-        }),
-      )
-      .optional()
-      .describe("standard: the natural transformations of this page."),
-  }),
+  get input() {
+    return input();
+  },
+  get output() {
+    return output();
+  },
   annotations: READ_ONLY,
   handler: async ({ limit, offset }, { project }) => {
     const index = (await project.load()).index;

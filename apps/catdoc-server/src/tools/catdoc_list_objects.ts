@@ -1,4 +1,4 @@
-import { levelIncludes } from "@local-mcp/core";
+import { levelIncludes, lazySchema } from "@local-mcp/core";
 import { z } from "zod";
 import { requireCategory } from "../domain/project-index.js";
 import { defineCatDocTool, READ_ONLY } from "./catdoc-tool.js";
@@ -8,6 +8,30 @@ import { LeveledView, itemsAt } from "./support/view.js";
 
 const PAGE = { defaultLimit: 50, maxLimit: 1000 };
 
+const input = lazySchema(() => z.object({
+  domain: z.string().min(1).optional().describe("Only objects of this domain (exact match)."),
+  categoryId: z.string().min(1).optional().describe("Only objects of this category."),
+  ...pagingInput("objects", PAGE),
+}));
+
+const output = lazySchema(() => z.object({
+  ...PageOutput(),
+  ids: z.array(z.string()).describe("The ids of the objects on this page, in file order."),
+  objects: z
+    .array(
+      z.object({
+        id: z.string(),
+        categoryId: z.string(),
+        title: z.string(),
+        domain: z.string(),
+        metadata: MetadataOutput().optional(),
+        documentPath: z.string().nullable().optional(),
+      }),
+    )
+    .optional()
+    .describe("standard: the objects of this page."),
+}));
+
 export const catdocListObjectsTool = defineCatDocTool({
   name: "catdoc_list_objects",
   title: "List objects (documents)",
@@ -15,28 +39,12 @@ export const catdocListObjectsTool = defineCatDocTool({
     "Lists the objects (documents) of the project in file order, optionally only one domain or one category, a page at a time. " +
     "To find objects by words use catdoc_search; to read one use catdoc_show_object. minimal: the page counts and the object " +
     "ids; standard: adds each object with its category, title and domain; full: adds metadata and the path of the object's document.",
-  input: z.object({
-    domain: z.string().min(1).optional().describe("Only objects of this domain (exact match)."),
-    categoryId: z.string().min(1).optional().describe("Only objects of this category."),
-    ...pagingInput("objects", PAGE),
-  }),
-  output: z.object({
-    ...PageOutput,
-    ids: z.array(z.string()).describe("The ids of the objects on this page, in file order."),
-    objects: z
-      .array(
-        z.object({
-          id: z.string(),
-          categoryId: z.string(),
-          title: z.string(),
-          domain: z.string(),
-          metadata: MetadataOutput.optional(),
-          documentPath: z.string().nullable().optional(),
-        }),
-      )
-      .optional()
-      .describe("standard: the objects of this page."),
-  }),
+  get input() {
+    return input();
+  },
+  get output() {
+    return output();
+  },
   annotations: READ_ONLY,
   handler: async ({ domain, categoryId, limit, offset }, { project, level }) => {
     const loaded = await project.load();

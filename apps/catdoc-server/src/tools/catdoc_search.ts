@@ -1,4 +1,4 @@
-import { levelIncludes } from "@local-mcp/core";
+import { levelIncludes, lazySchema } from "@local-mcp/core";
 import { z } from "zod";
 import { requireCategory } from "../domain/project-index.js";
 import type { DocumentSet, SearchHit } from "../domain/index.js";
@@ -20,6 +20,33 @@ function snippet(documents: DocumentSet, hit: SearchHit): string | null {
   return `${start > 0 ? "…" : ""}${text}${start + 2 * SNIPPET_RADIUS < body.length ? "…" : ""}`;
 }
 
+const input = lazySchema(() => z.object({
+  query: z.string().trim().min(1).max(1000).describe("Words to look for."),
+  domain: z.string().min(1).optional().describe("Only objects of this domain."),
+  categoryId: z.string().min(1).optional().describe("Only objects of this category."),
+  limit: z.number().int().min(1).max(MAX_LIMIT).optional().describe(`Most hits to return (default ${DEFAULT_LIMIT}, at most ${MAX_LIMIT}).`),
+}));
+
+const output = lazySchema(() => z.object({
+  query: z.string(),
+  total: z.number().int().describe("Matches before the limit."),
+  returned: z.number().int(),
+  truncated: z.boolean(),
+  hits: z.array(
+    z.object({
+      id: z.string(),
+      score: z.number(),
+      title: z.string().optional(),
+      domain: z.string().optional(),
+      categoryId: z.string().optional(),
+      terms: z.array(z.string()).optional(),
+      fields: z.array(z.string()).optional(),
+      documentPath: z.string().nullable().optional(),
+      snippet: z.string().nullable().optional(),
+    }),
+  ),
+}));
+
 export const catdocSearchTool = defineCatDocTool({
   name: "catdoc_search",
   title: "Search documents",
@@ -28,31 +55,12 @@ export const catdocSearchTool = defineCatDocTool({
     "titles, domains, tags, metadata and document content. Use it to find the objects a question is about before showing or " +
     "tracing them. minimal: ids and scores; standard: adds title, domain and category; full: adds matched terms and fields, the " +
     "document path and a snippet.",
-  input: z.object({
-    query: z.string().trim().min(1).max(1000).describe("Words to look for."),
-    domain: z.string().min(1).optional().describe("Only objects of this domain."),
-    categoryId: z.string().min(1).optional().describe("Only objects of this category."),
-    limit: z.number().int().min(1).max(MAX_LIMIT).optional().describe(`Most hits to return (default ${DEFAULT_LIMIT}, at most ${MAX_LIMIT}).`),
-  }),
-  output: z.object({
-    query: z.string(),
-    total: z.number().int().describe("Matches before the limit."),
-    returned: z.number().int(),
-    truncated: z.boolean(),
-    hits: z.array(
-      z.object({
-        id: z.string(),
-        score: z.number(),
-        title: z.string().optional(),
-        domain: z.string().optional(),
-        categoryId: z.string().optional(),
-        terms: z.array(z.string()).optional(),
-        fields: z.array(z.string()).optional(),
-        documentPath: z.string().nullable().optional(),
-        snippet: z.string().nullable().optional(),
-      }),
-    ),
-  }),
+  get input() {
+    return input();
+  },
+  get output() {
+    return output();
+  },
   annotations: READ_ONLY,
   handler: async ({ query, domain, categoryId, limit }, { project, level }) => {
     const loaded = await project.load();

@@ -1,3 +1,4 @@
+import { lazySchema } from "@local-mcp/core";
 import { z } from "zod";
 import { requireCategory } from "../domain/project-index.js";
 import { defineCatDocTool, READ_ONLY } from "./catdoc-tool.js";
@@ -7,6 +8,25 @@ import { LeveledView, itemsAt } from "./support/view.js";
 
 const SHOWN = { defaultLimit: 100, maxLimit: 1000 };
 
+const input = lazySchema(() => z.object({
+  categoryId: z.string().min(1).describe("The category id (see catdoc_list_categories)."),
+  limit: limitInput("objects and morphisms (each)", SHOWN),
+}));
+
+const output = lazySchema(() => z.object({
+  id: z.string(),
+  objectCount: z.number().int(),
+  morphismCount: z.number().int(),
+  identityCount: z.number().int(),
+  objects: z.array(z.object({ id: z.string(), title: z.string().optional(), domain: z.string().optional(), metadata: MetadataOutput().optional() })),
+  morphisms: z.array(MorphismOutput()),
+  functorsFrom: z.array(z.string()),
+  functorsTo: z.array(z.string()),
+  truncated: z.boolean(),
+  notice: z.string().optional(),
+  name: z.string().optional(),
+}));
+
 export const catdocShowCategoryTool = defineCatDocTool({
   name: "catdoc_show_category",
   title: "Show a category",
@@ -14,23 +34,12 @@ export const catdocShowCategoryTool = defineCatDocTool({
     "Shows one category: its objects and morphisms (the first `limit` of each; page through them with catdoc_list_objects / " +
     "catdoc_list_morphisms and this categoryId) and the functors into and out of it. minimal: ids and counts; standard: adds " +
     "name, object titles and domains, morphism names; full: adds metadata.",
-  input: z.object({
-    categoryId: z.string().min(1).describe("The category id (see catdoc_list_categories)."),
-    limit: limitInput("objects and morphisms (each)", SHOWN),
-  }),
-  output: z.object({
-    id: z.string(),
-    objectCount: z.number().int(),
-    morphismCount: z.number().int(),
-    identityCount: z.number().int(),
-    objects: z.array(z.object({ id: z.string(), title: z.string().optional(), domain: z.string().optional(), metadata: MetadataOutput.optional() })),
-    morphisms: z.array(MorphismOutput),
-    functorsFrom: z.array(z.string()),
-    functorsTo: z.array(z.string()),
-    truncated: z.boolean(),
-    notice: z.string().optional(),
-    name: z.string().optional(),
-  }),
+  get input() {
+    return input();
+  },
+  get output() {
+    return output();
+  },
   annotations: READ_ONLY,
   handler: async ({ categoryId, limit }, { project }) => {
     const index = (await project.load()).index;

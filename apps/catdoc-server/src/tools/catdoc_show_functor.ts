@@ -1,3 +1,4 @@
+import { lazySchema } from "@local-mcp/core";
 import { z } from "zod";
 import { requireFunctor } from "../domain/project-index.js";
 import { defineCatDocTool, READ_ONLY } from "./catdoc-tool.js";
@@ -10,6 +11,26 @@ function firstEntries(mapping: Record<string, string>, limit: number): Record<st
   return Object.fromEntries(Object.entries(mapping).slice(0, limit));
 }
 
+const input = lazySchema(() => z.object({
+  functorId: z.string().min(1).describe("The functor id (see catdoc_list_functors)."),
+  limit: limitInput("mapping entries (each mapping)", SHOWN),
+}));
+
+const output = lazySchema(() => z.object({
+  id: z.string(),
+  sourceCategory: z.string(),
+  targetCategory: z.string(),
+  mappedObjects: z.number().int(),
+  mappedMorphisms: z.number().int(),
+  naturalTransformations: z.array(z.string()),
+  name: z.string().optional(),
+  sourceCategoryName: z.string().nullable().optional(),
+  targetCategoryName: z.string().nullable().optional(),
+  objectMapping: z.record(z.string(), z.string()).optional(),
+  morphismMapping: z.record(z.string(), z.string()).optional(),
+  truncated: z.boolean().optional(),
+}));
+
 export const catdocShowFunctorTool = defineCatDocTool({
   name: "catdoc_show_functor",
   title: "Show a functor",
@@ -17,24 +38,12 @@ export const catdocShowFunctorTool = defineCatDocTool({
     "Shows one functor F: C → D: its categories, the natural transformations that use it and, at full level, its object and " +
     "morphism mappings (the first `limit` entries of each). To check it obeys the laws use catdoc_validate_functor. minimal: ids " +
     "and counts; standard: adds names; full: adds the mappings.",
-  input: z.object({
-    functorId: z.string().min(1).describe("The functor id (see catdoc_list_functors)."),
-    limit: limitInput("mapping entries (each mapping)", SHOWN),
-  }),
-  output: z.object({
-    id: z.string(),
-    sourceCategory: z.string(),
-    targetCategory: z.string(),
-    mappedObjects: z.number().int(),
-    mappedMorphisms: z.number().int(),
-    naturalTransformations: z.array(z.string()),
-    name: z.string().optional(),
-    sourceCategoryName: z.string().nullable().optional(),
-    targetCategoryName: z.string().nullable().optional(),
-    objectMapping: z.record(z.string(), z.string()).optional(),
-    morphismMapping: z.record(z.string(), z.string()).optional(),
-    truncated: z.boolean().optional(),
-  }),
+  get input() {
+    return input();
+  },
+  get output() {
+    return output();
+  },
   annotations: READ_ONLY,
   handler: async ({ functorId, limit }, { project }) => {
     const index = (await project.load()).index;

@@ -1,8 +1,27 @@
+import { lazySchema } from "@local-mcp/core";
 import { z } from "zod";
 import { requireMorphism } from "../domain/project-index.js";
 import { defineCatDocTool, READ_ONLY } from "./catdoc-tool.js";
 import { MetadataOutput } from "./support/schemas.js";
 import { LeveledView } from "./support/view.js";
+
+const input = lazySchema(() => z.object({
+  morphismId: z.string().min(1).describe("The morphism id (see catdoc_list_morphisms)."),
+  categoryId: z.string().min(1).optional().describe("The category to look in (default: the one it is defined in)."),
+}));
+
+const output = lazySchema(() => z.object({
+  id: z.string(),
+  categoryId: z.string(),
+  source: z.string(),
+  target: z.string(),
+  isIdentity: z.boolean(),
+  functorImages: z.array(z.object({ functorId: z.string(), image: z.string().nullable() })),
+  name: z.string().optional(),
+  sourceTitle: z.string().optional(),
+  targetTitle: z.string().optional(),
+  metadata: MetadataOutput().optional(),
+}));
 
 export const catdocShowMorphismTool = defineCatDocTool({
   name: "catdoc_show_morphism",
@@ -10,22 +29,12 @@ export const catdocShowMorphismTool = defineCatDocTool({
   description:
     "Shows one morphism (a relation source → target): its category, whether it is an identity, and its images under the functors " +
     "out of its category. minimal: ids; standard: adds name and the titles of source and target; full: adds metadata.",
-  input: z.object({
-    morphismId: z.string().min(1).describe("The morphism id (see catdoc_list_morphisms)."),
-    categoryId: z.string().min(1).optional().describe("The category to look in (default: the one it is defined in)."),
-  }),
-  output: z.object({
-    id: z.string(),
-    categoryId: z.string(),
-    source: z.string(),
-    target: z.string(),
-    isIdentity: z.boolean(),
-    functorImages: z.array(z.object({ functorId: z.string(), image: z.string().nullable() })),
-    name: z.string().optional(),
-    sourceTitle: z.string().optional(),
-    targetTitle: z.string().optional(),
-    metadata: MetadataOutput.optional(),
-  }),
+  get input() {
+    return input();
+  },
+  get output() {
+    return output();
+  },
   annotations: READ_ONLY,
   handler: async ({ morphismId, categoryId }, { project }) => {
     const index = (await project.load()).index;

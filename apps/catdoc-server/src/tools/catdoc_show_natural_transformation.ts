@@ -1,3 +1,4 @@
+import { lazySchema } from "@local-mcp/core";
 import { z } from "zod";
 import { requireNaturalTransformation } from "../domain/project-index.js";
 import { defineCatDocTool, READ_ONLY } from "./catdoc-tool.js";
@@ -6,6 +7,25 @@ import { LeveledView, itemsAt } from "./support/view.js";
 
 const SHOWN = { defaultLimit: 200, maxLimit: 5000 };
 
+const input = lazySchema(() => z.object({
+  id: z.string().min(1).describe("The natural transformation id (see catdoc_list_natural_transformations)."),
+  limit: limitInput("components", SHOWN),
+}));
+
+const output = lazySchema(() => z.object({
+  id: z.string(),
+  sourceFunctor: z.string(),
+  targetFunctor: z.string(),
+  componentCount: z.number().int(),
+  name: z.string().optional(),
+  sourceCategory: z.string().nullable().optional(),
+  targetCategory: z.string().nullable().optional(),
+  components: z
+    .array(z.object({ objectId: z.string(), morphismId: z.string(), source: z.string().nullable(), target: z.string().nullable() }))
+    .optional(),
+  truncated: z.boolean().optional(),
+}));
+
 export const catdocShowNaturalTransformationTool = defineCatDocTool({
   name: "catdoc_show_natural_transformation",
   title: "Show a natural transformation",
@@ -13,23 +33,12 @@ export const catdocShowNaturalTransformationTool = defineCatDocTool({
     "Shows one natural transformation η: F ⇒ G: its functors and categories and its components η_A (the first `limit`). To check " +
     "the components and naturality squares use catdoc_validate_natural_transformation. minimal: ids and the component count; " +
     "standard: adds names and categories; full: adds the components with their morphisms' endpoints.",
-  input: z.object({
-    id: z.string().min(1).describe("The natural transformation id (see catdoc_list_natural_transformations)."),
-    limit: limitInput("components", SHOWN),
-  }),
-  output: z.object({
-    id: z.string(),
-    sourceFunctor: z.string(),
-    targetFunctor: z.string(),
-    componentCount: z.number().int(),
-    name: z.string().optional(),
-    sourceCategory: z.string().nullable().optional(),
-    targetCategory: z.string().nullable().optional(),
-    components: z
-      .array(z.object({ objectId: z.string(), morphismId: z.string(), source: z.string().nullable(), target: z.string().nullable() }))
-      .optional(),
-    truncated: z.boolean().optional(),
-  }),
+  get input() {
+    return input();
+  },
+  get output() {
+    return output();
+  },
   annotations: READ_ONLY,
   handler: async ({ id, limit }, { project }) => {
     const index = (await project.load()).index;

@@ -1,4 +1,4 @@
-import { levelIncludes } from "@local-mcp/core";
+import { levelIncludes, lazySchema } from "@local-mcp/core";
 import { z } from "zod";
 import { requireObject } from "../domain/project-index.js";
 import type { Morphism } from "../domain/index.js";
@@ -11,7 +11,37 @@ const SHOWN = { defaultLimit: 50, maxLimit: 500 };
 /** Longest document text returned; the resource catdoc://objects/{id} has all of it. */
 const MAX_CONTENT_CHARS = 50_000;
 
-const Arrow = z.object({ id: z.string(), source: z.string(), target: z.string(), name: z.string().optional() });
+const Arrow = lazySchema(() => z.object({ id: z.string(), source: z.string(), target: z.string(), name: z.string().optional() }));
+
+const input = lazySchema(() => z.object({
+  objectId: z.string().min(1).describe("The object id (see catdoc_list_objects or catdoc_search)."),
+  categoryId: z.string().min(1).optional().describe("The category to look in (default: the one the object is defined in)."),
+  limit: limitInput("morphisms each way", SHOWN),
+}));
+
+const output = lazySchema(() => z.object({
+  id: z.string(),
+  categoryId: z.string(),
+  outgoingCount: z.number().int(),
+  incomingCount: z.number().int(),
+  identityId: z.string().nullable(),
+  title: z.string().optional(),
+  domain: z.string().optional(),
+  outgoing: z.array(Arrow()).optional(),
+  incoming: z.array(Arrow()).optional(),
+  truncated: z.boolean().optional(),
+  metadata: MetadataOutput().optional(),
+  document: z
+    .object({
+      origin: z.enum(["inline", "metadata-path", "frontmatter-id", "file-name"]),
+      path: z.string().nullable(),
+      frontmatter: MetadataOutput(),
+    })
+    .nullable()
+    .optional(),
+  content: z.string().nullable().optional(),
+  contentTruncated: z.boolean().optional(),
+}));
 
 export const catdocShowObjectTool = defineCatDocTool({
   name: "catdoc_show_object",
@@ -21,34 +51,12 @@ export const catdocShowObjectTool = defineCatDocTool({
     "the Markdown of its document. minimal: ids and counts; standard: adds title, domain and the morphisms with names; full: " +
     `adds metadata, where the document lives and its content (up to ${MAX_CONTENT_CHARS} characters; read the resource ` +
     "catdoc://objects/{id} for all of it).",
-  input: z.object({
-    objectId: z.string().min(1).describe("The object id (see catdoc_list_objects or catdoc_search)."),
-    categoryId: z.string().min(1).optional().describe("The category to look in (default: the one the object is defined in)."),
-    limit: limitInput("morphisms each way", SHOWN),
-  }),
-  output: z.object({
-    id: z.string(),
-    categoryId: z.string(),
-    outgoingCount: z.number().int(),
-    incomingCount: z.number().int(),
-    identityId: z.string().nullable(),
-    title: z.string().optional(),
-    domain: z.string().optional(),
-    outgoing: z.array(Arrow).optional(),
-    incoming: z.array(Arrow).optional(),
-    truncated: z.boolean().optional(),
-    metadata: MetadataOutput.optional(),
-    document: z
-      .object({
-        origin: z.enum(["inline", "metadata-path", "frontmatter-id", "file-name"]),
-        path: z.string().nullable(),
-        frontmatter: MetadataOutput,
-      })
-      .nullable()
-      .optional(),
-    content: z.string().nullable().optional(),
-    contentTruncated: z.boolean().optional(),
-  }),
+  get input() {
+    return input();
+  },
+  get output() {
+    return output();
+  },
   annotations: READ_ONLY,
   handler: async ({ objectId, categoryId, limit }, { project, level }) => {
     const loaded = await project.load();

@@ -1,3 +1,4 @@
+import { lazySchema } from "@local-mcp/core";
 import { z } from "zod";
 import { categoryOfObject, requireObject } from "../domain/project-index.js";
 import { traceAcross } from "../domain/trace/across.js";
@@ -9,6 +10,34 @@ import { LeveledView } from "./support/view.js";
 const DEFAULT_MAX_PATHS = 10;
 const MAX_PATHS = 100;
 
+const input = lazySchema(() => z.object({
+  sourceId: z.string().min(1).describe("The object the path starts at."),
+  targetId: z.string().min(1).describe("The object the path ends at."),
+  findAll: z.boolean().optional().describe("List every simple path up to maxDepth, not only the shortest (default false)."),
+  categoryId: z.string().min(1).optional().describe("Trace inside this category (default: the source's category)."),
+  targetCategoryId: z
+    .string()
+    .min(1)
+    .optional()
+    .describe("Trace across categories into this one, through functors (default: the target's category when it differs from the source's)."),
+  maxDepth: z.number().int().min(1).max(50).optional().describe(`Longest path, in morphisms or cross-category steps (default ${DEFAULT_MAX_DEPTH}).`),
+  maxPaths: z.number().int().min(1).max(MAX_PATHS).optional().describe(`Most paths listed (default ${DEFAULT_MAX_PATHS}).`),
+}));
+
+const output = lazySchema(() => z.object({
+  mode: z.enum(["within", "across"]).describe("within: inside one category; across: through functors."),
+  source: z.string(),
+  target: z.string(),
+  found: z.boolean(),
+  length: z.number().int().nullable().describe("Length of the shortest path; null when none was found."),
+  pathCount: z.number().int(),
+  truncated: z.boolean(),
+  paths: z.array(TracePathOutput()),
+  categoryId: z.string().optional(),
+  sourceCategory: z.string().optional(),
+  targetCategory: z.string().optional(),
+}));
+
 export const catdocTraceTool = defineCatDocTool({
   name: "catdoc_trace",
   title: "Trace a path between documents",
@@ -17,32 +46,12 @@ export const catdocTraceTool = defineCatDocTool({
     "or with findAll every simple path up to maxDepth, shortest first. When the two objects are in different categories (or " +
     "targetCategoryId is given) it traces across categories through functors and natural-transformation components, then inside " +
     "the target category. found: false is a normal result. minimal: lengths and ids; standard: adds names; full: adds titles.",
-  input: z.object({
-    sourceId: z.string().min(1).describe("The object the path starts at."),
-    targetId: z.string().min(1).describe("The object the path ends at."),
-    findAll: z.boolean().optional().describe("List every simple path up to maxDepth, not only the shortest (default false)."),
-    categoryId: z.string().min(1).optional().describe("Trace inside this category (default: the source's category)."),
-    targetCategoryId: z
-      .string()
-      .min(1)
-      .optional()
-      .describe("Trace across categories into this one, through functors (default: the target's category when it differs from the source's)."),
-    maxDepth: z.number().int().min(1).max(50).optional().describe(`Longest path, in morphisms or cross-category steps (default ${DEFAULT_MAX_DEPTH}).`),
-    maxPaths: z.number().int().min(1).max(MAX_PATHS).optional().describe(`Most paths listed (default ${DEFAULT_MAX_PATHS}).`),
-  }),
-  output: z.object({
-    mode: z.enum(["within", "across"]).describe("within: inside one category; across: through functors."),
-    source: z.string(),
-    target: z.string(),
-    found: z.boolean(),
-    length: z.number().int().nullable().describe("Length of the shortest path; null when none was found."),
-    pathCount: z.number().int(),
-    truncated: z.boolean(),
-    paths: z.array(TracePathOutput),
-    categoryId: z.string().optional(),
-    sourceCategory: z.string().optional(),
-    targetCategory: z.string().optional(),
-  }),
+  get input() {
+    return input();
+  },
+  get output() {
+    return output();
+  },
   annotations: READ_ONLY,
   handler: async ({ sourceId, targetId, findAll, categoryId, targetCategoryId, maxDepth, maxPaths }, { project }) => {
     const index = (await project.load()).index;

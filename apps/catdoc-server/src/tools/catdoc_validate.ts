@@ -1,6 +1,12 @@
+import { lazySchema } from "@local-mcp/core";
 import { z } from "zod";
 import { defineCatDocTool, READ_ONLY } from "./catdoc-tool.js";
 import { ValidationOutput, validateProjectOnce, validationPagingInput, validationView, validators } from "./support/validation-view.js";
+
+const input = lazySchema(() => z.object({
+  categoryId: z.string().min(1).optional().describe("Check only this category (its objects and morphisms)."),
+  ...validationPagingInput(),
+}));
 
 export const catdocValidateTool = defineCatDocTool({
   name: "catdoc_validate",
@@ -13,11 +19,12 @@ export const catdocValidateTool = defineCatDocTool({
     "countsByCode count everything; the errors and warnings lists are cut to `limit` each. minimal: the verdict, the counts and " +
     "the errors as code + ids; standard: adds the scope, each error's message and the warnings (code, ids, message); full: adds " +
     "severities and every check the scope runs, with what it means.",
-  input: z.object({
-    categoryId: z.string().min(1).optional().describe("Check only this category (its objects and morphisms)."),
-    ...validationPagingInput,
-  }),
-  output: ValidationOutput,
+  get input() {
+    return input();
+  },
+  get output() {
+    return ValidationOutput();
+  },
   annotations: READ_ONLY,
   handler: async ({ categoryId, limit, offset }, { project }) => {
     const index = (await project.load()).index;

@@ -1,6 +1,9 @@
+import { lazySchema } from "@local-mcp/core";
 import { z } from "zod";
 import { defineCatDocTool, READ_ONLY } from "./catdoc-tool.js";
 import { ValidationOutput, validationPagingInput, validationView, validators } from "./support/validation-view.js";
+
+const input = lazySchema(() => z.object({ categoryId: z.string().min(1).describe("The category id."), ...validationPagingInput() }));
 
 export const catdocValidateCategoryTool = defineCatDocTool({
   name: "catdoc_validate_category",
@@ -9,8 +12,12 @@ export const catdocValidateCategoryTool = defineCatDocTool({
     "Checks one category: every object has an identity, every morphism's source and target are objects of the category, no id " +
     "is defined twice, and (warning) composable pairs f: A → B, g: B → C have a morphism A → C. isValid: false is a normal " +
     "result. Same output as catdoc_validate.",
-  input: z.object({ categoryId: z.string().min(1).describe("The category id."), ...validationPagingInput }),
-  output: ValidationOutput,
+  get input() {
+    return input();
+  },
+  get output() {
+    return ValidationOutput();
+  },
   annotations: READ_ONLY,
   handler: async ({ categoryId, limit, offset }, { project }) => {
     const report = (await validators()).validateCategory((await project.load()).index, categoryId);

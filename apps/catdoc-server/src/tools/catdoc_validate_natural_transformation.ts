@@ -1,6 +1,9 @@
+import { lazySchema } from "@local-mcp/core";
 import { z } from "zod";
 import { defineCatDocTool, READ_ONLY } from "./catdoc-tool.js";
 import { ValidationOutput, validationPagingInput, validationView, validators } from "./support/validation-view.js";
+
+const input = lazySchema(() => z.object({ id: z.string().min(1).describe("The natural transformation id (see catdoc_list_natural_transformations)."), ...validationPagingInput() }));
 
 export const catdocValidateNaturalTransformationTool = defineCatDocTool({
   name: "catdoc_validate_natural_transformation",
@@ -9,8 +12,12 @@ export const catdocValidateNaturalTransformationTool = defineCatDocTool({
     "Checks one natural transformation η: F ⇒ G: both functors exist and share source and target categories, every object A " +
     "has a component η_A in the target category going F(A) → G(A), and (warning) each naturality square has a morphism " +
     "F(A) → G(B) for both sides to compose to. isValid: false is a normal result. Same output as catdoc_validate.",
-  input: z.object({ id: z.string().min(1).describe("The natural transformation id (see catdoc_list_natural_transformations)."), ...validationPagingInput }),
-  output: ValidationOutput,
+  get input() {
+    return input();
+  },
+  get output() {
+    return ValidationOutput();
+  },
   annotations: READ_ONLY,
   handler: async ({ id, limit, offset }, { project }) => {
     const report = (await validators()).validateNaturalTransformation((await project.load()).index, id);

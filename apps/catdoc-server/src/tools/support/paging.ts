@@ -3,6 +3,7 @@
  * from an `offset`, and says how many there are in all, whether it was cut, where the next page
  * starts, and in a short notice what to do for more. No answer can flood a client's context.
  */
+import { lazySchema } from "@local-mcp/core";
 import { z } from "zod";
 
 export interface PageBounds {
@@ -30,14 +31,14 @@ export function limitInput(what: string, bounds: PageBounds) {
 }
 
 /** Output fields describing a page (in every level). */
-export const PageOutput = {
+export const PageOutput = lazySchema(() => ({
   total: z.number().int().describe("How many there are in all."),
   offset: z.number().int(),
   returned: z.number().int(),
   truncated: z.boolean().describe("True when more exist than were returned."),
   nextOffset: z.number().int().optional(),
   notice: z.string().optional(),
-};
+}));
 
 export interface PageInfo {
   total: number;

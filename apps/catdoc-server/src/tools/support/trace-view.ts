@@ -4,15 +4,16 @@
  * the target category. minimal: lengths and ids; standard: adds names (and the morphisms of
  * each path); full: adds the titles of the objects passed.
  */
+import { lazySchema } from "@local-mcp/core";
 import type { ResponseLevel } from "@local-mcp/core";
 import { z } from "zod";
 import type { CrossCategoryPath, CrossStep, ProjectIndex, TracePath } from "../../domain/index.js";
 import { categoryOfObject } from "../../domain/project-index.js";
 import { itemAt, itemsAt } from "./view.js";
 
-const MorphismStep = z.object({ id: z.string(), source: z.string(), target: z.string(), name: z.string().optional() });
+const MorphismStep = lazySchema(() => z.object({ id: z.string(), source: z.string(), target: z.string(), name: z.string().optional() }));
 
-const CrossStepOutput = z.object({
+const CrossStepOutput = lazySchema(() => z.object({
   kind: z.enum(["functor", "naturalTransformation"]),
   id: z.string(),
   fromObject: z.string(),
@@ -23,24 +24,24 @@ const CrossStepOutput = z.object({
   toCategory: z.string().optional(),
   categoryId: z.string().optional(),
   componentOf: z.string().optional(),
-});
+}));
 
-const ArrivalOutput = z.object({
+const ArrivalOutput = lazySchema(() => z.object({
   objectIds: z.array(z.string()),
   morphismIds: z.array(z.string()),
-  morphisms: z.array(MorphismStep).optional(),
-});
+  morphisms: z.array(MorphismStep()).optional(),
+}));
 
-export const TracePathOutput = z.object({
+export const TracePathOutput = lazySchema(() => z.object({
   length: z.number().int(),
   objectIds: z.array(z.string()).optional(),
   morphismIds: z.array(z.string()).optional(),
-  steps: z.array(CrossStepOutput).optional(),
+  steps: z.array(CrossStepOutput()).optional(),
   resultObject: z.string().optional(),
-  arrival: ArrivalOutput.nullable().optional(),
-  morphisms: z.array(MorphismStep).optional(),
+  arrival: ArrivalOutput().nullable().optional(),
+  morphisms: z.array(MorphismStep()).optional(),
   objects: z.array(z.object({ id: z.string(), categoryId: z.string(), title: z.string().optional() })).optional(),
-});
+}));
 
 function morphismsAt(level: ResponseLevel, path: TracePath) {
   return itemsAt(level, path.morphisms, (m) => ({ minimal: { id: m.id, source: m.source, target: m.target }, standard: { name: m.name } }));

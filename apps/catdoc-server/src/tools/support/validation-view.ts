@@ -6,6 +6,7 @@
  * next step); standard: adds the scope, each error's message and the warnings (code, ids,
  * message); full: adds severities and every check the scope runs, with what it means.
  */
+import { lazySchema } from "@local-mcp/core";
 import type { ResponseLevel } from "@local-mcp/core";
 import { z } from "zod";
 import { VALIDATION_CHECKS, VALIDATION_CODES } from "../../domain/validate/issues.js";
@@ -40,14 +41,14 @@ export async function validateProjectOnce(index: ProjectIndex): Promise<Validati
 
 export const VALIDATION_PAGE: PageBounds = { defaultLimit: 50, maxLimit: 1000 };
 
-export const validationPagingInput = pagingInput("errors and warnings (each list)", VALIDATION_PAGE);
+export const validationPagingInput = lazySchema(() => pagingInput("errors and warnings (each list)", VALIDATION_PAGE));
 
-const CodeSchema = z.enum(VALIDATION_CODES as [ValidationCode, ...ValidationCode[]]);
+const CodeSchema = lazySchema(() => z.enum(VALIDATION_CODES as [ValidationCode, ...ValidationCode[]]));
 
-const ScopeOutput = z.object({ kind: z.enum(["project", "category", "functor", "naturalTransformation"]), id: z.string().optional() });
+const ScopeOutput = lazySchema(() => z.object({ kind: z.enum(["project", "category", "functor", "naturalTransformation"]), id: z.string().optional() }));
 
-const IssueOutput = z.object({
-  code: CodeSchema,
+const IssueOutput = lazySchema(() => z.object({
+  code: CodeSchema(),
   categoryId: z.string().optional(),
   functorId: z.string().optional(),
   naturalTransformationId: z.string().optional(),
@@ -57,9 +58,9 @@ const IssueOutput = z.object({
   morphismIds: z.array(z.string()).optional(),
   message: z.string().optional(),
   severity: z.enum(["error", "warning"]).optional(),
-});
+}));
 
-export const ValidationOutput = z.object({
+export const ValidationOutput = lazySchema(() => z.object({
   isValid: z.boolean(),
   summary: z.object({
     categoriesChecked: z.number().int(),
@@ -69,17 +70,17 @@ export const ValidationOutput = z.object({
     totalWarnings: z.number().int(),
   }),
   countsByCode: z.record(z.string(), z.number().int()).describe("Every error and warning counted by code (never cut)."),
-  errors: z.array(IssueOutput).describe("Errors from offset, at most limit: code and ids; standard adds the message."),
+  errors: z.array(IssueOutput()).describe("Errors from offset, at most limit: code and ids; standard adds the message."),
   truncated: z.boolean().describe("True when errors or warnings were cut to the limit; summary still counts all."),
   nextOffset: z.number().int().optional(),
   notice: z.string().optional(),
-  scope: ScopeOutput.optional().describe("standard: what was checked."),
-  warnings: z.array(IssueOutput).optional().describe("standard: warnings from offset, at most limit."),
+  scope: ScopeOutput().optional().describe("standard: what was checked."),
+  warnings: z.array(IssueOutput()).optional().describe("standard: warnings from offset, at most limit."),
   offset: z.number().int().optional(),
   checks: z.record(z.string(), z.string()).optional().describe("full: every check this scope runs, by code: its severity and what it means."),
-});
+}));
 
-export type ValidationScope = z.infer<typeof ScopeOutput>;
+export type ValidationScope = z.infer<ReturnType<typeof ScopeOutput>>;
 
 /** The checks each scope runs (DUPLICATE_ID guards the ids of everything checked). */
 const SCOPE_CHECKS: Record<ValidationScope["kind"], readonly ValidationCode[]> = {
