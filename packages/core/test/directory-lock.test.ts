@@ -129,13 +129,18 @@ describe("directory lock", () => {
     // Longer than staleMs: the holder touches its record meanwhile, so the age rule does not apply.
     await expect(acquireDirectoryLock(lock, { timeoutMs: 3_000, staleMs: 2_000 })).rejects.toBeInstanceOf(LockTimeoutError);
     expect(held.isHeld()).toBe(true);
+    await held.release();
 
-    const record = join(lock, `holder.${held.holder.token}.json`);
+    // A holder whose record went stale: its own refresh (every staleMs / 2) must not fire between
+    // aging the record and the next writer's look — on a busy machine a 1 s refresh did — so this
+    // holder refreshes every 5 minutes.
+    const slow = await acquireDirectoryLock(lock, { staleMs: 600_000 });
+    const record = join(lock, `holder.${slow.holder.token}.json`);
     const old = new Date(Date.now() - 120_000);
     await utimes(record, old, old);
     const next = await acquireDirectoryLock(lock, { timeoutMs: 2_000, staleMs: 60_000 });
-    expect(held.isHeld()).toBe(false);
-    await held.release();
+    expect(slow.isHeld()).toBe(false);
+    await slow.release();
     expect(next.isHeld()).toBe(true);
     await next.release();
     expect(await readdir(dir)).toEqual([]);
