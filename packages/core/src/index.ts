@@ -82,7 +82,7 @@ export type { EnvVarDoc, ServerMainOptions } from "./server/run-main.js";
 export { installStdoutGuard, protocolStdout, stdoutGuardInstalled } from "./server/stdout-guard.js";
 export { EXIT_NOT_BUILT, runUnbuiltMain } from "./server/run-unbuilt-main.js";
 export type { UnbuiltMainOptions } from "./server/run-unbuilt-main.js";
-export { atomicWriteTempPath, writeFileAtomic, writeFileAtomicSync } from "./files/atomic-write.js";
+export { atomicWriteTempPath, syncDirectorySync, writeFileAtomic, writeFileAtomicSync } from "./files/atomic-write.js";
 export type { WriteFileAtomicOptions } from "./files/atomic-write.js";
 export { ConfinementError, isPathInside, openConfined, writeFileConfined } from "./files/confined-open.js";
 export type { ConfinedFile, OpenConfinedOptions, WriteFileConfinedOptions } from "./files/confined-open.js";

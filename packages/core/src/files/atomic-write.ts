@@ -176,7 +176,8 @@ async function syncDirectory(dir: string): Promise<void> {
   }
 }
 
-function syncDirectorySync(dir: string): void {
+/** fsync a directory so a rename or link in it is durable; a no-op where the platform cannot. */
+export function syncDirectorySync(dir: string): void {
   let fd: number | undefined;
   try {
     fd = openSync(dir, "r");

@@ -66,11 +66,11 @@
  * rename comes back there.
  */
 import { randomBytes } from "node:crypto";
-import { closeSync, existsSync, fstatSync, fsyncSync, linkSync, lstatSync, openSync, readFileSync, readdirSync, renameSync, rmSync } from "node:fs";
+import { closeSync, existsSync, fstatSync, linkSync, lstatSync, openSync, readFileSync, readdirSync, renameSync, rmSync } from "node:fs";
 import type { BigIntStats } from "node:fs";
 import { open, stat } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
-import { atomicWriteTempPath, errnoCode, isProcessAlive } from "@local-mcp/core";
+import { atomicWriteTempPath, errnoCode, isProcessAlive, syncDirectorySync } from "@local-mcp/core";
 import { CatDocConflictError } from "../errors.js";
 import { contentVersion } from "../load.js";
 
@@ -200,7 +200,7 @@ export async function commitCategoryFile(file: string, text: string, readVersion
   } finally {
     rmSync(temp, { force: true });
   }
-  syncDirectory(dirname(file));
+  syncDirectorySync(dirname(file));
   return outcome;
 }
 
@@ -306,18 +306,6 @@ function withdraw(file: string, stash: string, ours: BigIntStats, readVersion: s
   throw conflict(PUT_BACK, readVersion);
 }
 
-function syncDirectory(dir: string): void {
-  let fd: number | undefined;
-  try {
-    fd = openSync(dir, "r");
-    fsyncSync(fd);
-  } catch {
-    // Platforms that cannot fsync a directory: the rename is as durable as they make it.
-  } finally {
-    if (fd !== undefined) closeSync(fd);
-  }
-}
-
 /** core's temporary-file form (`atomicWriteTempPath`): new texts and withdrawn files of this module. */
 const TEMP_NAME = /^\.(.+)\.(\d+)\.[0-9a-f]{12}\.tmp$/;
 
@@ -385,7 +373,7 @@ export function restoreFromStash(file: string, options: { includeLive?: boolean 
         // ENOENT: the stash went meanwhile (its owner finished); look again.
         if (errnoCode(error) !== "ENOENT") throw error;
       }
-      syncDirectory(dirname(file));
+      syncDirectorySync(dirname(file));
     }
   }
   removeLeftovers(file);
