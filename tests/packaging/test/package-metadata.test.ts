@@ -9,17 +9,12 @@
 import { readFileSync } from "node:fs";
 import { join, normalize } from "node:path";
 import { describe, expect, it } from "vitest";
+import { NEVER_BUNDLED } from "../../../scripts/bundle-app.mjs";
 import { REPO, SERVERS, readPackage, workspacePackages } from "./support/workspace.js";
 
-/** What a bundle may leave external (scripts/bundle-app.mjs NEVER_BUNDLED), plus files read at run time. */
+/** What a bundle may leave external, plus files read at run time. */
 const RUNTIME_DEPENDENCIES = new Set([
-  "node-llama-cpp",
-  "@duckdb/node-api",
-  "@google/genai",
-  "playwright-core",
-  "typescript",
-  "pyright",
-  "@astral-sh/ruff-wasm-nodejs",
+  ...NEVER_BUNDLED,
   // catdoc's dashboard serves cytoscape's browser build from node_modules.
   "cytoscape",
 ]);
