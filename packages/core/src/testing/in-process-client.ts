@@ -1,5 +1,4 @@
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import { Client, InMemoryTransport } from "@modelcontextprotocol/client";
 import { createServer, type CreatedServer, type ServerDefinition } from "../server/create-server.js";
 
 export interface InProcessConnection {
@@ -17,6 +16,8 @@ export async function connectInProcess(
   clientInfo = { name: "local-mcp-test-client", version: "0.0.0" },
 ): Promise<InProcessConnection> {
   const created = "server" in target ? target : createServer(target);
+  // Both halves from the client package (a linked pair must come from one package); the server
+  // side only needs the Transport shape.
   const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
   const client = new Client(clientInfo, { capabilities: {} });
   await created.server.connect(serverTransport);

@@ -1,7 +1,7 @@
-import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { JSONRPCMessageSchema, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import type { ChildProcessWithoutNullStreams } from "node:child_process";
+import { parseJSONRPCMessage, type Client, type JSONRPCMessage, type ProtocolEra, type Transport } from "@modelcontextprotocol/client";
+import { createEraClient } from "./era-client.js";
+import { spawnUntilReady } from "./spawn-ready.js";
 
 export interface SpawnStdioOptions {
   command: string;
@@ -11,6 +11,12 @@ export interface SpawnStdioOptions {
   /** What the ready line on stderr looks like (default: core's "ready on stdio"). */
   readyPattern?: RegExp;
   readyTimeoutMs?: number;
+  /**
+   * The protocol era the client connects in (see createEraClient): "legacy" (default) runs the
+   * 2025 initialize handshake, "modern" pins 2026-07-28. The probe of a pinned connect rides this
+   * same child (a custom transport probes in place), so its stdout is checked too.
+   */
+  era?: ProtocolEra;
 }
 
 export interface SpawnedStdioServer {
@@ -65,12 +71,14 @@ class CheckedChildTransport implements Transport {
       this.violations.push(line);
       return;
     }
-    const message = JSONRPCMessageSchema.safeParse(parsed);
-    if (!message.success) {
+    let message: JSONRPCMessage;
+    try {
+      message = parseJSONRPCMessage(parsed);
+    } catch {
       this.violations.push(line);
       return;
     }
-    this.onmessage?.(message.data);
+    this.onmessage?.(message);
   }
 
   async send(message: JSONRPCMessage): Promise<void> {
@@ -89,50 +97,22 @@ class CheckedChildTransport implements Transport {
  * client over its stdio, and records every stdout line so a test can assert it was all JSON-RPC.
  */
 export async function spawnStdioServer(options: SpawnStdioOptions): Promise<SpawnedStdioServer> {
-  const child = spawn(options.command, [...(options.args ?? [])], {
-    cwd: options.cwd,
-    env: { ...process.env, ...options.env } as NodeJS.ProcessEnv,
-    stdio: ["pipe", "pipe", "pipe"],
-  });
-  let stderr = "";
-  child.stderr.setEncoding("utf8");
-  const readyPattern = options.readyPattern ?? /ready on stdio/;
+  const { child, stderr, exited } = await spawnUntilReady({ ...options, readyPattern: options.readyPattern ?? /ready on stdio/ });
   const transport = new CheckedChildTransport(child);
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
-    child.once("exit", (code, signal) => resolve({ code, signal }));
-  });
-
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => {
-      child.kill("SIGKILL");
-      reject(new Error(`${options.command} printed no ready line within ${options.readyTimeoutMs ?? 15_000} ms. stderr:\n${stderr}`));
-    }, options.readyTimeoutMs ?? 15_000);
-    child.stderr.on("data", (chunk: string) => {
-      stderr += chunk;
-      if (readyPattern.test(stderr)) {
-        clearTimeout(timer);
-        resolve();
-      }
-    });
-    child.once("error", (error) => {
-      clearTimeout(timer);
-      reject(error);
-    });
-    child.once("exit", (code, signal) => {
-      clearTimeout(timer);
-      reject(new Error(`${options.command} exited (code ${code}, signal ${signal}) before it was ready. stderr:\n${stderr}`));
-    });
-  });
-
-  const client = new Client({ name: "local-mcp-stdio-test", version: "0.0.0" }, { capabilities: {} });
-  await client.connect(transport);
+  const client = createEraClient(options.era, "local-mcp-stdio-test");
+  try {
+    await client.connect(transport);
+  } catch (error) {
+    child.kill("SIGKILL");
+    throw error;
+  }
 
   return {
     client,
     child,
     stdoutLines: transport.lines,
     nonJsonRpcLines: transport.violations,
-    stderr: () => stderr,
+    stderr,
     assertCleanStdout: () => {
       if (transport.violations.length > 0) {
         throw new Error(`stdout carried ${transport.violations.length} non-JSON-RPC line(s):\n${transport.violations.slice(0, 5).join("\n")}`);
