@@ -2,7 +2,7 @@ import { mkdtemp, realpath, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { Client } from "@modelcontextprotocol/client";
 import { connectInProcess, type InProcessConnection } from "@local-mcp/core/testing";
 import { loadConfig, type LocalModelConfig } from "../src/config.js";
 import { createLocalModelServer } from "../src/server.js";

@@ -112,7 +112,7 @@ describe("kill -9 during local_generate", () => {
         contents.push(content);
         sent.set(target, contents);
         const result = await server.client
-          .callTool({ name: "local_generate", arguments: { template: TEMPLATE, variables, output_path: target } }, undefined, { timeout: 60_000 })
+          .callTool({ name: "local_generate", arguments: { template: TEMPLATE, variables, output_path: target } }, { timeout: 60_000 })
           .catch(() => undefined);
         if (result === undefined) break; // the connection went down with the server
         expect(result.isError, JSON.stringify(result.structuredContent)).toBeFalsy();

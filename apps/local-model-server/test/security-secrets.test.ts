@@ -30,7 +30,7 @@ function echoing(status: number) {
 }
 
 async function call(args: Record<string, unknown>) {
-  const result = await server.client.callTool({ name: "local_generate", arguments: args }, undefined, { timeout: 60_000 });
+  const result = await server.client.callTool({ name: "local_generate", arguments: args }, { timeout: 60_000 });
   results.push(JSON.stringify(result));
   return result;
 }

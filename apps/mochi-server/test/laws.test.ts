@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult } from "@modelcontextprotocol/client";
 import { connectInProcess, writeTinyLoraGguf, type InProcessConnection } from "@local-mcp/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { silentLogger } from "@local-mcp/core";

@@ -2,7 +2,7 @@ import { execFile } from "node:child_process";
 import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult } from "@modelcontextprotocol/client";
 import { runInspectorCli, spawnStdioServer } from "@local-mcp/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { copyFixtureRepo, indexInto } from "./helpers/sample-repo.js";

@@ -40,7 +40,6 @@ describe("three processes on one library", () => {
               name: "save_function",
               arguments: { name, code: functionCode(name, k), description: `Add ${k} to a number`, test_cases: [{ input: { x: 1 }, expected: 1 + k }] },
             },
-            undefined,
             { timeout: 120_000 },
           ),
           server.client.callTool({ name: "search_functions", arguments: { query: "add a constant to a number", limit: 5 } }),

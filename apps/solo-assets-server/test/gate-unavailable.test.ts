@@ -80,7 +80,7 @@ describe.each(CASES)("the gate on a machine with $label", ({ code, suggestion, b
   it("the tool answer says why the tests did not run, already at the minimal level", async () => {
     const server = await spawnStdioServer({ command: process.execPath, args: [join(DIST, "mcp.js")], env: env(join(path, "mcp.duckdb")), readyTimeoutMs: 60_000 });
     try {
-      const result = await server.client.callTool({ name: "save_function", arguments: { ...SLUG, response_level: "minimal" } }, undefined, { timeout: 120_000 });
+      const result = await server.client.callTool({ name: "save_function", arguments: { ...SLUG, response_level: "minimal" } }, { timeout: 120_000 });
       expect(result.isError).not.toBe(true);
       const body = result.structuredContent as Record<string, unknown>;
       expect(body).toMatchObject({ status: "unverified", unverified: { step: "test", code } });

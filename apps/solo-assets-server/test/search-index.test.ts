@@ -122,7 +122,7 @@ describe("search index", () => {
     const solo = await connectSolo(library.dbPath);
     try {
       const progress: { progress: number; total?: number; message?: string }[] = [];
-      const first = await solo.client.callTool({ name: "search_functions", arguments: { query: "parse json" } }, undefined, {
+      const first = await solo.client.callTool({ name: "search_functions", arguments: { query: "parse json" } }, {
         timeout: 60_000,
         onprogress: (p) => progress.push(p),
       });
@@ -131,7 +131,7 @@ describe("search index", () => {
       expect(progress.at(-1)).toMatchObject({ progress: 2 * n, total: 2 * n });
       // The index is loaded now: the next search has nothing to report.
       const later: unknown[] = [];
-      await solo.client.callTool({ name: "search_functions", arguments: { query: "format dates" } }, undefined, { onprogress: (p) => later.push(p) });
+      await solo.client.callTool({ name: "search_functions", arguments: { query: "format dates" } }, { onprogress: (p) => later.push(p) });
       expect(later).toEqual([]);
     } finally {
       await solo.close();

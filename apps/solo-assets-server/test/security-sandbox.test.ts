@@ -136,7 +136,7 @@ async function startServer(overrides: Record<string, string> = {}): Promise<Spaw
 }
 
 async function save(on: SpawnedStdioServer, args: Record<string, unknown>) {
-  const result = await on.client.callTool({ name: "save_function", arguments: { description: "security probe", response_level: "full", ...args } }, undefined, {
+  const result = await on.client.callTool({ name: "save_function", arguments: { description: "security probe", response_level: "full", ...args } }, {
     timeout: 120_000,
   });
   const text = JSON.stringify(result);

@@ -39,7 +39,7 @@ async function start(overrides: Record<string, string>): Promise<SpawnedStdioSer
 }
 
 async function call(server: SpawnedStdioServer, name: string, args: Record<string, unknown>) {
-  const result = await server.client.callTool({ name, arguments: { response_level: "full", ...args } }, undefined, { timeout: 120_000 });
+  const result = await server.client.callTool({ name, arguments: { response_level: "full", ...args } }, { timeout: 120_000 });
   results.push(JSON.stringify(result));
   return result;
 }

@@ -73,7 +73,6 @@ describe("solo-assets-mcp over stdio", () => {
           test_cases: [{ input: {}, expected: [] }, "assert os.environ.get('GOOGLE_API_KEY') is None"],
         },
       },
-      undefined,
       { timeout: 120_000, onprogress: (p) => progress.push(p.message ?? "") },
     );
     expect(result.isError).toBeFalsy();

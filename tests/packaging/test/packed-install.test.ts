@@ -10,8 +10,8 @@ import { spawnSync } from "node:child_process";
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { Client } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { installedPackage, packedInstall } from "./support/installed.js";
 import { REPO, SERVERS } from "./support/workspace.js";
@@ -50,7 +50,7 @@ async function connect(bin: string, cwd: string, env: Record<string, string>): P
 }
 
 async function callTool(client: Client, name: string, args: Record<string, unknown>, timeout = 60_000): Promise<Record<string, unknown>> {
-  const result = await client.callTool({ name, arguments: args }, undefined, { timeout });
+  const result = await client.callTool({ name, arguments: args }, { timeout });
   expect(result.isError, `${name}: ${JSON.stringify(result.structuredContent ?? result.content)}`).toBeFalsy();
   return result.structuredContent as Record<string, unknown>;
 }

@@ -31,7 +31,6 @@ import { fileURLToPath } from "node:url";
 import { writeGeneratedProject } from "../../../apps/catdoc-server/src/testing/generate-project.js";
 import { spawnStdioServer } from "@local-mcp/core/testing";
 import type { SpawnedStdioServer } from "@local-mcp/core/testing";
-import { CallToolResultSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { BASE_ENV, REPO_ROOT, SERVER_NODE } from "./support/servers.js";
 
@@ -90,7 +89,7 @@ describe("catdoc-mcp: a cancelled import", () => {
     await writeFile(join(root, "pre", "one.md"), "---\nid: pre-one\ntitle: One\n---\n# One\n");
     const server = await startCatdoc(root);
     const importInto = (filePath: string, options?: { signal?: AbortSignal }) =>
-      server.client.callTool({ name: "catdoc_import_document", arguments: { filePath, categoryId: "cat-0" } }, CallToolResultSchema, options) as Promise<ToolAnswer>;
+      server.client.callTool({ name: "catdoc_import_document", arguments: { filePath, categoryId: "cat-0" } }, options) as Promise<ToolAnswer>;
 
     // Load the project once (what a session does first), then take the bytes to compare with.
     expect((await importInto("pre/one.md")).structuredContent?.["written"]).toBe(true);

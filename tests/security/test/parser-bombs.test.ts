@@ -83,7 +83,7 @@ describe("local-model-mcp over stdio: parser bombs", () => {
   });
 
   const extract = (task: string, files: string[]) =>
-    spawned.client.callTool({ name: "local_extract", arguments: { task_type: task, files, response_level: "standard" } }, undefined, { timeout: 60_000 }) as Promise<Answer>;
+    spawned.client.callTool({ name: "local_extract", arguments: { task_type: task, files, response_level: "standard" } }, { timeout: 60_000 }) as Promise<Answer>;
 
   it("survives nesting bombs (each parsed twice: the abort came once the parser was warm) and refuses them with a per-file error", async () => {
     const answers: [string, Answer][] = [];
@@ -119,7 +119,7 @@ describe("local-model-mcp over stdio: parser bombs", () => {
       ["local_analyze", { task_type: "dependencies", files: ["chain.ts"] }],
     ];
     for (const [name, args] of calls) {
-      const answer = (await spawned.client.callTool({ name, arguments: args }, undefined, { timeout: 60_000 })) as Answer;
+      const answer = (await spawned.client.callTool({ name, arguments: args }, { timeout: 60_000 })) as Answer;
       expect(answer.isError, `${name} ${JSON.stringify(args)}`).toBe(true);
       expect((answer.structuredContent?.error as { code?: string } | undefined)?.code, JSON.stringify(answer).slice(0, 300)).toBe("INVALID_INPUT");
     }
@@ -131,7 +131,7 @@ describe("local-model-mcp over stdio: parser bombs", () => {
     const started = performance.now();
     let done = false;
     const call = (
-      spawned.client.callTool({ name: "local_extract", arguments: { task_type: "frontmatter", files: ["redos.md"], schema } }, undefined, { timeout: 60_000 }) as Promise<Answer>
+      spawned.client.callTool({ name: "local_extract", arguments: { task_type: "frontmatter", files: ["redos.md"], schema } }, { timeout: 60_000 }) as Promise<Answer>
     ).finally(() => (done = true));
     const pings: number[] = [];
     while (!done) {
@@ -152,7 +152,7 @@ describe("local-model-mcp over stdio: parser bombs", () => {
     const started = performance.now();
     let done = false;
     const call = (
-      spawned.client.callTool({ name: "local_generate", arguments: { template, variables: { items } } }, undefined, { timeout: 60_000 }) as Promise<Answer>
+      spawned.client.callTool({ name: "local_generate", arguments: { template, variables: { items } } }, { timeout: 60_000 }) as Promise<Answer>
     ).finally(() => (done = true));
     const pings: number[] = [];
     while (!done) {

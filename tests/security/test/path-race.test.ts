@@ -76,7 +76,7 @@ async function hammer(client: SpawnedStdioServer["client"], total: number, call:
   const worker = async () => {
     while (issued < total) {
       issued += 1;
-      const text = JSON.stringify(await client.callTool(call(), undefined, { timeout: 120_000 }));
+      const text = JSON.stringify(await client.callTool(call(), { timeout: 120_000 }));
       count.answers += 1;
       if (text.includes(secret)) {
         count.leaked += 1;

@@ -70,7 +70,7 @@ interface Saved {
 }
 
 async function save(on: SpawnedStdioServer, args: Record<string, unknown>): Promise<Saved> {
-  const result = await on.client.callTool({ name: "save_function", arguments: { description: "sandbox attack", response_level: "full", ...args } }, undefined, {
+  const result = await on.client.callTool({ name: "save_function", arguments: { description: "sandbox attack", response_level: "full", ...args } }, {
     timeout: 180_000,
   });
   const text = JSON.stringify(result);

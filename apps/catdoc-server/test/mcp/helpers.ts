@@ -1,7 +1,7 @@
 /** Helpers for driving catdoc-mcp through the real SDK client, on temporary copies of the fixtures. */
 import { assertLevelsNested, connectInProcess } from "@local-mcp/core/testing";
 import type { InProcessConnection } from "@local-mcp/core/testing";
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { Client } from "@modelcontextprotocol/client";
 import { afterEach, expect } from "vitest";
 import { loadCatDocConfig } from "../../src/config.js";
 import { createCatDocServer } from "../../src/server.js";

@@ -2,7 +2,7 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { RESOURCE_PART_META, estimateJsonTokens, stableStringify } from "@local-mcp/core";
-import { McpError } from "@modelcontextprotocol/sdk/types.js";
+import { ResourceNotFoundError } from "@modelcontextprotocol/client";
 import { describe, expect, it } from "vitest";
 import { CatDocStore } from "../../src/domain/index.js";
 import { writeGeneratedProject } from "../../src/testing/generate-project.js";
@@ -93,11 +93,13 @@ describe("resources", () => {
 
   it("answers unknown ids and a missing project with resource-not-found", async () => {
     const { client } = await example("math-docs");
-    await expect(client.readResource({ uri: "catdoc://objects/nope" })).rejects.toMatchObject({ code: -32002, message: expect.stringContaining("Object 'nope' not found") });
-    await expect(client.readResource({ uri: "catdoc://categories/nope" })).rejects.toBeInstanceOf(McpError);
+    // Resource-not-found is -32602 on the wire in every era since SDK v2 (-32002 is only accepted
+    // from peers); the client turns it into a ResourceNotFoundError.
+    await expect(client.readResource({ uri: "catdoc://objects/nope" })).rejects.toMatchObject({ code: -32602, message: expect.stringContaining("Object 'nope' not found") });
+    await expect(client.readResource({ uri: "catdoc://categories/nope" })).rejects.toBeInstanceOf(ResourceNotFoundError);
     const bare = await connect(await tempDir());
     expect((await bare.listResources()).resources.map((r) => r.uri)).toEqual(["catdoc://graph"]);
-    await expect(bare.readResource({ uri: "catdoc://graph" })).rejects.toMatchObject({ code: -32002, message: expect.stringContaining("CatDoc project not initialized") });
+    await expect(bare.readResource({ uri: "catdoc://graph" })).rejects.toMatchObject({ code: -32602, message: expect.stringContaining("CatDoc project not initialized") });
     const none = await bare.complete({ ref: { type: "ref/resource", uri: "catdoc://objects/{id}" }, argument: { name: "id", value: "" } });
     expect(none.completion.values).toEqual([]);
   });
@@ -114,7 +116,8 @@ describe("resources", () => {
     const uris: string[] = [];
     let cursor: string | undefined;
     do {
-      const page = await client.listResources(cursor === undefined ? {} : { cursor });
+      // One page per request: the v2 client's listResources() without a cursor walks every page.
+      const page = await client.request({ method: "resources/list", params: cursor === undefined ? {} : { cursor } });
       expect(estimateJsonTokens(JSON.stringify(page))).toBeLessThanOrEqual(10_000);
       uris.push(...page.resources.map((r) => r.uri));
       cursor = page.nextCursor;

@@ -1,4 +1,4 @@
-import type { ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
+import type { ReadResourceResult } from "@modelcontextprotocol/client";
 
 /** The text of a resource read's first content; fails the test when it is not text. */
 export function resourceText(result: ReadResourceResult): string {

@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Env } from "@local-mcp/core";
 import { connectInProcess } from "@local-mcp/core/testing";
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { Client } from "@modelcontextprotocol/client";
 import { loadSoloConfig } from "../../src/config.js";
 import { createSoloAssetsServer, serverServicesOf } from "../../src/server.js";
 import { openSoloServices } from "../../src/services.js";
@@ -69,6 +69,6 @@ export interface ToolAnswer {
 }
 
 export async function callTool(client: Client, name: string, args: Record<string, unknown>, options: { timeout?: number } = {}): Promise<ToolAnswer> {
-  const result = await client.callTool({ name, arguments: args }, undefined, { timeout: options.timeout ?? 120_000 });
+  const result = await client.callTool({ name, arguments: args }, { timeout: options.timeout ?? 120_000 });
   return { isError: result.isError === true, body: (result.structuredContent ?? {}) as Record<string, unknown> };
 }
