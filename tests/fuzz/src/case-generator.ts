@@ -7,7 +7,7 @@
  * a hostile value deep inside an otherwise good call gets furthest into a tool.
  */
 import { seedFrom, seededRandom } from "@local-mcp/core";
-import type { Tool } from "@modelcontextprotocol/sdk/types.js";
+import type { Tool } from "@modelcontextprotocol/client";
 import fc from "fast-check";
 import type { JsonSchema } from "./json-schema.js";
 import { mutatedArguments, type MutationContext } from "./mutations.js";

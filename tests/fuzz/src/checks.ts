@@ -9,8 +9,7 @@
  * the report lists them either way.
  */
 import { DEFAULT_MAX_RESPONSE_TOKENS, ToolErrorBodySchema, estimateJsonTokens } from "@local-mcp/core";
-import { ErrorCode } from "@modelcontextprotocol/sdk/types.js";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { ProtocolErrorCode, type CallToolResult } from "@modelcontextprotocol/client";
 import type { CallOutcome } from "./connection.js";
 
 export const FAILURE_KINDS = [
@@ -60,10 +59,10 @@ export interface CheckContext {
 }
 
 /** JSON-RPC codes that report a bad request (the caller's fault) rather than a server fault. */
-const PROTOCOL_CODES = new Set<number>([ErrorCode.ParseError, ErrorCode.InvalidRequest, ErrorCode.MethodNotFound, ErrorCode.InvalidParams]);
+const PROTOCOL_CODES = new Set<number>([ProtocolErrorCode.ParseError, ProtocolErrorCode.InvalidRequest, ProtocolErrorCode.MethodNotFound, ProtocolErrorCode.InvalidParams]);
 
-/** The SDK client's own messages when a result does not match the tool's output schema. */
-const CLIENT_SCHEMA_MESSAGE = /Structured content does not match|Failed to validate structured content|did not return structured content/;
+/** The SDK client's own messages when a result does not match the tool's output schema (or the schema cannot be used). */
+const CLIENT_SCHEMA_MESSAGE = /Structured content does not match|Failed to validate structured content|did not return structured content|has an invalid outputSchema/;
 
 /** A JavaScript stack frame: "    at fn (file.js:1:2)" or "at file:///x.js:1:2". */
 const STACK_FRAME = /\n\s*at \S.*(:\d+:\d+\)?|\(native\)|<anonymous>)/;

@@ -1,12 +1,27 @@
 /**
- * One fuzzed server process and the real SDK client on its stdio (core's spawnStdioServer, which
- * records every stdout line and flags any that is not JSON-RPC). Calls go through
- * `client.callTool`; only arguments nested deeper than `JSON.stringify` can go (Node 20 overflows
- * near 5,000 levels) are written to stdin as raw JSON-RPC text, and their answers taken from the
- * same transport before the client sees them.
+ * One fuzzed server process and the real SDK client (`@modelcontextprotocol/client`) on its stdio,
+ * in one protocol era (core's `spawnStdioServer`, which records every stdout line and flags any
+ * that is not JSON-RPC): `legacy` connects with the 2025-11-25 `initialize` handshake, `modern`
+ * pins 2026-07-28 (the client probes `server/discover` on this same process and sends the `_meta`
+ * envelope on every request). Calls go through `client.callTool`; only arguments nested deeper
+ * than `JSON.stringify` can go (Node 20 overflows near 5,000 levels) are written to stdin as raw
+ * JSON-RPC text — in the modern era with the envelope the client would add — and their answers
+ * taken from the same transport before the client sees them.
  */
-import { spawnStdioServer, type SpawnedStdioServer } from "@local-mcp/core/testing";
-import { CallToolResultSchema, ErrorCode, McpError, type CallToolResult, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { MODERN_PROTOCOL_VERSION, spawnStdioServer, type SpawnedStdioServer } from "@local-mcp/core/testing";
+import {
+  CLIENT_CAPABILITIES_META_KEY,
+  CLIENT_INFO_META_KEY,
+  PROTOCOL_VERSION_META_KEY,
+  ProtocolError,
+  SdkError,
+  SdkErrorCode,
+  specTypeSchemas,
+  type CallToolResult,
+  type JSONRPCMessage,
+  type Tool,
+} from "@modelcontextprotocol/client";
+import type { Era } from "./era.js";
 import { materialize, needsRawJson, wireJson } from "./wire-value.js";
 
 export interface ServerLaunch {
@@ -27,13 +42,21 @@ interface PendingRaw {
   resolve: (message: JSONRPCMessage) => void;
 }
 
+function messageOf(error: unknown): string {
+  if (error instanceof SdkError) return `${error.code}: ${error.message}`;
+  return error instanceof Error ? error.message : String(error);
+}
+
 export class FuzzConnection {
   private exitedWith: string | undefined;
   private readonly pendingRaw = new Map<string, PendingRaw>();
   private rawCounter = 0;
   private onExit: (() => void) | undefined;
 
-  private constructor(readonly spawned: SpawnedStdioServer) {
+  private constructor(
+    readonly spawned: SpawnedStdioServer,
+    readonly era: Era,
+  ) {
     spawned.child.once("exit", (code, signal) => {
       const stderr = spawned.stderr().trim().split("\n").slice(-6).join("\n");
       this.exitedWith = `exited with code ${code} signal ${signal}${stderr ? `; stderr ends:\n${stderr.slice(-1_500)}` : ""}`;
@@ -56,9 +79,21 @@ export class FuzzConnection {
     };
   }
 
-  static async start(launch: ServerLaunch): Promise<FuzzConnection> {
-    const spawned = await spawnStdioServer({ command: launch.command, args: launch.args, env: launch.env, cwd: launch.cwd, readyTimeoutMs: 60_000 });
-    return new FuzzConnection(spawned);
+  /** Starts the server and connects in `era`; a server that does not serve the era fails here with the SDK's reason. */
+  static async start(launch: ServerLaunch, era: Era): Promise<FuzzConnection> {
+    let spawned: SpawnedStdioServer;
+    try {
+      spawned = await spawnStdioServer({ command: launch.command, args: launch.args, env: launch.env, cwd: launch.cwd, readyTimeoutMs: 60_000, era });
+    } catch (error) {
+      const how = era === "modern" ? `pinned to ${MODERN_PROTOCOL_VERSION}` : "initialize handshake";
+      throw new Error(`${era} era: the client could not connect (${how}): ${messageOf(error)}`);
+    }
+    const reached = spawned.client.getProtocolEra();
+    if (reached !== era) {
+      await spawned.close(5_000);
+      throw new Error(`${era} era: the client connected in the ${reached ?? "unknown"} era instead`);
+    }
+    return new FuzzConnection(spawned, era);
   }
 
   /** Why the process is gone, or undefined while it runs. */
@@ -88,13 +123,17 @@ export class FuzzConnection {
     return this.spawned.stderr();
   }
 
+  /** The server's tools; listing also gives the client each tool's output schema, which it checks every result against. */
+  async listTools(): Promise<Tool[]> {
+    return (await this.spawned.client.listTools()).tools;
+  }
+
   async callTool(tool: string, args: unknown, timeoutMs: number): Promise<CallOutcome> {
     if (needsRawJson(args)) return this.callRaw(tool, args, timeoutMs);
     const started = performance.now();
     const elapsed = () => performance.now() - started;
     try {
-      const params = { name: tool, arguments: materialize(args) as Record<string, unknown> };
-      const result = (await this.spawned.client.callTool(params, CallToolResultSchema, { timeout: timeoutMs })) as CallToolResult;
+      const result = await this.spawned.client.callTool({ name: tool, arguments: materialize(args) as Record<string, unknown> }, { timeout: timeoutMs });
       return { kind: "result", result, latencyMs: elapsed(), raw: false };
     } catch (error) {
       return this.outcomeOfError(error, elapsed(), false);
@@ -102,21 +141,32 @@ export class FuzzConnection {
   }
 
   private outcomeOfError(error: unknown, latencyMs: number, raw: boolean): CallOutcome {
-    if (error instanceof McpError) {
-      if (error.code === ErrorCode.RequestTimeout) return { kind: "timeout", latencyMs, raw };
-      if (error.code === ErrorCode.ConnectionClosed || this.exitedWith) return { kind: "closed", message: error.message, latencyMs, raw };
+    if (error instanceof ProtocolError) {
+      if (this.exitedWith) return { kind: "closed", message: error.message, latencyMs, raw };
       return { kind: "rpc-error", code: error.code, message: error.message, latencyMs, raw };
     }
-    const message = error instanceof Error ? error.message : String(error);
+    if (error instanceof SdkError) {
+      if (error.code === SdkErrorCode.RequestTimeout) return { kind: "timeout", latencyMs, raw };
+      if (error.code === SdkErrorCode.ConnectionClosed) return { kind: "closed", message: error.message, latencyMs, raw };
+    }
+    const message = messageOf(error);
     if (this.exitedWith) return { kind: "closed", message, latencyMs, raw };
     return { kind: "client-error", message, latencyMs, raw };
+  }
+
+  /** What a modern request's or notification's params carry besides their own: the envelope the SDK client adds. */
+  private envelope(): string {
+    if (this.era !== "modern") return "";
+    const version = this.spawned.client.getNegotiatedProtocolVersion() ?? MODERN_PROTOCOL_VERSION;
+    const meta = { [PROTOCOL_VERSION_META_KEY]: version, [CLIENT_INFO_META_KEY]: { name: "local-mcp-fuzz", version: "0.0.0" }, [CLIENT_CAPABILITIES_META_KEY]: {} };
+    return `,"_meta":${JSON.stringify(meta)}`;
   }
 
   /** Sends a request as JSON text written by hand (for values too deep for JSON.stringify). */
   private async callRaw(tool: string, args: unknown, timeoutMs: number): Promise<CallOutcome> {
     this.rawCounter += 1;
     const id = `fuzz-raw-${this.rawCounter}`;
-    const line = `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"method":"tools/call","params":{"name":${JSON.stringify(tool)},"arguments":${wireJson(args)}}}\n`;
+    const line = `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"method":"tools/call","params":{"name":${JSON.stringify(tool)},"arguments":${wireJson(args)}${this.envelope()}}}\n`;
     const started = performance.now();
     const elapsed = () => performance.now() - started;
     let timer: NodeJS.Timeout | undefined;
@@ -133,20 +183,35 @@ export class FuzzConnection {
     this.onExit = undefined;
     if (message === "closed") return { kind: "closed", message: this.exitedWith ?? "closed", latencyMs: elapsed(), raw: true };
     if (message === "timeout") {
-      this.spawned.child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: id, reason: "fuzz timeout" } })}\n`);
+      this.spawned.child.stdin.write(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":${JSON.stringify(id)},"reason":"fuzz timeout"${this.envelope()}}}\n`);
       return { kind: "timeout", latencyMs: elapsed(), raw: true };
     }
     if ("error" in message) return { kind: "rpc-error", code: message.error.code, message: message.error.message, latencyMs: elapsed(), raw: true };
     if (!("result" in message)) return { kind: "client-error", message: "the answer was neither a result nor an error", latencyMs: elapsed(), raw: true };
-    const parsed = CallToolResultSchema.safeParse(message.result);
-    if (!parsed.success) return { kind: "client-error", message: `the result is not a CallToolResult: ${parsed.error.message}`, latencyMs: elapsed(), raw: true };
-    return { kind: "result", result: parsed.data, latencyMs: elapsed(), raw: true };
+    return this.rawResult(message.result, elapsed());
   }
 
-  /** Answers a ping within the time given. */
+  /** A raw answer's result, held to what the client would hold it to: a modern one must say it is complete. */
+  private async rawResult(wire: unknown, latencyMs: number): Promise<CallOutcome> {
+    let body = wire;
+    if (this.era === "modern") {
+      const { resultType, ...rest } = (wire ?? {}) as Record<string, unknown>;
+      if (resultType !== "complete") return { kind: "client-error", message: `a ${MODERN_PROTOCOL_VERSION} result must carry resultType "complete" (got ${JSON.stringify(resultType)})`, latencyMs, raw: true };
+      body = rest;
+    }
+    const checked = await specTypeSchemas.CallToolResult["~standard"].validate(body);
+    if (checked.issues) return { kind: "client-error", message: `the result is not a CallToolResult: ${checked.issues.map((i) => i.message).join("; ")}`, latencyMs, raw: true };
+    return { kind: "result", result: checked.value as CallToolResult, latencyMs, raw: true };
+  }
+
+  /**
+   * Whether the server still answers, within the time given: a ping in the legacy era; in the
+   * modern era, which has no ping, `server/discover`.
+   */
   async ping(timeoutMs = 10_000): Promise<boolean> {
     try {
-      await this.spawned.client.ping({ timeout: timeoutMs });
+      if (this.era === "modern") await this.spawned.client.discover({ timeout: timeoutMs });
+      else await this.spawned.client.ping({ timeout: timeoutMs });
       return true;
     } catch {
       return false;

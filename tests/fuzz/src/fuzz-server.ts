@@ -1,21 +1,28 @@
 /**
- * One server's fuzz run: lay out its fixtures, start it, list its tools, send the generated calls
- * one after another (restarting the process if one kills it), check every answer, then ask for a
- * ping and the known-good call. Failed calls come back as regression cases.
+ * One server's fuzz run in one protocol era: lay out its fixtures, start it, connect the client in
+ * the era (`legacy`: the initialize handshake; `modern`: 2026-07-28, pinned), list its tools, send
+ * the generated calls one after another (restarting the process if one kills it), check every
+ * answer, then ask whether it still answers (ping; `server/discover` in the modern era, which has
+ * no ping) and send the known-good call. Failed calls come back as regression cases.
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Tool } from "@modelcontextprotocol/sdk/types.js";
+import type { Tool } from "@modelcontextprotocol/client";
 import { CaseGenerator, type FuzzCase, type GoldenCall } from "./case-generator.js";
 import { checkCall, type CallReport, type Failure } from "./checks.js";
 import { FuzzConnection, type ServerLaunch } from "./connection.js";
+import type { Era } from "./era.js";
 import type { RegressionCase } from "./regressions.js";
 import { emptyTally, percentile, type Tally } from "./stats.js";
 import type { FuzzTarget, PreparedTarget } from "./targets/index.js";
 
 export interface FuzzRunOptions {
+  /** The protocol era of the run's connections. */
+  era: Era;
   calls: number;
+  /** Index of the first call: a run split between eras gives each era its own range of one run's calls. */
+  offset?: number;
   seed: number;
   /** Time past a tool's deadline still accepted as on time. */
   slackMs: number;
@@ -32,6 +39,7 @@ export interface FuzzRunOptions {
 
 export interface ServerSummary {
   server: string;
+  era: Era;
   seed: number;
   tools: number;
   tally: Tally;
@@ -62,14 +70,14 @@ function launchOf(target: FuzzTarget, prepared: PreparedTarget): ServerLaunch {
 const WARM_UP_MS = 120_000;
 
 /**
- * Starts the target's server, lists its tools and, when the target names a warm-up call, repeats
- * it (uncounted) until it succeeds — the model loaded — or WARM_UP_MS have passed.
+ * Starts the target's server, connects in `era`, lists its tools and, when the target names a
+ * warm-up call, repeats it (uncounted) until it succeeds — the model loaded — or WARM_UP_MS have
+ * passed.
  */
-export async function startServer(target: FuzzTarget, prepared: PreparedTarget): Promise<{ connection: FuzzConnection; tools: Tool[] }> {
-  const connection = await FuzzConnection.start(launchOf(target, prepared));
+export async function startServer(target: FuzzTarget, prepared: PreparedTarget, era: Era): Promise<{ connection: FuzzConnection; tools: Tool[] }> {
+  const connection = await FuzzConnection.start(launchOf(target, prepared), era);
   try {
-    // Listing also gives the client each tool's output schema, which it checks every result against.
-    const { tools } = await connection.spawned.client.listTools();
+    const tools = await connection.listTools();
     if (prepared.warmUp) await warmUp(connection, prepared, prepared.warmUp);
     return { connection, tools };
   } catch (error) {
@@ -140,19 +148,20 @@ function record(tally: Tally, fuzzCase: FuzzCase, report: CallReport, latencyMs:
 /** The known-good call and a ping, after the run. */
 async function answersAfter(connection: FuzzConnection, prepared: PreparedTarget, slackMs: number): Promise<{ ok: boolean; detail: string }> {
   if (connection.exited) return { ok: false, detail: `the process is gone (${connection.exited})` };
-  if (!(await connection.ping())) return { ok: false, detail: "no answer to ping" };
+  const ping = connection.era === "modern" ? "server/discover" : "ping";
+  if (!(await connection.ping())) return { ok: false, detail: `no answer to ${ping}` };
   const good = prepared.golden[0];
-  if (!good) return { ok: true, detail: "ping answered (no known-good call)" };
+  if (!good) return { ok: true, detail: `${ping} answered (no known-good call)` };
   const { report } = await runCase(connection, good, { prepared, slackMs });
   if (report.verdict !== "ok") return { ok: false, detail: `${good.tool} did not succeed: ${report.code ?? report.failures.map((f) => f.detail).join("; ")}` };
-  return { ok: true, detail: `ping and ${good.tool} answered` };
+  return { ok: true, detail: `${ping} and ${good.tool} answered` };
 }
 
 export async function fuzzServer(target: FuzzTarget, options: FuzzRunOptions): Promise<ServerSummary> {
   const started = performance.now();
-  const dir = await mkdtemp(join(tmpdir(), `fuzz-${target.short}-`));
+  const dir = await mkdtemp(join(tmpdir(), `fuzz-${target.short}-${options.era}-`));
   const prepared = await target.prepare(dir);
-  let { connection, tools } = await startServer(target, prepared).catch(async (error: unknown) => {
+  let { connection, tools } = await startServer(target, prepared, options.era).catch(async (error: unknown) => {
     if (!options.keepDir) await rm(dir, { recursive: true, force: true });
     throw error;
   });
@@ -174,7 +183,8 @@ export async function fuzzServer(target: FuzzTarget, options: FuzzRunOptions): P
   let restarts = 0;
   let nonJsonEarlier = 0;
   try {
-    for (let k = 0; k < options.calls; k += 1) {
+    const offset = options.offset ?? 0;
+    for (let k = offset; k < offset + options.calls; k += 1) {
       const fuzzCase = generator.caseAt(k);
       const { report, latencyMs } = await runCase(connection, fuzzCase, { prepared, slackMs: options.slackMs, failOnInternal: options.failOnInternal, seenOutside });
       const failures: Failure[] = [...report.failures];
@@ -182,20 +192,22 @@ export async function fuzzServer(target: FuzzTarget, options: FuzzRunOptions): P
       const final = { ...report, failures, verdict: failures.length > 0 ? ("failed" as const) : report.verdict };
       record(tally, fuzzCase, final, latencyMs);
       if (failures.length > 0) {
-        failed.push({ ...fuzzCase, failures, found: new Date().toISOString() });
+        failed.push({ ...fuzzCase, era: options.era, failures, found: new Date().toISOString() });
       }
       if (report.code === "INTERNAL") internal.push({ fuzzCase, message: report.message ?? "" });
       if (!connection.usable) {
         await connection.close();
         nonJsonEarlier += connection.nonJsonLines.length;
         restarts += 1;
-        ({ connection, tools } = await startServer(target, prepared));
+        ({ connection, tools } = await startServer(target, prepared, options.era));
       }
-      if (options.onProgress && options.progressEvery && (k + 1) % options.progressEvery === 0) options.onProgress(k + 1, tally);
+      const done = k + 1 - offset;
+      if (options.onProgress && options.progressEvery && done % options.progressEvery === 0) options.onProgress(done, tally);
     }
     const after = await answersAfter(connection, prepared, options.slackMs);
     return {
       server: target.name,
+      era: options.era,
       seed: options.seed,
       tools: tools.length,
       tally,

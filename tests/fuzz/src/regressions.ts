@@ -1,8 +1,8 @@
 /**
  * Failures as reproducible cases: one JSON file per distinct failure under tests/fuzz/regressions/
  * (server, tool, arguments — huge and deep values as `{"$fuzz": …}` recipes —, the seed and index
- * that generated them, what failed). The replay test calls each saved case again and expects it to
- * pass, so a failure the fuzz finds stays fixed.
+ * that generated them, the era of the connection, what failed). The replay test calls each saved
+ * case again, in each era, and expects it to pass, so a failure the fuzz finds stays fixed.
  */
 import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { CaseMode } from "./case-generator.js";
 import type { Failure } from "./checks.js";
+import type { Era } from "./era.js";
 import { reviveBig } from "./wire-value.js";
 
 export const REGRESSIONS_DIR = fileURLToPath(new URL("../regressions/", import.meta.url));
@@ -22,6 +23,8 @@ export interface RegressionCase {
   seed: number;
   index: number;
   mode: CaseMode;
+  /** The protocol era of the connection that found it (cases saved before eras were fuzzed: legacy). */
+  era?: Era;
   failures: Failure[];
   /** When the fuzz found it (ISO time). */
   found: string;
@@ -29,7 +32,10 @@ export interface RegressionCase {
   note?: string;
 }
 
-/** One file per server, tool and kinds of failure with the same message shape (digits masked). */
+/**
+ * One file per server, tool and kinds of failure with the same message shape (digits masked): the
+ * same failure found in both eras is one case (the replay sends every case in both).
+ */
 function caseKey(entry: RegressionCase): string {
   const shape = entry.failures.map((f) => `${f.kind}:${f.detail.replace(/\d+/g, "#").slice(0, 120)}`).join("|");
   return createHash("sha256").update(`${entry.server}|${entry.tool}|${shape}`).digest("hex").slice(0, 10);

@@ -1,15 +1,16 @@
-/** The run's figures as text: one table row per server, then the codes seen and the failures. */
+/** The run's figures as text: one table row per server and era, then the codes seen and the failures. */
 import { FAILURE_KINDS } from "./checks.js";
 import type { ServerSummary } from "./fuzz-server.js";
 import { describeValue } from "./wire-value.js";
 
-const COLUMNS = ["server", "calls", "crashes", "non-JSON", "uncoded", "overruns", "other", "ok", "tool err", "proto err", "INTERNAL", "max ms", "p50 ms", "p99 ms", "after"] as const;
+const COLUMNS = ["server", "era", "calls", "crashes", "non-JSON", "uncoded", "overruns", "other", "ok", "tool err", "proto err", "INTERNAL", "max ms", "p50 ms", "p99 ms", "after"] as const;
 
 function row(summary: ServerSummary): string[] {
   const f = summary.tally.failures;
   const other = f.stack_trace + f.output_schema + f.oversized_response + f.root_escape + f.internal_error;
   return [
     summary.server,
+    summary.era,
     String(summary.tally.calls),
     String(f.crash),
     String(summary.nonJsonLines),
@@ -49,7 +50,7 @@ export function formatDetails(summary: ServerSummary, maxFailures = 10): string 
     .map(([tool, n]) => `${tool} ${n.ok}/${n.calls}`)
     .join(", ");
   const lines = [
-    `${summary.server}: ${summary.tools} tools, seed ${summary.seed}, ${(summary.durationMs / 1000).toFixed(1)} s, restarts ${summary.restarts}`,
+    `${summary.server} (${summary.era} era): ${summary.tools} tools, seed ${summary.seed}, ${(summary.durationMs / 1000).toFixed(1)} s, restarts ${summary.restarts}`,
     `  calls by mode: ${modes}`,
     `  ok/calls by tool: ${perTool}`,
     `  error codes: ${codes || "none"}`,

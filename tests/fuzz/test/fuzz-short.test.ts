@@ -1,40 +1,45 @@
 /**
  * The short fuzz run CI does: every stdio server gets a few hundred seeded calls (valid-looking,
- * mutated and golden) through the real SDK client, and must hold up — no crash, clean stdout,
- * every error coded (and, for a strict server, none INTERNAL), every answer within its deadline,
- * still answering afterwards. `pnpm fuzz` is the same run at 10,000 calls per server.
+ * mutated and golden) through the real SDK client, split between the two protocol eras (FUZZ_ERA,
+ * both by default: one process connected with the 2025-11-25 handshake, one pinned to 2026-07-28),
+ * and must hold up in each — no crash, clean stdout, every error coded (and, for a strict server,
+ * none INTERNAL), every answer within its deadline, still answering afterwards. `pnpm fuzz` is the
+ * same run at 10,000 calls per server.
  */
 import { describe, expect, it } from "vitest";
+import { splitCalls } from "../src/era.js";
 import { fuzzServer } from "../src/fuzz-server.js";
 import { harnessOptions } from "../src/options.js";
 import { formatDetails, formatTable } from "../src/report.js";
 import { TARGETS, failsOnInternal } from "../src/targets/index.js";
 import { describeValue } from "../src/wire-value.js";
 
-/** Calls per server: enough to touch every tool with every kind of mutation, quick on 2 cores. */
+/** Calls per server, all eras together: enough to touch every tool with every kind of mutation in each, quick on 2 cores. */
 const SHORT_CALLS = 300;
 /** A busy CI machine gets more slack than the full run's default. */
 const SLACK_MS = 5_000;
 
 describe("short fuzz run", () => {
-  const { seed, failOnInternal } = harnessOptions();
+  const { seed, failOnInternal, eras } = harnessOptions();
   for (const target of TARGETS) {
     const strict = failsOnInternal(target, failOnInternal);
-    it(`${target.name} holds up under ${SHORT_CALLS} fuzzed calls (seed ${seed}${strict ? ", INTERNAL fails" : ""})`, async () => {
-      // Solo's real quality gate is slow: allow about one golden save in the short run.
-      const summary = await fuzzServer(target, { calls: SHORT_CALLS, seed, slackMs: SLACK_MS, goldenRate: 0.04, expensiveRate: 0.004, failOnInternal: strict });
-      console.log(`${formatTable([summary])}\n${formatDetails(summary)}`);
-      const failures = summary.failed.map((c) => `${c.tool} #${c.index}: ${c.failures.map((f) => `${f.kind}: ${f.detail}`).join("; ")} — ${describeValue(c.arguments)}`);
-      expect(failures).toEqual([]);
-      expect(summary.tally.calls).toBe(SHORT_CALLS);
-      expect(summary.nonJsonLines).toBe(0);
-      expect(summary.restarts).toBe(0);
-      expect(summary.answeredAfter, summary.afterDetail).toBe(true);
-      // The run reached past validation: some calls succeeded and some failed with a tool error.
-      expect(summary.tally.ok).toBeGreaterThan(0);
-      expect(summary.tally.toolErrors).toBeGreaterThan(0);
-      // Past readiness too: every fixture is complete (mochi and local-model run the tiny model).
-      expect(summary.tally.codes.NOT_READY ?? 0).toBe(0);
-    });
+    for (const { era, offset, calls } of splitCalls(SHORT_CALLS, eras)) {
+      it(`${target.name} (${era} era) holds up under ${calls} fuzzed calls (seed ${seed}${strict ? ", INTERNAL fails" : ""})`, async () => {
+        // Solo's real quality gate is slow: allow about one golden save in the short run.
+        const summary = await fuzzServer(target, { era, calls, offset, seed, slackMs: SLACK_MS, goldenRate: 0.04, expensiveRate: 0.004, failOnInternal: strict });
+        console.log(`${formatTable([summary])}\n${formatDetails(summary)}`);
+        const failures = summary.failed.map((c) => `${c.tool} #${c.index}: ${c.failures.map((f) => `${f.kind}: ${f.detail}`).join("; ")} — ${describeValue(c.arguments)}`);
+        expect(failures).toEqual([]);
+        expect(summary.tally.calls).toBe(calls);
+        expect(summary.nonJsonLines).toBe(0);
+        expect(summary.restarts).toBe(0);
+        expect(summary.answeredAfter, summary.afterDetail).toBe(true);
+        // The run reached past validation: some calls succeeded and some failed with a tool error.
+        expect(summary.tally.ok).toBeGreaterThan(0);
+        expect(summary.tally.toolErrors).toBeGreaterThan(0);
+        // Past readiness too: every fixture is complete (mochi and local-model run the tiny model).
+        expect(summary.tally.codes.NOT_READY ?? 0).toBe(0);
+      });
+    }
   }
 });

@@ -3,7 +3,7 @@
  * the harness promises, recipes expand to what they stand for, and solo saves never name an
  * installable package.
  */
-import type { Tool } from "@modelcontextprotocol/sdk/types.js";
+import type { Tool } from "@modelcontextprotocol/client";
 import { describe, expect, it } from "vitest";
 import { CaseGenerator, MAX_REQUEST_BYTES } from "../src/case-generator.js";
 import { REGEX_STRINGS } from "../src/hostile-values.js";
