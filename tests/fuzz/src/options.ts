@@ -46,9 +46,13 @@ function strictSetting(text: string | undefined): boolean | undefined {
   throw new Error(`FUZZ_STRICT must be 1 or 0 (got '${text}'); leave it unset for each server's default`);
 }
 
-/** The value of `--era X` or `--era=X` in the arguments, if given; anything else there is refused. */
+/**
+ * The value of `--era X` or `--era=X` in the arguments, if given; anything else there is refused
+ * (a bare `--`, which `pnpm fuzz -- --era X` passes on, is skipped).
+ */
 function eraFlag(argv: readonly string[]): string | undefined {
-  return parseArgs({ args: [...argv], options: { era: { type: "string" } }, strict: true, allowPositionals: false }).values.era;
+  const args = argv.filter((arg) => arg !== "--");
+  return parseArgs({ args, options: { era: { type: "string" } }, strict: true, allowPositionals: false }).values.era;
 }
 
 /** The settings from the environment and, for `pnpm fuzz`, the command line (`--era`). */

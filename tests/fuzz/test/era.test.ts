@@ -15,6 +15,7 @@ describe("era option", () => {
     expect(harnessOptions({ FUZZ_ERA: "legacy" }).eras).toEqual(["legacy"]);
     expect(harnessOptions({ FUZZ_ERA: "modern" }, ["--era", "legacy"]).eras).toEqual(["legacy"]);
     expect(harnessOptions({}, ["--era=modern"]).eras).toEqual(["modern"]);
+    expect(harnessOptions({}, ["--", "--era", "modern"]).eras).toEqual(["modern"]);
   });
 
   it("refuses anything else, naming where it came from", () => {
