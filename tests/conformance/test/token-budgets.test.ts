@@ -20,7 +20,7 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { estimateJsonTokens } from "@local-mcp/core";
 import { spawnStdioServer, type SpawnedStdioServer } from "@local-mcp/core/testing";
-import type { CallToolResult, ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
+import type { ReadResourceResult } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { indexThisRepository, repositoryFiles, saveSoloFunctions, writeGeneratedProject, writeGitHistory } from "./support/budget-fixtures.js";
 import { BASE_ENV, REPO_ROOT, SERVERS, SERVER_NODE, type ServerUnderTest } from "./support/servers.js";
@@ -74,7 +74,7 @@ function keyOf(server: string, c: RatioCase): string {
 }
 
 async function answer(server: SpawnedStdioServer, tool: string, args: Record<string, unknown>, level: Level): Promise<Answer> {
-  const result = (await server.client.callTool({ name: tool, arguments: { ...args, response_level: level } }, undefined, { timeout: 120_000 })) as CallToolResult;
+  const result = await server.client.callTool({ name: tool, arguments: { ...args, response_level: level } }, { timeout: 120_000 });
   const text = (result.content[0] as { text?: string } | undefined)?.text ?? "";
   const tokens = estimateJsonTokens(text);
   if (!result.isError) return { tokens };
@@ -147,7 +147,7 @@ const SUITES: BudgetSuite[] = [
     beforeResources: async (server, dir) => {
       const lines = Array.from({ length: 5_000 }, (_, i) => `Paragraph ${i}: how the categories, their functors and the documents behind them fit together.`);
       await writeFile(join(dir, "handbook.md"), `---\nid: handbook\ntitle: Handbook\n---\n# Handbook\n\n${lines.join("\n")}\n`);
-      const result = (await server.client.callTool({ name: "catdoc_import_document", arguments: { filePath: "handbook.md", categoryId: "cat-0" } })) as CallToolResult;
+      const result = await server.client.callTool({ name: "catdoc_import_document", arguments: { filePath: "handbook.md", categoryId: "cat-0" } });
       expect(result.isError, JSON.stringify(result.structuredContent)).not.toBe(true);
     },
   },
@@ -290,8 +290,11 @@ describe.each(SUITES)("token budgets of $server.name", (suite) => {
       const name = suite.server.name;
       await suite.beforeResources?.(server, dir);
       const tokens = (value: unknown) => estimateJsonTokens(JSON.stringify(value));
-      const lists = await pagesOf((cursor) => server.client.listResources(cursor === undefined ? {} : { cursor }));
-      const templates = await pagesOf((cursor) => server.client.listResourceTemplates(cursor === undefined ? {} : { cursor }));
+      // One page per request, as a client pages: the v2 client's listResources() and
+      // listResourceTemplates() without a cursor walk every page and return them merged.
+      const params = (cursor?: string) => (cursor === undefined ? {} : { cursor });
+      const lists = await pagesOf((cursor) => server.client.request({ method: "resources/list", params: params(cursor) }));
+      const templates = await pagesOf((cursor) => server.client.request({ method: "resources/templates/list", params: params(cursor) }));
       const resources = lists.flatMap((page) => page.resources);
       expect(resources.length).toBeGreaterThan(0);
       expect(new Set(resources.map((r) => r.uri)).size, "each resource listed once").toBe(resources.length);

@@ -8,8 +8,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { Client } from "@modelcontextprotocol/client";
 import { REPO_ROOT, SERVER_NODE } from "./servers.js";
 
 export { writeGeneratedProject } from "../../../../apps/catdoc-server/src/testing/generate-project.js";
@@ -102,7 +101,7 @@ export async function saveSoloFunctions(client: Client, count: number): Promise<
     const name = `${["shorten", "median", "slugify", "chunk"][kind]}_${i}`;
     const template = SOLO_TEMPLATES[kind];
     if (template === undefined) throw new Error("no template");
-    const result = (await client.callTool(
+    const result = await client.callTool(
       {
         name: "save_function",
         arguments: {
@@ -113,9 +112,8 @@ export async function saveSoloFunctions(client: Client, count: number): Promise<
           skip_tests: true,
         },
       },
-      undefined,
       { timeout: 120_000 },
-    )) as CallToolResult;
+    );
     if (result.isError) throw new Error(`save_function ${name} failed: ${JSON.stringify(result.structuredContent)}`);
   }
 }
