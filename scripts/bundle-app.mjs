@@ -103,24 +103,27 @@ const zodEnglishOnly = {
 };
 
 /**
- * The SDK's Server and Client modules import their Ajv provider statically and build it only when
- * no `jsonSchemaValidator` is given. core's createServer always gives its zod-based one
- * (packages/core/src/server/json-schema-validator.ts), so in a bundle the provider — and ajv with
- * ajv-formats, ~275 KB evaluated at every start — is dead weight. It resolves to a stub that fails
- * loudly if anything ever constructs it. An app's own `import("ajv")` (local-model's schema check)
- * is untouched. Measured on local-model-server: 1.42 → 1.13 MB of JavaScript loaded before
- * initialize, 0.69× → 0.65× server-memory's time.
+ * The SDK's server imports its Ajv provider statically, through its Node shim
+ * (`@modelcontextprotocol/server/_shims` → dist/shimsNode.mjs: `DefaultJsonSchemaValidator`),
+ * and builds it only when no `jsonSchemaValidator` is given. core's createServer always gives its
+ * zod-based one (packages/core/src/server/json-schema-validator.ts), so in a bundle the provider —
+ * and ajv with ajv-formats, ~275 KB evaluated at every start — is dead weight. The shim resolves
+ * to one that fails loudly if anything ever constructs the default. An app's own `import("ajv")`
+ * (local-model's schema check) is untouched. Measured with SDK 1.x on local-model-server: 1.42 →
+ * 1.13 MB of JavaScript loaded before initialize, 0.69× → 0.65× server-memory's time.
  */
 const sdkWithoutAjv = {
   name: "sdk-without-ajv",
   setup(pluginBuild) {
-    pluginBuild.onLoad({ filter: /[\\/]@modelcontextprotocol[\\/]sdk[\\/]dist[\\/]esm[\\/]validation[\\/]ajv-provider\.js$/ }, () => ({
+    pluginBuild.onLoad({ filter: /[\\/]@modelcontextprotocol[\\/]server[\\/]dist[\\/]shimsNode\.mjs$/ }, () => ({
       contents:
-        "export class AjvJsonSchemaValidator {\n" +
+        'import process from "node:process";\n' +
+        "export class DefaultJsonSchemaValidator {\n" +
         "  constructor() {\n" +
         '    throw new Error("bundle: the SDK\'s Ajv validator is not bundled; pass jsonSchemaValidator (core\'s createServer does)");\n' +
         "  }\n" +
-        "}\n",
+        "}\n" +
+        "export { process };\n",
       loader: "js",
     }));
   },

@@ -3,7 +3,7 @@
  * a malformed tools/call is a JSON-RPC -32602 Invalid params (not -32603), and an error body that
  * echoes a huge argument is bounded far below Claude Code's 25,000-token limit.
  */
-import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
+import { ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/client";
 import { z } from "zod";
 import { afterEach, describe, expect, it } from "vitest";
 import { ToolError, ToolErrorBodySchema, defineTool, estimateJsonTokens, silentLogger } from "../src/index.js";
@@ -38,7 +38,7 @@ describe("error bounds", () => {
     const { client } = await connect();
     for (const args of ["a string", [1, 2], null]) {
       const call = client.request({ method: "tools/call", params: { name: "lookup", arguments: args as never } }, z.unknown());
-      await expect(call).rejects.toSatisfy((error: unknown) => error instanceof McpError && error.code === ErrorCode.InvalidParams);
+      await expect(call).rejects.toSatisfy((error: unknown) => error instanceof ProtocolError && error.code === ProtocolErrorCode.InvalidParams);
     }
     // The server still answers.
     const result = await client.callTool({ name: "lookup", arguments: { id: "x" } });

@@ -1,8 +1,6 @@
 // The Server's JSON Schema validator (zod, not Ajv): an elicitation answer is checked against the
 // schema the server asked with, through a real SDK client.
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
-import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { Client, InMemoryTransport } from "@modelcontextprotocol/client";
 import { describe, expect, it } from "vitest";
 import { createServer } from "../src/index.js";
 import { zodJsonSchemaValidator } from "../src/server/json-schema-validator.js";
@@ -22,7 +20,7 @@ const requestedSchema = {
 async function elicit(answer: Record<string, unknown>) {
   const created = createServer({ name: "elicit", version: "0.0.0", tools: [] });
   const client = new Client({ name: "t", version: "0" }, { capabilities: { elicitation: {} } });
-  client.setRequestHandler(ElicitRequestSchema, () => ({ action: "accept", content: answer }));
+  client.setRequestHandler("elicitation/create", () => ({ action: "accept", content: answer as Record<string, string | number | boolean | string[]> }));
   const [a, b] = InMemoryTransport.createLinkedPair();
   await created.server.connect(b);
   await client.connect(a);

@@ -1,7 +1,7 @@
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult } from "@modelcontextprotocol/client";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { RESOURCE_VERSION_META, ToolErrorBodySchema } from "../src/index.js";
 import { assertLevelsNested, connectInProcess, type InProcessConnection } from "../src/testing/index.js";
@@ -63,7 +63,7 @@ describe("the L-laws, through a real MCP client", () => {
 
   it("L-response-time: progress heartbeats reach a client that asked, and only that client", async () => {
     const heartbeats: { progress: number; message?: string }[] = [];
-    const result = await conn.client.callTool({ name: "slow", arguments: { ms: 150 } }, undefined, {
+    const result = await conn.client.callTool({ name: "slow", arguments: { ms: 150 } }, {
       onprogress: (p) => heartbeats.push(p),
     });
     expect(result.isError).toBeFalsy();
@@ -76,7 +76,7 @@ describe("the L-laws, through a real MCP client", () => {
 
   it("L-response-time: a tool's own progress reports reach the client with their totals", async () => {
     const reports: { progress: number; total?: number; message?: string }[] = [];
-    await conn.client.callTool({ name: "reporter", arguments: { steps: 4 } }, undefined, { onprogress: (p) => reports.push(p) });
+    await conn.client.callTool({ name: "reporter", arguments: { steps: 4 } }, { onprogress: (p) => reports.push(p) });
     expect(reports).toEqual([1, 2, 3, 4].map((i) => ({ progress: i, total: 4, message: `step ${i}` })));
   });
 

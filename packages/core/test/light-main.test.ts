@@ -62,7 +62,7 @@ describe("the load observer", () => {
     );
     const result = await observed([probe]);
     expect(result.code).toBe(0);
-    expect(loadedPackages(result.modules, ["@modelcontextprotocol/sdk", "zod", "ajv", "typescript"])).toEqual(["@modelcontextprotocol/sdk", "zod", "ajv"]);
+    expect(loadedPackages(result.modules, ["@modelcontextprotocol/server", "zod", "ajv", "typescript"])).toEqual(["@modelcontextprotocol/server", "zod", "ajv"]);
   });
 });
 
@@ -79,8 +79,8 @@ describe("the light entry @local-mcp/core/main", () => {
     // every reachable module): Hono's globals alone load Node's fetch (~100 ms of start-up).
     const result = await observed(["--input-type=module", "-e", `await import(${JSON.stringify(pathToFileURL(join(DIST, "index.js")).href)});`]);
     expect(result.code, result.stderr).toBe(0);
-    expect(loadedPackages(result.modules, ["@modelcontextprotocol/sdk", "@hono/node-server", "hono", "node-llama-cpp", "@google/genai", "typescript"])).toEqual([
-      "@modelcontextprotocol/sdk",
+    expect(loadedPackages(result.modules, ["@modelcontextprotocol/server", "@hono/node-server", "hono", "node-llama-cpp", "@google/genai", "typescript"])).toEqual([
+      "@modelcontextprotocol/server",
     ]);
     expect(coreModules(result.modules)).not.toContain("server/run-http.js");
   });

@@ -1,5 +1,5 @@
 import { fileURLToPath } from "node:url";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult } from "@modelcontextprotocol/client";
 import { describe, expect, it } from "vitest";
 import { spawnStdioServer } from "../src/testing/index.js";
 

@@ -1,15 +1,15 @@
 import type { Readable, Writable } from "node:stream";
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { CancelledNotificationSchema } from "@modelcontextprotocol/core";
 import {
-  CancelledNotificationSchema,
-  ErrorCode,
+  ProtocolErrorCode as ErrorCode,
   isJSONRPCErrorResponse,
   isJSONRPCNotification,
   isJSONRPCRequest,
   isJSONRPCResultResponse,
   type JSONRPCMessage,
   type RequestId,
-} from "@modelcontextprotocol/sdk/types.js";
+  type Transport,
+} from "@modelcontextprotocol/server";
 import {
   ALREADY_INITIALIZED_MESSAGE,
   PARSE_ERROR_MESSAGE,

@@ -1,23 +1,18 @@
-import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import {
-  CallToolRequestSchema,
-  CompleteRequestSchema,
-  ErrorCode as RpcErrorCode,
-  ListResourcesRequestSchema,
-  ListResourceTemplatesRequestSchema,
-  ListToolsRequestSchema,
-  McpError,
-  ReadResourceRequestSchema,
-  type CallToolRequest,
+  ProtocolError,
+  ProtocolErrorCode,
+  Server,
   type CallToolResult,
+  type LoggingLevel,
   type ServerCapabilities,
+  type ServerContext,
   type Tool,
-} from "@modelcontextprotocol/sdk/types.js";
+} from "@modelcontextprotocol/server";
 import { z } from "zod";
 import { ToolError, ToolErrorBodySchema, toToolError } from "../errors.js";
 import { withDeadline } from "../guards/deadline.js";
 import { ProgressReporter } from "../guards/progress.js";
-import { createLogger, type Logger } from "../logger.js";
+import { createLogger, type LogFields, type Logger } from "../logger.js";
 import { DEFAULT_MAX_RESPONSE_TOKENS, estimateJsonTokens, responseTooLarge } from "../response-budget.js";
 import { processToolResponse, ResponseLevelSchema, type ResponseLevel } from "../response-level.js";
 import type { AnyToolDefinition } from "../tool-definition.js";
@@ -58,23 +53,28 @@ export interface ServerDefinition {
 }
 
 export interface CreatedServer {
-  server: Server;
+  /**
+   * An SDK server on this definition, made on first use: what an in-process test connects to
+   * (through an InMemoryTransport, a 2025-era connection).
+   */
+  readonly server: Server;
+  /**
+   * A new SDK server on the same prepared definition (tools, schemas, resource handlers built
+   * once): the runners make one per stdio connection and one per 2026-07-28 HTTP request.
+   */
+  instance: () => Server;
   definition: ServerDefinition;
+  /** Closes every instance still open, then runs the definition's `onClose` (once). */
   cleanup: () => Promise<void>;
 }
 
-/** A factory the runners call: once for stdio, once per session for HTTP. */
+/**
+ * A factory the runners call: once for stdio, once per 2025-era HTTP session, and once per
+ * process for 2026-07-28 HTTP requests (each request then gets its own `instance()`).
+ */
 export type ServerFactory = () => CreatedServer | Promise<CreatedServer>;
 
 const RESPONSE_LEVEL_ARG = "response_level";
-
-/**
- * tools/call as registered: params left to the SDK's own tools/call check (Server.setRequestHandler
- * wraps the handler in a CallToolRequestSchema check that answers -32602 Invalid params). Registered
- * with CallToolRequestSchema itself, the base Protocol parses first and throws a ZodError, so a
- * malformed call (`arguments` a string, an array or null) was answered -32603 Internal error.
- */
-const ToolsCallRequestSchema = CallToolRequestSchema.extend({ params: z.unknown() });
 
 const DEFAULT_TIMEOUT_MS = 30_000;
 /** Time kept back from a call's deadline when it waits for a loading model (see below). */
@@ -145,11 +145,36 @@ function invalidInput(error: z.ZodError): ToolError {
   });
 }
 
+/** Our log levels as the MCP logging levels a client may ask for. */
+const MCP_LOG_LEVEL = { debug: "debug", info: "info", warn: "warning", error: "error" } as const satisfies Record<string, LoggingLevel>;
+
+/**
+ * The logger a tool handler gets: every line goes to stderr as before, and also to the client as
+ * a `notifications/message` of this request when the client asked for messages — a 2025-era
+ * client with `logging/setLevel`, a 2026-07-28 request with the `logLevel` key of its `_meta`
+ * envelope (absent: nothing is sent). The SDK's `ctx.mcpReq.log` applies both filters.
+ */
+function requestLogger(logger: Logger, ctx: ServerContext, tool: string): Logger {
+  const forward = (level: keyof typeof MCP_LOG_LEVEL) => (message: string, fields?: LogFields) => {
+    logger[level](message, fields);
+    void ctx.mcpReq.log(MCP_LOG_LEVEL[level], fields ? { message, ...fields } : message, tool).catch(() => undefined);
+  };
+  const wrapped: Logger = {
+    debug: forward("debug"),
+    info: forward("info"),
+    warn: forward("warn"),
+    error: forward("error"),
+    child: (name) => requestLogger(logger.child(name), ctx, `${tool}:${name}`),
+  };
+  return wrapped;
+}
+
 /**
  * Builds an MCP server from a definition: every tool and resource registered in one loop, inputs
  * and outputs validated with zod (L-mcp-compliance), the readiness and memory guards checked,
  * work run under a deadline with progress heartbeats (L-response-time), results rendered at the
- * chosen response level.
+ * chosen response level. The definition is prepared once; `instance()` makes SDK servers on it
+ * (one per connection, or per request in the 2026-07-28 era), each cheap.
  */
 export function createServer(definition: ServerDefinition): CreatedServer {
   const logger = definition.logger ?? createLogger({ name: definition.name });
@@ -164,26 +189,20 @@ export function createServer(definition: ServerDefinition): CreatedServer {
     logging: {},
     ...(hasResources ? { resources: { listChanged: false, subscribe: false }, completions: {} } : {}),
   };
-  const server = new Server(
-    { name: definition.name, version: definition.version, ...(definition.title ? { title: definition.title } : {}) },
-    {
-      capabilities,
-      // Not the SDK's default Ajv (built in the constructor): see json-schema-validator.ts.
-      jsonSchemaValidator: zodJsonSchemaValidator,
-      ...(definition.instructions ? { instructions: definition.instructions } : {}),
-    },
-  );
+  const maxTokens = definition.maxResponseTokens ?? DEFAULT_MAX_RESPONSE_TOKENS;
+  const resourceHandlers = hasResources
+    ? createResourceHandlers(definition.resources ?? [], definition.resourceTemplates ?? [], {
+        maxTokens,
+        partTokens: Math.floor(maxTokens * PART_BUDGET_SHARE),
+        page: { maxItems: definition.resourcePageSize ?? DEFAULT_PAGE_ITEMS, maxTokens: Math.floor(maxTokens * PAGE_BUDGET_SHARE) },
+        logger,
+      })
+    : undefined;
 
-  server.setRequestHandler(ListToolsRequestSchema, () => ({
-    tools: [...tools.values()].map((t) => t.listing()),
-  }));
-
-  server.setRequestHandler(ToolsCallRequestSchema, async (raw, extra): Promise<CallToolResult> => {
-    // The SDK's wrapper has checked the request against CallToolRequestSchema before this runs.
-    const request = raw as CallToolRequest;
+  const callTool = async (request: { params: { name: string; arguments?: Record<string, unknown>; _meta?: { progressToken?: string | number } } }, ctx: ServerContext): Promise<CallToolResult> => {
     const prepared = tools.get(request.params.name);
     if (!prepared) {
-      throw new McpError(RpcErrorCode.InvalidParams, `Unknown tool: ${request.params.name}. Call tools/list to see the tools.`);
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${request.params.name}. Call tools/list to see the tools.`);
     }
     const tool = prepared.definition;
     const parsed = prepared.input().safeParse(request.params.arguments ?? {});
@@ -198,7 +217,7 @@ export function createServer(definition: ServerDefinition): CreatedServer {
         progressToken === undefined
           ? undefined
           : (report) =>
-              extra.sendNotification({
+              ctx.mcpReq.notify({
                 method: "notifications/progress",
                 params: { progressToken, ...report },
               }),
@@ -207,18 +226,22 @@ export function createServer(definition: ServerDefinition): CreatedServer {
     const level = requested ?? tool.responseLevel ?? definition.responseLevel ?? "minimal";
     const timeoutMs = tool.timeoutMs ?? definition.defaultTimeoutMs ?? DEFAULT_TIMEOUT_MS;
     const deadlineAt = Date.now() + timeoutMs;
+    // The same signal ends the call on a client's cancel (notifications/cancelled, or a 2026-07-28
+    // HTTP request whose stream the client closed) and at the deadline (withDeadline).
+    const signal = ctx.mcpReq.signal;
     try {
       reporter.start();
       // A model still loading gets the call's time to finish (heartbeats go on meanwhile); keep a
       // little of it so the answer can still be NOT_READY with its progress rather than TIMEOUT.
       for (const readiness of tool.requires ?? []) {
-        await readiness.waitWhileLoading(deadlineAt - Date.now() - READINESS_MARGIN_MS, extra.signal);
+        await readiness.waitWhileLoading(deadlineAt - Date.now() - READINESS_MARGIN_MS, signal);
         readiness.assertReady();
       }
       tool.memoryGuard?.assertWithinBound(`${tool.name}`);
+      const toolLogger = requestLogger(logger, ctx, tool.name);
       const response = await withDeadline(
-        (signal) => tool.handler(args, { signal, progress: (r) => reporter.report(r), level, logger }),
-        { timeoutMs: Math.max(1, deadlineAt - Date.now()), signal: extra.signal, what: tool.name },
+        (deadlineSignal) => tool.handler(args, { signal: deadlineSignal, progress: (r) => reporter.report(r), level, logger: toolLogger }),
+        { timeoutMs: Math.max(1, deadlineAt - Date.now()), signal, what: tool.name },
       );
       const { body, level: rendered } = processToolResponse(response, {
         requested,
@@ -227,7 +250,6 @@ export function createServer(definition: ServerDefinition): CreatedServer {
       });
       const text = JSON.stringify(body);
       const tokens = estimateJsonTokens(text);
-      const maxTokens = definition.maxResponseTokens ?? DEFAULT_MAX_RESPONSE_TOKENS;
       if (tokens > maxTokens) {
         logger.warn(`tool ${tool.name} answer withheld: ~${tokens} tokens at ${rendered}, above ${maxTokens}`);
         const changesState = !tool.annotations.readOnlyHint;
@@ -250,32 +272,57 @@ export function createServer(definition: ServerDefinition): CreatedServer {
     } finally {
       reporter.stop();
     }
-  });
+  };
 
-  if (hasResources) {
-    const maxTokens = definition.maxResponseTokens ?? DEFAULT_MAX_RESPONSE_TOKENS;
-    const handlers = createResourceHandlers(definition.resources ?? [], definition.resourceTemplates ?? [], {
-      maxTokens,
-      partTokens: Math.floor(maxTokens * PART_BUDGET_SHARE),
-      page: { maxItems: definition.resourcePageSize ?? DEFAULT_PAGE_ITEMS, maxTokens: Math.floor(maxTokens * PAGE_BUDGET_SHARE) },
-      logger,
-    });
-    server.setRequestHandler(ListResourcesRequestSchema, (request) => handlers.list(request.params?.cursor));
-    server.setRequestHandler(ListResourceTemplatesRequestSchema, (request) => handlers.listTemplates(request.params?.cursor));
-    server.setRequestHandler(ReadResourceRequestSchema, (request) => handlers.read(request.params.uri));
-    server.setRequestHandler(CompleteRequestSchema, (request) => handlers.complete(request.params));
-  }
+  const open = new Set<Server>();
+  let closing = false;
+  const instance = (): Server => {
+    if (closing) throw new Error(`${definition.name} is shutting down`);
+    const server = new Server(
+      { name: definition.name, version: definition.version, ...(definition.title ? { title: definition.title } : {}) },
+      {
+        capabilities,
+        // Not the SDK's default Ajv (built in the constructor): see json-schema-validator.ts.
+        jsonSchemaValidator: zodJsonSchemaValidator,
+        ...(definition.instructions ? { instructions: definition.instructions } : {}),
+      },
+    );
+    server.setRequestHandler("tools/list", () => ({ tools: [...tools.values()].map((t) => t.listing()) }));
+    server.setRequestHandler("tools/call", callTool);
+    if (resourceHandlers) {
+      server.setRequestHandler("resources/list", (request) => resourceHandlers.list(request.params?.cursor));
+      server.setRequestHandler("resources/templates/list", (request) => resourceHandlers.listTemplates(request.params?.cursor));
+      server.setRequestHandler("resources/read", (request) => resourceHandlers.read(request.params.uri));
+      server.setRequestHandler("completion/complete", (request) => resourceHandlers.complete(request.params));
+    }
+    open.add(server);
+    const previous = server.onclose;
+    server.onclose = () => {
+      open.delete(server);
+      previous?.();
+    };
+    return server;
+  };
 
+  let first: Server | undefined;
   let closed: Promise<void> | undefined;
   const cleanup = () => {
     closed ??= (async () => {
+      closing = true;
       try {
-        await server.close();
+        await Promise.allSettled([...open].map((server) => server.close()));
       } finally {
         await definition.onClose?.();
       }
     })();
     return closed;
   };
-  return { server, definition, cleanup };
+  return {
+    get server() {
+      return (first ??= instance());
+    },
+    instance,
+    definition,
+    cleanup,
+  };
 }

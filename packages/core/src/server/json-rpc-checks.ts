@@ -1,10 +1,5 @@
-import {
-  ErrorCode,
-  JSONRPCMessageSchema,
-  RequestIdSchema,
-  type JSONRPCMessage,
-  type RequestId,
-} from "@modelcontextprotocol/sdk/types.js";
+import { JSONRPCMessageSchema, RequestIdSchema } from "@modelcontextprotocol/core";
+import { ProtocolErrorCode as ErrorCode, type JSONRPCMessage, type RequestId } from "@modelcontextprotocol/server";
 
 /**
  * A JSON-RPC error the transport sends itself, before any server sees the message. Its id is null

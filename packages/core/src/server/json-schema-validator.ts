@@ -6,7 +6,7 @@
  * primitives, which zod (loaded anyway) converts and checks: `z.fromJSONSchema`, compiled once per
  * schema. So a server never needs Ajv, and a bundle may leave the SDK's Ajv provider out.
  */
-import type { JsonSchemaType, JsonSchemaValidator, jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js";
+import type { JsonSchemaType, JsonSchemaValidator, jsonSchemaValidator } from "@modelcontextprotocol/server";
 import { z } from "zod";
 
 export const zodJsonSchemaValidator: jsonSchemaValidator = {

@@ -10,7 +10,7 @@
  * one this list gives — malformed, tampered with, or from a list that has changed since — is the
  * JSON-RPC error -32602 (Invalid params), as the spec asks.
  */
-import { ErrorCode as RpcErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
+import { ProtocolError, ProtocolErrorCode as RpcErrorCode } from "@modelcontextprotocol/server";
 import { contentHash, stableStringify } from "../resource-definition.js";
 import { CHARS_PER_TOKEN } from "../response-budget.js";
 
@@ -65,8 +65,8 @@ function encodeCursor(version: string, offset: number): string {
   return Buffer.from(`${version.replace(/^sha256:/, "")}.${offset}`, "utf8").toString("base64url");
 }
 
-function invalidCursor(what: string, reason: string): McpError {
-  return new McpError(RpcErrorCode.InvalidParams, `Invalid cursor for ${what}: ${reason}`, { reason });
+function invalidCursor(what: string, reason: string): ProtocolError {
+  return new ProtocolError(RpcErrorCode.InvalidParams, `Invalid cursor for ${what}: ${reason}`, { reason });
 }
 
 /** The offset a cursor names, checked against this list; -32602 for anything else. */

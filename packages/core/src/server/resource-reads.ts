@@ -13,7 +13,7 @@
  * Parts are a function of the text alone, so each part URI returns the same bytes until the
  * source changes (L-idempotent-resource); every part carries the version of the whole text.
  */
-import { ErrorCode as RpcErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
+import { ProtocolError, ProtocolErrorCode as RpcErrorCode, ResourceNotFoundError } from "@modelcontextprotocol/server";
 import type { ResourceOversize } from "../resource-definition.js";
 import { CHARS_PER_TOKEN, estimateJsonTokens } from "../response-budget.js";
 
@@ -109,9 +109,9 @@ export function oversizeSuggestion(oversize: ResourceOversize | undefined, uri: 
 }
 
 /** The error that replaces a read above the budget that is not split. */
-export function resourceTooLarge(uri: string, tokens: number, maxTokens: number, suggestion: string | undefined): McpError {
+export function resourceTooLarge(uri: string, tokens: number, maxTokens: number, suggestion: string | undefined): ProtocolError {
   const advice = suggestion ?? DEFAULT_SUGGESTION;
-  return new McpError(
+  return new ProtocolError(
     RpcErrorCode.InternalError,
     `RESOURCE_EXHAUSTED: ${uri} is ~${tokens} tokens (chars/4 of its JSON), above the ${maxTokens}-token limit MCP clients such as Claude Code accept, so it was not sent. ${advice}`,
     { uri, code: "RESOURCE_EXHAUSTED", estimatedTokens: tokens, maxTokens, suggestion: advice },
@@ -162,17 +162,16 @@ function partNotice(
 /**
  * Part `part` (from 1) of a text above the budget, with its notices; undefined when parts of
  * `partTokens` cannot hold the notices (an absurdly long URI or suggestion) — refuse then.
- * A part number past the last is the JSON-RPC error -32002 (no such resource).
+ * A part number past the last is a resource-not-found error (-32602).
  */
-export function renderPart(options: PartOptions, part: number, partTokens: number, notFoundCode: number): RenderedPart | undefined {
+export function renderPart(options: PartOptions, part: number, partTokens: number): RenderedPart | undefined {
   const room = partTokens * CHARS_PER_TOKEN - reservedChars(options);
   if (room < 1_000) return undefined;
   const parts = splitText(options.text, room);
   const chosen = parts[part - 1];
   if (!chosen) {
-    throw new McpError(notFoundCode, `Resource not found: ${options.uri} comes in ${parts.length} parts; part ${part} does not exist. Read ${options.uri} for part 1.`, {
-      uri: partUri(options.uri, part),
-    });
+    const uri = partUri(options.uri, part);
+    throw new ResourceNotFoundError(uri, `Resource not found: ${options.uri} comes in ${parts.length} parts; part ${part} does not exist. Read ${options.uri} for part 1.`);
   }
   const totalLines = options.text.split("\n").length;
   const { head, tail } = partNotice(options, { part, parts: parts.length, firstLine: chosen.firstLine, lastLine: chosen.lastLine, totalLines });

@@ -1,13 +1,14 @@
-import { UriTemplate } from "@modelcontextprotocol/sdk/shared/uriTemplate.js";
 import {
-  ErrorCode as RpcErrorCode,
-  McpError,
+  ProtocolError,
+  ProtocolErrorCode as RpcErrorCode,
+  ResourceNotFoundError,
+  UriTemplate,
   type CompleteRequest,
   type CompleteResult,
   type ListResourcesResult,
   type ListResourceTemplatesResult,
   type ReadResourceResult,
-} from "@modelcontextprotocol/sdk/types.js";
+} from "@modelcontextprotocol/server";
 import { ToolError } from "../errors.js";
 import type { Logger } from "../logger.js";
 import {
@@ -20,8 +21,11 @@ import {
 import { paginate, type PageLimits } from "./resource-pages.js";
 import { RESOURCE_PART_META, oversizeSuggestion, parsePartUri, readTokens, renderPart, resourceTooLarge } from "./resource-reads.js";
 
-/** JSON-RPC error code the MCP spec gives to an unknown resource. */
-export const RESOURCE_NOT_FOUND = -32002;
+/**
+ * JSON-RPC error code of an unknown resource: -32602 Invalid params on every protocol revision
+ * (the 2026-07-28 spec's MUST; the SDK maps a thrown -32002, the 2025 code, to it).
+ */
+export const RESOURCE_NOT_FOUND = RpcErrorCode.InvalidParams;
 const MAX_COMPLETIONS = 100;
 
 export interface ResourceHandlerOptions {
@@ -104,7 +108,7 @@ export function createResourceHandlers(
     const tokens = readTokens(whole);
     if (tokens <= options.maxTokens) {
       if (partRequest) {
-        throw new McpError(RESOURCE_NOT_FOUND, `Resource not found: ${requested}. ${uri} fits in one read and has no parts; read ${uri}.`, { uri: requested });
+        throw new ResourceNotFoundError(requested, `Resource not found: ${requested}. ${uri} fits in one read and has no parts; read ${uri}.`);
       }
       return whole;
     }
@@ -120,7 +124,6 @@ export function createResourceHandlers(
       { uri, text: payload.text, tokens, maxTokens: options.maxTokens, suggestion },
       partRequest?.part ?? 1,
       options.partTokens,
-      RESOURCE_NOT_FOUND,
     );
     if (!part) throw refuse();
     const result: ReadResourceResult = {
@@ -157,12 +160,12 @@ export function createResourceHandlers(
       }
     } catch (error) {
       if (error instanceof ToolError && error.code === "NOT_FOUND") {
-        throw new McpError(RESOURCE_NOT_FOUND, error.message, { uri });
+        throw new ResourceNotFoundError(uri, error.message);
       }
-      if (error instanceof ToolError) throw new McpError(RpcErrorCode.InternalError, `${error.code}: ${error.message}`, { uri });
+      if (error instanceof ToolError) throw new ProtocolError(RpcErrorCode.InternalError, `${error.code}: ${error.message}`, { uri });
       throw error;
     }
-    throw new McpError(RESOURCE_NOT_FOUND, `Resource not found: ${uri}. Call resources/list to see what exists.`, { uri });
+    throw new ResourceNotFoundError(uri, `Resource not found: ${uri}. Call resources/list to see what exists.`);
   };
   const complete = async (params: CompleteRequest["params"]): Promise<CompleteResult> => {
     const empty = { completion: { values: [], hasMore: false, total: 0 } };

@@ -1,8 +1,15 @@
 import { randomUUID } from "node:crypto";
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import { ErrorCode, isInitializeRequest, type RequestId } from "@modelcontextprotocol/sdk/types.js";
+import {
+  createMcpHandler,
+  isInitializeRequest,
+  isLegacyRequest,
+  ProtocolErrorCode as ErrorCode,
+  WebStandardStreamableHTTPServerTransport,
+  type McpHttpHandler,
+  type RequestId,
+} from "@modelcontextprotocol/server";
 import { HttpConfigSchema } from "../config.js";
 import { createLogger, type Logger } from "../logger.js";
 import type { CreatedServer, ServerFactory } from "./create-server.js";
@@ -33,7 +40,7 @@ export interface HttpHandle {
 
 interface Session {
   id: string;
-  transport: StreamableHTTPServerTransport;
+  transport: WebStandardStreamableHTTPServerTransport;
   created: CreatedServer;
   /** HTTP requests of the session in progress; an open SSE stream counts until it closes. */
   active: number;
@@ -59,15 +66,73 @@ function sendJsonRpcError(
   res.end(JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: options.id ?? null }));
 }
 
+/** A Node request as a web-standard Request, aborted when the client drops the connection. */
+function webRequest(req: IncomingMessage, res: ServerResponse, url: URL, body?: unknown): Request {
+  const aborted = new AbortController();
+  // A request whose answer has not gone out when its connection closes was dropped by the client:
+  // the SDK closes the exchange, which aborts the tool call's signal (2026-07-28 cancellation).
+  res.once("close", () => {
+    if (!res.writableFinished) aborted.abort();
+  });
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value === undefined) continue;
+    for (const one of Array.isArray(value) ? value : [value]) headers.append(name, one);
+  }
+  return new Request(url, {
+    method: req.method,
+    headers,
+    signal: aborted.signal,
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+}
+
+/** Writes a web-standard Response to a Node response, streaming its body (SSE included). */
+async function writeWebResponse(response: Response, res: ServerResponse): Promise<void> {
+  if (res.headersSent) return;
+  const headers: Record<string, string> = {};
+  response.headers.forEach((value, name) => (headers[name] = value));
+  res.writeHead(response.status, headers);
+  if (!response.body) {
+    res.end();
+    return;
+  }
+  res.flushHeaders();
+  const reader = response.body.getReader();
+  const stop = () => void reader.cancel().catch(() => undefined);
+  res.once("close", stop);
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      if (!res.write(value)) await new Promise<void>((resolve) => res.once("drain", resolve).once("close", resolve));
+      if (res.destroyed) break;
+    }
+  } catch {
+    // The stream failed or was cancelled because the client went away: nothing left to write to.
+  } finally {
+    res.off("close", stop);
+    if (!res.destroyed) res.end();
+  }
+}
+
 /**
- * Serves the server over Streamable HTTP at http://127.0.0.1:PORT/mcp only.
+ * Serves the server over Streamable HTTP at http://127.0.0.1:PORT/mcp only, in both protocol
+ * eras from the one endpoint:
+ *
+ * - a request carrying a 2026-07-28 `_meta` envelope goes to the SDK's `createMcpHandler`
+ *   (strict: `legacy: 'reject'`), which serves it with a fresh instance of one prepared server
+ *   (`factory` runs once for this era) — `server/discover`, `-32022` for an unsupported version,
+ *   `subscriptions/listen`, the standard-header checks; the client cancels by closing the
+ *   request's stream, which aborts the call;
+ * - everything else is 2025-era traffic, served with sessions as below.
  *
  * - Every request's Host must be exactly a loopback name with this port and its Origin, when
  *   sent, exactly a loopback origin with this port (DNS-rebinding protection, see
  *   `checkLoopbackRequest`); anything else gets 403 before a session is looked at.
  * - A POST body is checked before any server sees it: a batch array, an invalid id or another
  *   message that is not JSON-RPC gets 400 with -32600 (id null when the id could not be read).
- * - Each session gets its own server from the factory. A session with no request for
+ * - Each 2025-era session gets its own server from the factory. A session with no request for
  *   `sessionIdleMs` is closed and its server cleaned up; its id then answers 404 (the spec's
  *   signal to start a new session). At most `maxSessions` live at once: a new session closes the
  *   least recently used idle one, and when every session is busy (a request in progress or an
@@ -145,7 +210,7 @@ export async function runHttp(factory: ServerFactory, options: RunHttpOptions): 
     try {
       created = await factory();
       const server = created;
-      const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+      const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
         onsessioninitialized: (id) => {
           session = { id, transport, created: server, active: 0, lastUsed: Date.now() };
@@ -157,12 +222,40 @@ export async function runHttp(factory: ServerFactory, options: RunHttpOptions): 
         if (session) void retire(session, "closed by the client");
       };
       await created.server.connect(transport);
-      await transport.handleRequest(req, res, body);
+      await writeWebResponse(await transport.handleRequest(webRequest(req, res, requestUrl(req), body), { parsedBody: body }), res);
     } finally {
       opening -= 1;
     }
     // The transport refused the initialize (a bad Accept or content type…): no session, nothing kept.
     if (!session && created) await created.cleanup();
+  };
+
+  const requestUrl = (req: IncomingMessage) => new URL(req.url ?? "/", `http://127.0.0.1:${port}`);
+
+  // The 2026-07-28 era: one prepared server for the process, made on the first such request.
+  let modern: { created: CreatedServer; handler: McpHttpHandler } | undefined;
+  let modernOpening: Promise<{ created: CreatedServer; handler: McpHttpHandler }> | undefined;
+  const modernHandler = () =>
+    (modernOpening ??= (async () => {
+      const created = await factory();
+      const handler = createMcpHandler(() => created.instance(), {
+        legacy: "reject",
+        onerror: (error) => logger.debug(`http: ${error.message}`),
+      });
+      modern = { created, handler };
+      return modern;
+    })().catch((error: unknown) => {
+      modernOpening = undefined;
+      throw error;
+    }));
+
+  /** Serves a POST whose body claims the 2026-07-28 era; false when it is 2025-era traffic. */
+  const isModern = async (req: IncomingMessage, res: ServerResponse, url: URL, body: unknown): Promise<boolean> => {
+    const request = webRequest(req, res, url, body);
+    if (await isLegacyRequest(request)) return false;
+    const { handler } = await modernHandler();
+    await writeWebResponse(await handler.fetch(request, { parsedBody: body }), res);
+    return true;
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
@@ -172,7 +265,7 @@ export async function runHttp(factory: ServerFactory, options: RunHttpOptions): 
       sendJsonRpcError(res, 403, -32000, `Forbidden: ${refusal}`);
       return;
     }
-    const url = new URL(req.url ?? "/", `http://127.0.0.1:${port}`);
+    const url = requestUrl(req);
     if (url.pathname !== path) {
       sendJsonRpcError(res, 404, -32000, `Not found: the MCP endpoint is ${path}`);
       return;
@@ -192,9 +285,10 @@ export async function runHttp(factory: ServerFactory, options: RunHttpOptions): 
         });
         return;
       }
+      if (await isModern(req, res, url, body.value)) return;
       if (existing && !existing.closing) {
         track(existing, res);
-        await existing.transport.handleRequest(req, res, body.value);
+        await writeWebResponse(await existing.transport.handleRequest(webRequest(req, res, url, body.value), { parsedBody: body.value }), res);
         return;
       }
       if (sessionId !== undefined) {
@@ -214,7 +308,7 @@ export async function runHttp(factory: ServerFactory, options: RunHttpOptions): 
         return;
       }
       track(existing, res);
-      await existing.transport.handleRequest(req, res);
+      await writeWebResponse(await existing.transport.handleRequest(webRequest(req, res, url)), res);
       return;
     }
     res.writeHead(405, { allow: "GET, POST, DELETE" }).end();
@@ -237,6 +331,10 @@ export async function runHttp(factory: ServerFactory, options: RunHttpOptions): 
 
   const close = async () => {
     await Promise.all([...sessions.values()].map((session) => retire(session, "at shutdown")));
+    if (modern) {
+      await modern.handler.close().catch((error: unknown) => logger.warn("closing the 2026-07-28 handler failed", { error }));
+      await modern.created.cleanup().catch((error: unknown) => logger.error("cleanup failed", { error }));
+    }
     httpServer.closeAllConnections();
     await new Promise<void>((resolve) => httpServer.close(() => resolve()));
   };

@@ -1,4 +1,5 @@
 import type { Readable, Writable } from "node:stream";
+import { serveStdio, type StdioServerHandle } from "@modelcontextprotocol/server/stdio";
 import { createLogger, type Logger } from "../logger.js";
 import { CheckedStdioTransport } from "./checked-stdio-transport.js";
 import type { ServerFactory } from "./create-server.js";
@@ -31,8 +32,12 @@ export const STDIO_READY_TEXT = "ready on stdio";
 export const STDIO_DRAIN_MS = 10_000;
 
 /**
- * Serves one MCP server over stdio (core's CheckedStdioTransport: invalid messages, batches and
- * a second initialize get JSON-RPC errors). stdout carries JSON-RPC only; the ready line and
+ * Serves one MCP server over stdio, in either protocol era: the SDK's `serveStdio` pins the
+ * connection to the era of its opening message (`initialize`: 2025-11-25 and earlier;
+ * `server/discover` or any request with a 2026-07-28 `_meta` envelope: 2026-07-28; an envelope
+ * naming another version gets -32022 with the supported list) and serves it with one instance of
+ * the prepared server. Under it, core's CheckedStdioTransport: invalid messages, batches and a
+ * second initialize get JSON-RPC errors. stdout carries JSON-RPC only; the ready line and
  * every log go to stderr. The end of stdin (the client went away) first lets the requests in
  * flight finish and their answers go out (at most `STDIO_DRAIN_MS`), then shuts down; SIGINT and
  * SIGTERM shut down at once (and cut a drain short). The server's `cleanup` runs once, then the
@@ -44,6 +49,8 @@ export async function runStdio(factory: ServerFactory, options: RunStdioOptions 
   const logger = options.logger ?? created.definition.logger ?? createLogger({ name });
   const drainMs = options.drainMs ?? STDIO_DRAIN_MS;
   const drainCut = new AbortController();
+  // Filled in below; shutdown (which a signal may start at any time) closes it when it is there.
+  const served: { handle?: StdioServerHandle } = {};
   let stopping: Promise<void> | undefined;
   let stoppedResolve!: () => void;
   const stopped = new Promise<void>((resolve) => (stoppedResolve = resolve));
@@ -63,6 +70,7 @@ export async function runStdio(factory: ServerFactory, options: RunStdioOptions 
         if (unanswered > 0) logger.warn(`${unanswered} of ${waiting} request(s) in flight left unanswered; their work is cancelled`);
       }
       try {
+        await served.handle?.close();
         await created.cleanup();
       } catch (error) {
         logger.error("cleanup failed", { error });
@@ -83,9 +91,12 @@ export async function runStdio(factory: ServerFactory, options: RunStdioOptions 
   });
   process.once("SIGINT", () => void shutdown("SIGINT"));
   process.once("SIGTERM", () => void shutdown("SIGTERM"));
-  transport.onclose = () => void shutdown("transport closed");
 
-  await created.server.connect(transport);
+  // serveStdio owns the transport (its onclose included): a closed transport ends the connection.
+  served.handle = serveStdio(() => created.instance(), {
+    transport,
+    onerror: (error) => logger.debug(`stdio: ${error.message}`),
+  });
   // The ready line is written whatever the log level: supervisors and tests wait for it.
   process.stderr.write(`${name} ${created.definition.version} ${STDIO_READY_TEXT} (${created.definition.tools.length} tools)\n`);
   return { shutdown, stopped };
