@@ -1,8 +1,9 @@
 import { lazySchema } from "@local-mcp/core";
 import { z } from "zod";
 import { categoryOfObject, requireObject } from "../domain/project-index.js";
-import { traceAcross } from "../domain/trace/across.js";
-import { DEFAULT_MAX_DEPTH, traceObjects } from "../domain/trace/paths.js";
+import { traceAcrossInSteps } from "../domain/trace/across.js";
+import { DEFAULT_MAX_DEPTH, traceObjectsInSteps } from "../domain/trace/paths.js";
+import { runInSteps } from "../domain/trace/steps.js";
 import { defineCatDocTool, READ_ONLY } from "./catdoc-tool.js";
 import { TracePathOutput, acrossPathAt, withinPathAt } from "./support/trace-view.js";
 import { LeveledView } from "./support/view.js";
@@ -53,8 +54,11 @@ export const catdocTraceTool = defineCatDocTool({
     return output();
   },
   annotations: READ_ONLY,
-  handler: async ({ sourceId, targetId, findAll, categoryId, targetCategoryId, maxDepth, maxPaths }, { project }) => {
+  handler: async ({ sourceId, targetId, findAll, categoryId, targetCategoryId, maxDepth, maxPaths }, { project, signal, progress }) => {
     const index = (await project.load()).index;
+    // The search yields to the event loop between slices: a cancellation or the deadline stops it
+    // there, and a client that asked for progress hears how far it has got.
+    const steps = { signal, onProgress: (work: number) => progress({ progress: work, message: `searched ${work} steps` }) };
     const limit = maxPaths ?? DEFAULT_MAX_PATHS;
     let across = targetCategoryId;
     if (across === undefined && categoryId === undefined) {
@@ -64,7 +68,7 @@ export const catdocTraceTool = defineCatDocTool({
     }
     if (across !== undefined) {
       requireObject(index, sourceId, categoryId);
-      const result = traceAcross(index, sourceId, across, { targetObjectId: targetId, maxSteps: maxDepth ?? DEFAULT_MAX_DEPTH, maxPaths: limit });
+      const result = await runInSteps(traceAcrossInSteps(index, sourceId, across, { targetObjectId: targetId, maxSteps: maxDepth ?? DEFAULT_MAX_DEPTH, maxPaths: limit }), steps);
       const paths = findAll === true ? result.paths : result.paths.slice(0, 1);
       return new LeveledView((level) => ({
         minimal: {
@@ -81,12 +85,15 @@ export const catdocTraceTool = defineCatDocTool({
         },
       }));
     }
-    const result = traceObjects(index, sourceId, targetId, {
-      ...(categoryId === undefined ? {} : { categoryId }),
-      all: findAll === true,
-      maxDepth: maxDepth ?? DEFAULT_MAX_DEPTH,
-      maxPaths: limit,
-    });
+    const result = await runInSteps(
+      traceObjectsInSteps(index, sourceId, targetId, {
+        ...(categoryId === undefined ? {} : { categoryId }),
+        all: findAll === true,
+        maxDepth: maxDepth ?? DEFAULT_MAX_DEPTH,
+        maxPaths: limit,
+      }),
+      steps,
+    );
     return new LeveledView((level) => ({
       minimal: {
         mode: "within",

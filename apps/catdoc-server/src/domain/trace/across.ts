@@ -12,6 +12,7 @@ import { requireCategory, requireObject } from "../project-index.js";
 import type { ProjectIndex } from "../project-index.js";
 import { shortestPathIn } from "./paths.js";
 import type { TracePath } from "./paths.js";
+import { runToEnd, type TraceSteps } from "./steps.js";
 
 export type CrossStep =
   | {
@@ -75,6 +76,14 @@ interface State {
 }
 
 export function traceAcross(index: ProjectIndex, source: string, targetCategory: string, options: CrossTraceOptions = {}): CrossTraceResult {
+  return runToEnd(traceAcrossInSteps(index, source, targetCategory, options));
+}
+
+/**
+ * `traceAcross` in steps (see steps.ts), one per state taken from the queue: what the MCP tool
+ * runs, so a cancellation stops it. A state in the target category costs a search there.
+ */
+export function* traceAcrossInSteps(index: ProjectIndex, source: string, targetCategory: string, options: CrossTraceOptions = {}): TraceSteps<CrossTraceResult> {
   const maxSteps = options.maxSteps ?? 10;
   const maxPaths = options.maxPaths ?? 20;
   if (!Number.isInteger(maxSteps) || maxSteps < 1) throw new CatDocInputError(`maxSteps must be a positive integer, got ${maxSteps}`);
@@ -110,9 +119,11 @@ export function traceAcross(index: ProjectIndex, source: string, targetCategory:
   let queue = [start];
   let budget = EXPANSION_BUDGET;
   let truncated = false;
+  let taken = 0;
   while (queue.length > 0 && !truncated) {
     const next: State[] = [];
     for (const state of queue) {
+      yield ++taken;
       const inTarget = state.categoryId === targetCategory;
       if (inTarget) {
         const path = finish(state);

@@ -8,6 +8,7 @@ import { morphismRef } from "../model.js";
 import type { Morphism, MorphismRef } from "../model.js";
 import { categoryOfObject, requireObject, sameCategoryOrThrow } from "../project-index.js";
 import type { CategoryIndex, ProjectIndex } from "../project-index.js";
+import { runToEnd, type TraceSteps } from "./steps.js";
 
 export interface TracePath {
   categoryId: string;
@@ -49,6 +50,11 @@ const EXPANSION_BUDGET = 500_000;
 
 /** Shortest path and, with `all`, every simple path between two objects of one category. */
 export function traceObjects(index: ProjectIndex, source: string, target: string, options: TraceOptions = {}): TraceResult {
+  return runToEnd(traceObjectsInSteps(index, source, target, options));
+}
+
+/** `traceObjects` in steps (see steps.ts): what the MCP tool runs, so a cancellation stops it. */
+export function* traceObjectsInSteps(index: ProjectIndex, source: string, target: string, options: TraceOptions = {}): TraceSteps<TraceResult> {
   // Without a category, the source's category is searched; a target defined in another
   // category is an input error that says so.
   const from = requireObject(index, source, options.categoryId);
@@ -61,7 +67,7 @@ export function traceObjects(index: ProjectIndex, source: string, target: string
   let paths = shortest === null ? [] : [shortest];
   let truncated = false;
   if (options.all === true && source !== target) {
-    const listed = allSimplePathsIn(category, source, target, options.maxDepth ?? DEFAULT_MAX_DEPTH, options.maxPaths ?? DEFAULT_MAX_PATHS);
+    const listed = yield* allSimplePathsInSteps(category, source, target, options.maxDepth ?? DEFAULT_MAX_DEPTH, options.maxPaths ?? DEFAULT_MAX_PATHS);
     paths = listed.paths;
     truncated = listed.truncated;
   }
@@ -139,38 +145,71 @@ export function allSimplePathsIn(
   maxDepth: number,
   maxPaths: number,
 ): { paths: TracePath[]; truncated: boolean } {
+  return runToEnd(allSimplePathsInSteps(category, source, target, maxDepth, maxPaths));
+}
+
+/** Expansions between two yields of the depth-first search. */
+const EXPANSIONS_PER_STEP = 256;
+
+interface Frame {
+  objectId: string;
+  outgoing: readonly Morphism[];
+  next: number;
+}
+
+function* allSimplePathsInSteps(
+  category: CategoryIndex,
+  source: string,
+  target: string,
+  maxDepth: number,
+  maxPaths: number,
+): TraceSteps<{ paths: TracePath[]; truncated: boolean }> {
   if (!Number.isInteger(maxDepth) || maxDepth < 1) throw new CatDocInputError(`maxDepth must be a positive integer, got ${maxDepth}`);
   if (!Number.isInteger(maxPaths) || maxPaths < 1) throw new CatDocInputError(`maxPaths must be a positive integer, got ${maxPaths}`);
   const distance = distancesTo(category, target);
   const start = distance.get(source);
   const paths: TracePath[] = [];
   if (start === undefined) return { paths, truncated: false };
-  let budget = EXPANSION_BUDGET;
+  let expansions = 0;
   const onPath = new Set<string>([source]);
   const steps: Morphism[] = [];
+  const frame = (objectId: string): Frame => ({ objectId, outgoing: category.outgoing.get(objectId) ?? [], next: 0 });
 
-  const walk = (at: string, length: number): boolean => {
-    if (at === target) {
-      if (steps.length === length) paths.push(toPath(category, source, steps));
-      return paths.length < maxPaths;
-    }
-    for (const morphism of category.outgoing.get(at) ?? []) {
+  // Depth-first with an explicit stack (the search yields between steps): every simple path of
+  // exactly `length` morphisms, in the order of the outgoing lists. False when it must stop:
+  // `maxPaths` reached or the expansion budget spent.
+  function* walk(length: number): Generator<number, boolean, void> {
+    const stack: Frame[] = [frame(source)];
+    for (let top = stack[0]; top !== undefined; top = stack[stack.length - 1]) {
+      const morphism = top.outgoing[top.next];
+      if (morphism === undefined) {
+        stack.pop();
+        if (stack.length > 0) {
+          onPath.delete(top.objectId);
+          steps.pop();
+        }
+        continue;
+      }
+      top.next += 1;
       const next = morphism.target;
       const rest = distance.get(next);
-      if (next === at || onPath.has(next) || rest === undefined || steps.length + 1 + rest > length) continue;
-      if (--budget < 0) return false;
+      if (next === top.objectId || onPath.has(next) || rest === undefined || steps.length + 1 + rest > length) continue;
+      if (++expansions > EXPANSION_BUDGET) return false;
+      if (expansions % EXPANSIONS_PER_STEP === 0) yield expansions;
+      if (next === target) {
+        if (steps.length + 1 === length) paths.push(toPath(category, source, [...steps, morphism]));
+        if (paths.length >= maxPaths) return false;
+        continue;
+      }
       onPath.add(next);
       steps.push(morphism);
-      const more = walk(next, length);
-      steps.pop();
-      onPath.delete(next);
-      if (!more) return false;
+      stack.push(frame(next));
     }
     return true;
-  };
+  }
 
   for (let length = start; length <= maxDepth; length += 1) {
-    if (!walk(source, length)) return { paths, truncated: true };
+    if (!(yield* walk(length))) return { paths, truncated: true };
   }
   return { paths, truncated: false };
 }
