@@ -8,6 +8,8 @@ export type { SpawnHttpOptions, SpawnedHttpServer } from "./spawn-http.js";
 export { spawnUntilReady } from "./spawn-ready.js";
 export type { ExitStatus, ReadyProcess, SpawnReadyOptions } from "./spawn-ready.js";
 export { createEraClient, MODERN_PROTOCOL_VERSION } from "./era-client.js";
+export { callEveryTool, readEveryResource } from "./every-tool.js";
+export type { ToolCase, ToolOutcome } from "./every-tool.js";
 export { assertLevelsNested } from "./levels.js";
 export { runInspectorCli } from "./inspector-cli.js";
 export type { InspectorCliOptions } from "./inspector-cli.js";

@@ -1,0 +1,71 @@
+/**
+ * Both protocol eras through the built bin (`dist/mcp.js`): a 2025-11-25 handshake client
+ * ("legacy") and a 2026-07-28 client ("modern", pinned: no fallback) each list and call every tool
+ * (solo-assets serves no resources), over stdio and over `--http`. Saves skip the tests (the gate's
+ * own tests cover the sandbox): a call here proves the protocol path, not the gate. Build first:
+ * `pnpm --filter @local-mcp/solo-assets-server build`.
+ */
+import { fileURLToPath } from "node:url";
+import { callEveryTool, readEveryResource, spawnHttpServer, spawnStdioServer, type ToolCase } from "@local-mcp/core/testing";
+import type { Client } from "@modelcontextprotocol/client";
+import { afterEach, describe, expect, it } from "vitest";
+import { tempLibrary, testEnv, type TempLibrary } from "./helpers/test-library.js";
+
+const MCP = fileURLToPath(new URL("../dist/mcp.js", import.meta.url));
+const ERAS = ["legacy", "modern"] as const;
+const libraries: TempLibrary[] = [];
+afterEach(() => {
+  for (const library of libraries.splice(0)) library.remove();
+});
+
+function library(): TempLibrary {
+  const made = tempLibrary();
+  libraries.push(made);
+  return made;
+}
+
+const code = (name: string, k: number) => `def ${name}(x: int) -> int:\n    """Add ${k} to x."""\n    return x + ${k}\n`;
+
+/** In tools/list order: `add_one` is saved before these run (see exercise), `add_two` by save_function. */
+const CASES: Record<string, ToolCase> = {
+  search_functions: { args: { query: "add a number", limit: 5 } },
+  get_function: { args: { name: "add_one" } },
+  save_function: { args: { name: "add_two", code: code("add_two", 2), description: "Add two to a number", skip_tests: true } },
+  list_functions: { args: {} },
+  get_function_history: { args: { name: "add_one" } },
+  delete_function: { args: { name: "add_one" } },
+};
+
+async function exercise(client: Client): Promise<void> {
+  const saved = await client.callTool({ name: "save_function", arguments: { name: "add_one", code: code("add_one", 1), description: "Add one to a number", skip_tests: true } }, { timeout: 120_000 });
+  expect(saved.isError).toBeFalsy();
+  const outcomes = await callEveryTool(client, CASES, { timeout: 120_000 });
+  expect(outcomes.map((o) => o.name)).toEqual(["search_functions", "get_function", "save_function", "list_functions", "get_function_history", "delete_function"]);
+  expect(outcomes.find((o) => o.name === "get_function")?.structuredContent).toMatchObject({ name: "add_one" });
+  expect(await readEveryResource(client)).toEqual([]);
+}
+
+describe.each(ERAS)("solo-assets-mcp in the %s era", (era) => {
+  it("over stdio: lists and calls every tool, stdout JSON-RPC only", async () => {
+    const server = await spawnStdioServer({ command: process.execPath, args: [MCP], env: testEnv(library().dbPath), era, readyTimeoutMs: 60_000 });
+    try {
+      expect(server.client.getProtocolEra()).toBe(era);
+      await exercise(server.client);
+    } finally {
+      const exit = await server.close(15_000);
+      server.assertCleanStdout();
+      expect(exit.code).toBe(0);
+    }
+  }, 180_000);
+
+  it("over --http: lists and calls every tool", async () => {
+    const server = await spawnHttpServer({ command: process.execPath, args: [MCP], env: testEnv(library().dbPath), readyTimeoutMs: 60_000 });
+    try {
+      const client = await server.connect(era);
+      expect(client.getProtocolEra()).toBe(era);
+      await exercise(client);
+    } finally {
+      expect((await server.close(15_000)).code).toBe(0);
+    }
+  }, 180_000);
+});
