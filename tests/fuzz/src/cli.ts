@@ -2,44 +2,44 @@
 /**
  * `pnpm fuzz [--era legacy|modern|both]`: the full fuzz run. Every selected server gets FUZZ_CALLS
  * calls (10,000 by default) from FUZZ_SEED, split between the protocol eras (both by default: one
- * server process connected with the 2025-11-25 handshake, one pinned to 2026-07-28); prints one
+ * server process connected with the 2025-11-25 handshake, one pinned to 2026-07-28, taking turns
+ * round by round); prints one
  * row per server and era (calls, crashes, non-JSON stdout lines,
  * uncoded errors, deadline overruns, other failures, ok / tool-error / protocol-error counts,
  * latencies, whether it answered afterwards), saves each distinct failure under
  * tests/fuzz/regressions/, and exits 1 on any failure.
  */
 import { fuzzServer, summaryFailed, type ServerSummary } from "./fuzz-server.js";
-import { splitCalls } from "./era.js";
 import { harnessOptions, type HarnessOptions } from "./options.js";
 import { saveRegression } from "./regressions.js";
 import { formatDetails, formatTable } from "./report.js";
 import { failsOnInternal, selectTargets, type FuzzTarget } from "./targets/index.js";
 
 async function main(options: HarnessOptions, targets: readonly FuzzTarget[]): Promise<number> {
-  const shares = splitCalls(options.calls, options.eras);
-  console.log(`fuzz: ${options.calls} calls per server (${shares.map((s) => `${s.calls} ${s.era}`).join(", ")}), seed ${options.seed} (FUZZ_SEED=${options.seed} repeats this run), servers: ${targets.map((t) => t.short).join(", ")}`);
+  const eras = options.eras.length > 1 ? `, rounds alternating between the ${options.eras.join(" and ")} eras` : ` in the ${options.eras.join("")} era`;
+  console.log(`fuzz: ${options.calls} calls per server${eras}, seed ${options.seed} (FUZZ_SEED=${options.seed} repeats this run), servers: ${targets.map((t) => t.short).join(", ")}`);
   const strict = targets.filter((t) => failsOnInternal(t, options.failOnInternal)).map((t) => t.short);
   console.log(`INTERNAL answers fail the run of: ${strict.length === 0 ? "none" : strict.join(", ")} (FUZZ_STRICT=${options.failOnInternal === undefined ? "unset: each server's default" : options.failOnInternal ? "1" : "0"})`);
   const summaries: ServerSummary[] = [];
   /** Runs that stopped with an error (a server that does not serve the era fails to connect): failures too. */
   const aborted: string[] = [];
   for (const target of targets) {
-    for (const { era, offset, calls } of shares) {
+    for (const era of options.eras) {
       console.log(`\n${target.name} (${era} era): fuzzing…`);
       let summary: ServerSummary;
       try {
         summary = await fuzzServer(target, {
           era,
-          calls,
-          offset,
+          eras: options.eras,
+          calls: options.calls,
           seed: options.seed,
           slackMs: options.slackMs,
           goldenRate: options.goldenRate,
           expensiveRate: options.expensiveRate,
           keepDir: options.keepDirs,
           failOnInternal: failsOnInternal(target, options.failOnInternal),
-          progressEvery: Math.max(100, Math.floor(calls / 10)),
-          onProgress: (done, tally) => console.log(`  ${done}/${calls} calls, ${tally.failedCalls} failed`),
+          progressEvery: Math.max(100, Math.floor(options.calls / options.eras.length / 10)),
+          onProgress: (done, tally) => console.log(`  ${done} calls, ${tally.failedCalls} failed`),
         });
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);

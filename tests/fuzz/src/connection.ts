@@ -86,7 +86,7 @@ export class FuzzConnection {
       spawned = await spawnStdioServer({ command: launch.command, args: launch.args, env: launch.env, cwd: launch.cwd, readyTimeoutMs: 60_000, era });
     } catch (error) {
       const how = era === "modern" ? `pinned to ${MODERN_PROTOCOL_VERSION}` : "initialize handshake";
-      throw new Error(`${era} era: the client could not connect (${how}): ${messageOf(error)}`);
+      throw new Error(`${era} era: starting the server and connecting the client (${how}) failed: ${messageOf(error)}`);
     }
     const reached = spawned.client.getProtocolEra();
     if (reached !== era) {

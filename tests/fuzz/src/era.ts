@@ -3,8 +3,8 @@
  * `legacy` is the 2025-11-25 `initialize` handshake (the v2 client's default), `modern` is
  * 2026-07-28 (no `initialize`: the client probes with `server/discover` and every request carries
  * the `_meta` envelope), pinned, so a server that does not serve it fails to connect instead of
- * falling back. A run splits its calls between the eras it is given, so fuzzing both costs no more
- * calls than fuzzing one.
+ * falling back. A run splits its calls between the eras it is given (eraOfCall), so fuzzing both
+ * costs no more calls than fuzzing one.
  */
 import type { ProtocolEra } from "@modelcontextprotocol/client";
 
@@ -20,24 +20,14 @@ export function parseEras(text: string | undefined, source: string): Era[] {
   throw new Error(`${source} must be legacy, modern or both (got '${text}')`);
 }
 
-export interface EraShare {
-  era: Era;
-  /** Index of the run's first call in this era: the eras take consecutive ranges of one run's calls. */
-  offset: number;
-  calls: number;
-}
-
 /**
- * Splits `calls` between the eras, in order, the first getting the odd call: call k of the run
- * (the same case a one-era run of `calls` would send as its k-th) goes to exactly one era.
+ * The era that sends call k of a run over `toolCount` tools. Call k goes to tool k mod n, as its
+ * round floor(k / n)'s call; the rounds alternate between the eras. So each era calls every tool,
+ * each gets some of the first, valid-looking rounds, and together they send exactly the calls a
+ * one-era run of the same size sends.
  */
-export function splitCalls(calls: number, eras: readonly Era[]): EraShare[] {
-  const shares: EraShare[] = [];
-  let offset = 0;
-  eras.forEach((era, i) => {
-    const share = Math.floor(calls / eras.length) + (i < calls % eras.length ? 1 : 0);
-    shares.push({ era, offset, calls: share });
-    offset += share;
-  });
-  return shares;
+export function eraOfCall(k: number, toolCount: number, eras: readonly Era[]): Era {
+  const era = eras[Math.floor(k / Math.max(1, toolCount)) % eras.length];
+  if (!era) throw new Error("a run needs at least one era");
+  return era;
 }

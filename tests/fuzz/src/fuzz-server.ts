@@ -12,7 +12,7 @@ import type { Tool } from "@modelcontextprotocol/client";
 import { CaseGenerator, type FuzzCase, type GoldenCall } from "./case-generator.js";
 import { checkCall, type CallReport, type Failure } from "./checks.js";
 import { FuzzConnection, type ServerLaunch } from "./connection.js";
-import type { Era } from "./era.js";
+import { eraOfCall, type Era } from "./era.js";
 import type { RegressionCase } from "./regressions.js";
 import { emptyTally, percentile, type Tally } from "./stats.js";
 import type { FuzzTarget, PreparedTarget } from "./targets/index.js";
@@ -20,9 +20,13 @@ import type { FuzzTarget, PreparedTarget } from "./targets/index.js";
 export interface FuzzRunOptions {
   /** The protocol era of the run's connections. */
   era: Era;
+  /**
+   * The eras the run's calls are split between (default: `era` alone): this run sends only the
+   * calls of `calls` that eraOfCall gives `era`.
+   */
+  eras?: readonly Era[];
+  /** Calls of the whole run, all eras together. */
   calls: number;
-  /** Index of the first call: a run split between eras gives each era its own range of one run's calls. */
-  offset?: number;
   seed: number;
   /** Time past a tool's deadline still accepted as on time. */
   slackMs: number;
@@ -42,6 +46,8 @@ export interface ServerSummary {
   era: Era;
   seed: number;
   tools: number;
+  /** Calls this era was to send (its share of the run's calls). */
+  planned: number;
   tally: Tally;
   maxLatencyMs: number;
   p50Ms: number;
@@ -183,8 +189,10 @@ export async function fuzzServer(target: FuzzTarget, options: FuzzRunOptions): P
   let restarts = 0;
   let nonJsonEarlier = 0;
   try {
-    const offset = options.offset ?? 0;
-    for (let k = offset; k < offset + options.calls; k += 1) {
+    const eras = options.eras ?? [options.era];
+    const toolCount = tools.length;
+    const planned = Array.from({ length: options.calls }, (_, k) => k).filter((k) => eraOfCall(k, toolCount, eras) === options.era);
+    for (const k of planned) {
       const fuzzCase = generator.caseAt(k);
       const { report, latencyMs } = await runCase(connection, fuzzCase, { prepared, slackMs: options.slackMs, failOnInternal: options.failOnInternal, seenOutside });
       const failures: Failure[] = [...report.failures];
@@ -201,8 +209,7 @@ export async function fuzzServer(target: FuzzTarget, options: FuzzRunOptions): P
         restarts += 1;
         ({ connection, tools } = await startServer(target, prepared, options.era));
       }
-      const done = k + 1 - offset;
-      if (options.onProgress && options.progressEvery && done % options.progressEvery === 0) options.onProgress(done, tally);
+      if (options.onProgress && options.progressEvery && tally.calls % options.progressEvery === 0) options.onProgress(tally.calls, tally);
     }
     const after = await answersAfter(connection, prepared, options.slackMs);
     return {
@@ -210,6 +217,7 @@ export async function fuzzServer(target: FuzzTarget, options: FuzzRunOptions): P
       era: options.era,
       seed: options.seed,
       tools: tools.length,
+      planned: planned.length,
       tally,
       maxLatencyMs: Math.max(0, ...tally.latencies),
       p50Ms: percentile(tally.latencies, 50),

@@ -1,10 +1,11 @@
 /**
  * The era option without a server: FUZZ_ERA and `--era` pick legacy, modern or both (the default),
- * and a run's calls are split between the eras so that every call of a one-era run is sent exactly
- * once — fuzzing both eras costs no more calls than fuzzing one.
+ * and a run's calls are split between the eras round by round so that every call of a one-era run
+ * is sent exactly once — fuzzing both eras costs no more calls than fuzzing one — and each era
+ * calls every tool.
  */
 import { describe, expect, it } from "vitest";
-import { parseEras, splitCalls } from "../src/era.js";
+import { eraOfCall, parseEras } from "../src/era.js";
 import { harnessOptions } from "../src/options.js";
 
 describe("era option", () => {
@@ -26,23 +27,26 @@ describe("era option", () => {
   });
 });
 
-describe("splitCalls", () => {
-  it("gives each era its own consecutive range of one run's calls, the first era the odd one", () => {
-    expect(splitCalls(300, ["legacy", "modern"])).toEqual([
-      { era: "legacy", offset: 0, calls: 150 },
-      { era: "modern", offset: 150, calls: 150 },
-    ]);
-    expect(splitCalls(7, ["legacy", "modern"])).toEqual([
-      { era: "legacy", offset: 0, calls: 4 },
-      { era: "modern", offset: 4, calls: 3 },
-    ]);
-    expect(splitCalls(300, ["modern"])).toEqual([{ era: "modern", offset: 0, calls: 300 }]);
+describe("eraOfCall", () => {
+  const eras = ["legacy", "modern"] as const;
+  const calls = (era: string, count: number, toolCount: number) => Array.from({ length: count }, (_, k) => k).filter((k) => eraOfCall(k, toolCount, eras) === era);
+
+  it("alternates rounds (one call to each tool) between the eras", () => {
+    expect(Array.from({ length: 8 }, (_, k) => eraOfCall(k, 3, eras))).toEqual(["legacy", "legacy", "legacy", "modern", "modern", "modern", "legacy", "legacy"]);
+    expect(Array.from({ length: 4 }, (_, k) => eraOfCall(k, 3, ["modern"]))).toEqual(["modern", "modern", "modern", "modern"]);
   });
 
-  it("sends every call index of the run exactly once, whatever the count", () => {
-    for (const calls of [0, 1, 2, 3, 10, 299, 10_000]) {
-      const indexes = splitCalls(calls, ["legacy", "modern"]).flatMap(({ offset, calls: n }) => Array.from({ length: n }, (_, i) => offset + i));
-      expect(indexes).toEqual(Array.from({ length: calls }, (_, i) => i));
+  it("sends every call of the run in exactly one era, each era calling every tool from a valid-looking first round", () => {
+    for (const [count, toolCount] of [[300, 19], [300, 5], [300, 3], [7, 2], [10_000, 6]] as const) {
+      const legacy = calls("legacy", count, toolCount);
+      const modern = calls("modern", count, toolCount);
+      expect([...legacy, ...modern].sort((a, b) => a - b)).toEqual(Array.from({ length: count }, (_, k) => k));
+      for (const share of [legacy, modern]) {
+        expect(new Set(share.map((k) => k % toolCount)).size).toBe(toolCount);
+        // Rounds 0 and 1 are among the valid-looking first ones (case-generator's VALID_FIRST = 3).
+        expect(Math.min(...share.map((k) => Math.floor(k / toolCount)))).toBeLessThan(2);
+      }
+      expect(Math.abs(legacy.length - modern.length)).toBeLessThanOrEqual(toolCount);
     }
   });
 });
