@@ -43,8 +43,10 @@ export const waitTool = defineTool({
   output: z.object({ waited_ms: z.number().int() }),
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   timeoutMs: 10_000,
-  handler: async ({ ms }, { signal }) => {
+  handler: async ({ ms }, { signal, logger }) => {
     const start = Date.now();
+    // Reaches stderr, and the client too when its request asked for log messages.
+    logger.info(`waiting ${ms} ms`);
     await abortableDelay(ms, signal);
     return new LeveledResponse({ minimal: { waited_ms: Date.now() - start } });
   },

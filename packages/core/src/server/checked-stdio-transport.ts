@@ -53,7 +53,9 @@ export class CheckedStdioTransport implements Transport {
   private readonly stdin: Readable;
   private readonly stdout: Writable;
   private readonly maxLineBytes: number;
-  private buffer: Buffer | undefined;
+  /** The start of a line not yet ended, as received (joined once its newline arrives: no quadratic copying). */
+  private pending: Buffer[] = [];
+  private pendingBytes = 0;
   /** Skipping the rest of an oversized line, up to its newline. */
   private skipping = false;
   private inputEnded = false;
@@ -119,7 +121,8 @@ export class CheckedStdioTransport implements Transport {
     this.stdin.off("end", this.onEnd);
     this.stdin.off("close", this.onEnd);
     if (this.stdin.listenerCount("data") === 0) this.stdin.pause();
-    this.buffer = undefined;
+    this.pending = [];
+    this.pendingBytes = 0;
     this.wakeIfIdle(true);
     this.onclose?.();
   }
@@ -160,12 +163,12 @@ export class CheckedStdioTransport implements Transport {
         continue;
       }
       if (newline < 0) {
-        this.buffer = this.buffer ? Buffer.concat([this.buffer, data]) : data;
-        if (this.buffer.length > this.maxLineBytes) this.refuseOversized();
+        this.pending.push(data);
+        this.pendingBytes += data.length;
+        if (this.pendingBytes > this.maxLineBytes) this.refuseOversized();
         return;
       }
-      const line = this.buffer ? Buffer.concat([this.buffer, data.subarray(0, newline)]) : data.subarray(0, newline);
-      this.buffer = undefined;
+      const line = this.takeLine(data.subarray(0, newline));
       data = data.subarray(newline + 1);
       if (line.length > this.maxLineBytes) {
         this.reply(errorReply(null, ErrorCode.InvalidRequest, this.oversizedMessage()));
@@ -179,14 +182,23 @@ export class CheckedStdioTransport implements Transport {
     if (this.inputEnded) return;
     this.inputEnded = true;
     // A last message without its newline is still a message.
-    const rest = this.buffer;
-    this.buffer = undefined;
+    const rest = this.pendingBytes > 0 ? this.takeLine(Buffer.alloc(0)) : undefined;
     if (rest && !this.skipping && !this.closed) this.handleLine(rest.toString("utf8"));
     this.options.onInputEnd?.();
   };
 
+  /** The pending start of the line and its end, as one buffer; clears the pending parts. */
+  private takeLine(end: Buffer): Buffer {
+    if (this.pendingBytes === 0) return end;
+    const line = Buffer.concat([...this.pending, end], this.pendingBytes + end.length);
+    this.pending = [];
+    this.pendingBytes = 0;
+    return line;
+  }
+
   private refuseOversized(): void {
-    this.buffer = undefined;
+    this.pending = [];
+    this.pendingBytes = 0;
     this.skipping = true;
     this.reply(errorReply(null, ErrorCode.InvalidRequest, this.oversizedMessage()));
   }

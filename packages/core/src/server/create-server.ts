@@ -6,6 +6,7 @@ import {
   type LoggingLevel,
   type ServerCapabilities,
   type ServerContext,
+  type ServerOptions,
   type Tool,
 } from "@modelcontextprotocol/server";
 import { z } from "zod";
@@ -144,6 +145,23 @@ function invalidInput(error: z.ZodError): ToolError {
     details: { fields },
   });
 }
+
+/**
+ * Cache hints of 2026-07-28 results (`ttlMs`, `cacheScope`), true to what can change:
+ * - tools/list, resources/templates/list and server/discover are fixed for the life of the
+ *   process (a new server version is another cache partition): an hour;
+ * - resources/list and resources/read follow the project's files, which change under the client
+ *   at any time (an editor, git, another server): not cacheable (ttlMs 0), so a changed document
+ *   or catalog is never answered from a client's cache.
+ * Always `private`: the data is the user's own.
+ */
+export const CACHE_HINTS = {
+  "tools/list": { ttlMs: 3_600_000, cacheScope: "private" },
+  "resources/templates/list": { ttlMs: 3_600_000, cacheScope: "private" },
+  "server/discover": { ttlMs: 3_600_000, cacheScope: "private" },
+  "resources/list": { ttlMs: 0, cacheScope: "private" },
+  "resources/read": { ttlMs: 0, cacheScope: "private" },
+} as const satisfies ServerOptions["cacheHints"];
 
 /** Our log levels as the MCP logging levels a client may ask for. */
 const MCP_LOG_LEVEL = { debug: "debug", info: "info", warn: "warning", error: "error" } as const satisfies Record<string, LoggingLevel>;
@@ -284,6 +302,7 @@ export function createServer(definition: ServerDefinition): CreatedServer {
         capabilities,
         // Not the SDK's default Ajv (built in the constructor): see json-schema-validator.ts.
         jsonSchemaValidator: zodJsonSchemaValidator,
+        cacheHints: CACHE_HINTS,
         ...(definition.instructions ? { instructions: definition.instructions } : {}),
       },
     );
