@@ -26,7 +26,7 @@ afterAll(() => library.remove());
 /** Loaded only when a tool needs them. */
 const HEAVY = ["@duckdb/node-api", "@google/genai", "pyright", "@astral-sh/ruff-wasm-nodejs", "node-llama-cpp", "typescript"];
 /** Not needed to print help (bundled or not). */
-const NOT_FOR_HELP = [...HEAVY, "zod", "@modelcontextprotocol/sdk", "ajv", "hono", "@hono/node-server"];
+const NOT_FOR_HELP = [...HEAVY, "zod", "@modelcontextprotocol/server", "@modelcontextprotocol/core", "ajv", "hono", "@hono/node-server"];
 
 function loadLog(): string {
   return join(mkdtempSync(join(tmpdir(), "solo-loads-")), "loads.log");

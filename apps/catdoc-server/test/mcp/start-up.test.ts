@@ -43,7 +43,7 @@ describe("catdoc-mcp start-up", () => {
     const { packages, sources } = await loadsDuring(async (client) => {
       expect((await client.listTools()).tools).toHaveLength(19);
     });
-    expect(packages).toContain("@modelcontextprotocol/sdk"); // the recorder sees what was loaded
+    expect(packages).toContain("@modelcontextprotocol/server"); // the recorder sees what was loaded
     expect([...packages].filter((name) => NEVER_AT_START.includes(name) || CATDOC_LAZY.includes(name))).toEqual([]);
     expect([...sources].filter((source) => CATDOC_LAZY_SOURCES.some((lazy) => source.startsWith(lazy)))).toEqual([]);
   });
