@@ -12,7 +12,7 @@ import { fileURLToPath } from "node:url";
 import { LOAD_LOG_ENV, LOAD_OBSERVER_URL, readLoadLog } from "./load-log.js";
 
 export interface LoadedModules {
-  /** npm packages, e.g. `zod`, `@modelcontextprotocol/sdk`. */
+  /** npm packages, e.g. `zod`, `@modelcontextprotocol/server`. */
   packages: Set<string>;
   /** Sources of the app (`src/cli.ts`) and of core (`core:src/server/run-main.ts` or `core:dist/…`). */
   sources: Set<string>;
