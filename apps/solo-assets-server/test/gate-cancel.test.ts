@@ -1,0 +1,146 @@
+/**
+ * Cancellation stops the quality gate's subprocesses. The built bin runs over stdio with the v2
+ * SDK client; save_function gets a function whose test case starts a child process (marked by
+ * an argument, so it can be found: inside the sandbox's PID namespace its own pid means nothing
+ * out here) and then sleeps for ten minutes, under a test time limit of five. Once the marked
+ * process is running, the client aborts the call, which sends notifications/cancelled (the
+ * handshake era). Then:
+ *  1. the work observed the abort: every process the server had started (the sandbox, the test
+ *     harness, the child it started) is gone within seconds, the whole process group killed;
+ *  2. nothing was half-written: the function is not in the library, and the gate's scratch
+ *     folders are removed;
+ *  3. the server answers the next call: a save of a clean function passes the gate.
+ */
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { mkdtemp, readdir, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { Client } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { tempLibrary, testEnv, type TempLibrary } from "./helpers/test-library.js";
+
+const MCP = fileURLToPath(new URL("../dist/mcp.js", import.meta.url));
+
+const SLEEPY = [
+  "import subprocess",
+  "import sys",
+  "import time",
+  "",
+  "",
+  "def sleepy(marker: str) -> int:",
+  '    """Starts a marked child that sleeps, then sleeps too."""',
+  '    subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)", marker])',
+  "    time.sleep(600)",
+  "    return 0",
+  "",
+].join("\n");
+
+const DOUBLE = 'def double(x: int) -> int:\n    """Twice x."""\n    return 2 * x\n';
+
+/** A process's parent pid, or undefined when it is gone (a zombie counts as gone). */
+function parentOf(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return fields[0] === "Z" ? undefined : Number(fields[1]);
+  } catch {
+    return undefined;
+  }
+}
+
+const livePids = () => readdirSync("/proc").filter((entry) => /^\d+$/.test(entry)).map(Number);
+
+/** Every live process below `root` in the process tree. */
+function descendantsOf(root: number): number[] {
+  const children = new Map<number, number[]>();
+  for (const pid of livePids()) {
+    const parent = parentOf(pid);
+    if (parent !== undefined) children.set(parent, [...(children.get(parent) ?? []), pid]);
+  }
+  const found: number[] = [];
+  for (let queue = [root]; queue.length > 0; ) {
+    const next = children.get(queue.shift() as number) ?? [];
+    found.push(...next);
+    queue.push(...next);
+  }
+  return found;
+}
+
+/** Live processes whose command line holds `marker`. */
+function processesWith(marker: string): number[] {
+  return livePids().filter((pid) => {
+    try {
+      return parentOf(pid) !== undefined && readFileSync(`/proc/${pid}/cmdline`, "utf8").includes(marker);
+    } catch {
+      return false;
+    }
+  });
+}
+
+let library: TempLibrary;
+let scratch: string;
+let client: Client;
+let serverPid: number;
+
+beforeAll(async () => {
+  library = tempLibrary();
+  // The server's own temporary folder, so the gate's scratch folders can be counted.
+  scratch = await mkdtemp(join(tmpdir(), "solo-cancel-tmp-"));
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [MCP],
+    env: testEnv(library.dbPath, { SOLO_TEST_TIMEOUT_MS: "300000", TMPDIR: scratch }),
+    stderr: "pipe",
+  });
+  client = new Client({ name: "solo-cancel-test", version: "0.0.0" });
+  await client.connect(transport);
+  if (transport.pid === null) throw new Error("solo-assets-mcp did not start");
+  serverPid = transport.pid;
+}, 60_000);
+
+afterAll(async () => {
+  await client?.close();
+  library?.remove();
+  if (scratch) await rm(scratch, { recursive: true, force: true });
+});
+
+const save = (args: Record<string, unknown>, options: { signal?: AbortSignal } = {}) =>
+  client.callTool({ name: "save_function", arguments: { description: "test function", ...args } }, { timeout: 300_000, ...options });
+
+describe.runIf(process.platform === "linux")("cancelling save_function (handshake era, stdio)", () => {
+  it("kills the gate's test processes, stores nothing, and answers the next call", async () => {
+    expect(existsSync(MCP), `${MCP} is missing: build the app first (pnpm --filter @local-mcp/solo-assets-server build)`).toBe(true);
+    const marker = `solo-cancel-${process.pid}-${Date.now()}`;
+    const controller = new AbortController();
+    const outcome = save({ name: "sleepy", code: SLEEPY, test_cases: [{ input: { marker }, expected: 0 }] }, { signal: controller.signal }).then(
+      (result) => `answered: ${JSON.stringify(result.structuredContent)}`,
+      () => "rejected",
+    );
+    // The gate is running the test: the marked child is alive (lint, types and the environment came first).
+    await expect.poll(() => processesWith(marker).length, { timeout: 120_000, interval: 100 }).toBeGreaterThan(0);
+    const running = descendantsOf(serverPid);
+    expect(running.length).toBeGreaterThanOrEqual(2); // the sandbox and the processes inside it
+    controller.abort("the test cancels the save");
+    expect(await outcome).toBe("rejected");
+
+    // 1. Every process of the gate's run is gone, long before the 5 min test limit or the 10 min sleep.
+    const stopped = Date.now();
+    await expect.poll(() => running.filter((pid) => parentOf(pid) !== undefined), { timeout: 10_000, interval: 50 }).toEqual([]);
+    expect(processesWith(marker)).toEqual([]);
+    console.log(`save_function cancelled: ${running.length} process(es) of the gate gone ${Date.now() - stopped} ms after the abort`);
+
+    // 2. Nothing stored, no scratch folder left behind.
+    const got = await client.callTool({ name: "get_function", arguments: { name: "sleepy" } });
+    expect(got).toMatchObject({ isError: true, structuredContent: { error: { code: "NOT_FOUND" } } });
+    const listed = await client.callTool({ name: "list_functions", arguments: {} });
+    expect(JSON.stringify(listed.structuredContent)).not.toContain("sleepy");
+    await expect.poll(async () => (await readdir(scratch)).filter((name) => name.startsWith("solo-test-")), { timeout: 5_000 }).toEqual([]);
+
+    // 3. The server answers the next call, through the whole gate.
+    const next = await save({ name: "double", code: DOUBLE, test_cases: [{ input: { x: 2 }, expected: 4 }] });
+    expect(next.isError).toBeFalsy();
+    expect(next.structuredContent).toMatchObject({ name: "double", status: "active" });
+  }, 300_000);
+});
