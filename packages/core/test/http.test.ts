@@ -84,3 +84,70 @@ describe("Streamable HTTP runner", () => {
     expect(res).toBe(404);
   });
 });
+
+describe("Streamable HTTP runner, 2026-07-28 requests", () => {
+  it("a dropped request aborts its tool call; every per-request instance is closed; one prepared server", async () => {
+    const { createServer, defineTool, LeveledResponse } = await import("../src/index.js");
+    const { z } = await import("zod");
+    let aborted = 0;
+    let started!: () => void;
+    const running = new Promise<void>((resolve) => (started = resolve));
+    const hang = defineTool({
+      name: "hang",
+      title: "Hang",
+      description: "Waits until cancelled.",
+      input: z.object({}),
+      output: z.object({ done: z.boolean() }),
+      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+      timeoutMs: 60_000,
+      handler: async (_args, { signal }) => {
+        started();
+        await new Promise<void>((resolve) => signal.addEventListener("abort", () => resolve(), { once: true }));
+        aborted += 1;
+        return new LeveledResponse({ minimal: { done: false } });
+      },
+    });
+    let factories = 0;
+    let instances = 0;
+    let closed = 0;
+    const modern = await runHttp(
+      () => {
+        factories += 1;
+        const created = createServer({ name: "hang", version: "0", tools: [hang], logger: silentLogger });
+        return {
+          ...created,
+          instance: () => {
+            const server = created.instance();
+            instances += 1;
+            const previous = server.onclose;
+            server.onclose = () => {
+              closed += 1;
+              previous?.();
+            };
+            return server;
+          },
+        };
+      },
+      { port: 0, logger: silentLogger },
+    );
+    try {
+      const client = new Client({ name: "modern", version: "0" }, { versionNegotiation: { mode: { pin: "2026-07-28" } } });
+      await client.connect(new StreamableHTTPClientTransport(new URL(modern.url)));
+      expect(client.getProtocolEra()).toBe("modern");
+      await client.listTools();
+      const cancel = new AbortController();
+      const call = client.callTool({ name: "hang", arguments: {} }, { signal: cancel.signal });
+      await running;
+      cancel.abort();
+      await expect(call).rejects.toThrow();
+      // The server saw the client close the request's stream and aborted the handler's signal.
+      await expect.poll(() => aborted, { timeout: 10_000 }).toBe(1);
+      await expect.poll(() => closed, { timeout: 10_000 }).toBe(instances);
+      expect(factories).toBe(1);
+      expect(instances).toBeGreaterThanOrEqual(3);
+      await client.close();
+    } finally {
+      await modern.close();
+    }
+  });
+});
