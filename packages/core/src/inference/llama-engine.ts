@@ -296,6 +296,8 @@ export class LlamaEngine implements InferenceBackend {
     const onAbort = () => controller.abort(signal.reason);
     signal.addEventListener("abort", onAbort, { once: true });
     const stopWatching = this.memoryGuard.watch(controller);
+    // Field names without "token": the logger redacts those as secrets.
+    this.logger.debug("generating", { mode: prepared.mode, promptLength: prepared.tokens.length, maxLength: maxTokens });
     const generated: Token[] = [];
     const probabilities: number[] = [];
     let stopReason: StopReason = "max_tokens";
@@ -335,7 +337,12 @@ export class LlamaEngine implements InferenceBackend {
           if (generated.length >= maxTokens) break;
         }
       }
-      if (controller.signal.aborted) throw controller.signal.reason;
+      if (controller.signal.aborted) {
+        // The loop saw the abort (client cancellation, deadline or memory bound) and stopped at the next token.
+        const ms = Math.round(performance.now() - started);
+        this.logger.info("generation stopped", { generated: generated.length, maxLength: maxTokens, ms, reason: toToolError(controller.signal.reason).message });
+        throw controller.signal.reason;
+      }
       if (stopReason !== "stop") text = model.detokenize(generated);
     } finally {
       stopWatching();

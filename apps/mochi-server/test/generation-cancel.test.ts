@@ -1,0 +1,119 @@
+/**
+ * Cancellation stops model generation. The built bin runs over stdio with the v2 SDK client on a
+ * tiny generated GGUF (with the tiny LoRA at scale 0) whose weights (seed 20) do not reach end-of-sequence on this question
+ * at temperature 0 (measured on x86-64: all 4,096 tokens of max_tokens, ~4.5 s), so the generation is long unless stopped.
+ * Once the engine logs that it is generating, the client aborts the call, which sends
+ * notifications/cancelled (the handshake era). Then:
+ *  1. the work observed the abort: the engine logs that the generation stopped, after far fewer
+ *     tokens than the uncancelled run of the same question, and the process idles (a generation
+ *     that ran on would burn a core);
+ *  2. nothing was written: mochi's generation tools write nothing, and the project folder is as it was;
+ *  3. the server answers the next call: the same question, uncancelled, runs to its end.
+ */
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { writeTinyLlamaGguf, writeTinyLoraGguf } from "@local-mcp/core/testing";
+import { Client } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { TEST_ENV } from "./helpers/tiny-model.js";
+
+const MCP = fileURLToPath(new URL("../dist/mcp.js", import.meta.url));
+const QUESTION = { instruction: "Where do tests live?", max_tokens: 4_096 };
+
+/** User plus system CPU time of a process, in seconds (Linux: /proc/<pid>/stat, 100 ticks a second). */
+function cpuSeconds(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+let dir: string;
+let project: string;
+let client: Client;
+let pid: number;
+let stderr = "";
+
+/** Resolves once stderr (from `from` on) holds a line matching `pattern`; returns that line. */
+async function stderrLine(pattern: RegExp, from = 0, timeoutMs = 60_000): Promise<string> {
+  for (const started = Date.now(); Date.now() - started < timeoutMs; await new Promise((resolve) => setTimeout(resolve, 20))) {
+    const line = stderr.slice(from).split("\n").find((l) => pattern.test(l));
+    if (line !== undefined) return line;
+  }
+  throw new Error(`no line matching ${pattern} on mochi-mcp's stderr within ${timeoutMs} ms:\n${stderr.slice(from, from + 4_000)}`);
+}
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), "mochi-cancel-"));
+  project = join(dir, "project");
+  const model = join(dir, "tiny-seed-20.gguf");
+  const adapter = join(dir, "tiny-lora.gguf");
+  await writeTinyLlamaGguf(model, { seed: 20, contextLength: 8_192 });
+  await writeTinyLoraGguf(adapter);
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [MCP],
+    cwd: dir,
+    env: {
+      ...(process.env as Record<string, string>),
+      ...TEST_ENV,
+      MOCHI_MODEL: model,
+      // Scale 0: the base model's behaviour, through the adapter mochi requires.
+      MOCHI_ADAPTER: `${adapter}:0`,
+      MOCHI_CATALOG: join(project, ".mochi", "catalog.json"),
+      MOCHI_CONTEXT_SIZE: "8192",
+      MOCHI_DEADLINE_MS: "600000",
+      LOCAL_MCP_LOG_LEVEL: "debug",
+    },
+    stderr: "pipe",
+  });
+  transport.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
+  client = new Client({ name: "mochi-cancel-test", version: "0.0.0" });
+  await client.connect(transport);
+  if (transport.pid === null) throw new Error("mochi-mcp did not start");
+  pid = transport.pid;
+  await stderrLine(/model ready/);
+}, 120_000);
+
+afterAll(async () => {
+  await client?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe.runIf(process.platform === "linux")("cancelling domain_query (handshake era, stdio)", () => {
+  it("stops the generation at the next token, writes nothing, and answers the next call", async () => {
+    const filesBefore = readdirSync(dir).sort();
+    const controller = new AbortController();
+    const from = stderr.length;
+    const outcome = client.callTool({ name: "domain_query", arguments: QUESTION }, { signal: controller.signal, timeout: 600_000 }).then(
+      () => "answered",
+      () => "rejected",
+    );
+    // The engine is generating when the abort goes out: it logged so, and has spent 0.2 s of CPU since.
+    await stderrLine(/DEBUG .*generating/, from);
+    const generating = cpuSeconds(pid);
+    await expect.poll(() => cpuSeconds(pid) - generating, { timeout: 30_000, interval: 10 }).toBeGreaterThanOrEqual(0.2);
+    controller.abort("the test cancels the question");
+    expect(await outcome).toBe("rejected");
+
+    // 1. The generation loop saw the abort.
+    const stopped = await stderrLine(/generation stopped/, from);
+    const { generated: tokensOut, ms } = JSON.parse(stopped.slice(stopped.indexOf("{"))) as { generated: number; ms: number };
+    const before = cpuSeconds(pid);
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    const cpu = cpuSeconds(pid) - before;
+    expect(cpu, `mochi-mcp used ${cpu.toFixed(2)} s of CPU in the 2 s after the generation stopped`).toBeLessThan(0.25);
+
+    // 2. Nothing written.
+    expect(readdirSync(dir).sort()).toEqual(filesBefore);
+
+    // 3. The next call: the same question, uncancelled, generates far more.
+    const full = await client.callTool({ name: "domain_query", arguments: QUESTION }, { timeout: 600_000 });
+    expect(full.isError).toBeFalsy();
+    const { tokens_generated, inference_time_ms } = full.structuredContent as { tokens_generated: number; inference_time_ms: number };
+    console.log(`domain_query cancelled after ${tokensOut} tokens in ${ms} ms; uncancelled: ${tokens_generated} tokens in ${Math.round(inference_time_ms)} ms; CPU in the 2 s after: ${cpu.toFixed(2)} s`);
+    expect(tokensOut).toBeLessThan(tokens_generated / 4);
+  }, 300_000);
+});
