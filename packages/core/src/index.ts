@@ -60,7 +60,9 @@ export type {
   ResourceTemplateDefinition,
 } from "./resource-definition.js";
 export { createServer, errorResult } from "./server/create-server.js";
-export type { CreatedServer, ServerDefinition, ServerFactory } from "./server/create-server.js";
+export type { CreatedServer, InstanceOptions, ServerDefinition, ServerFactory } from "./server/create-server.js";
+export { DEFAULT_RESOURCE_POLL_MS, ResourceWatch } from "./server/resource-watch.js";
+export type { ResourceChange } from "./server/resource-watch.js";
 export { RESOURCE_NOT_FOUND } from "./server/resources.js";
 export { DEFAULT_PAGE_ITEMS, PAGE_BUDGET_SHARE } from "./server/resource-pages.js";
 export type { PageLimits } from "./server/resource-pages.js";

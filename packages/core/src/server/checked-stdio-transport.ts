@@ -29,6 +29,11 @@ export interface CheckedStdioTransportOptions {
   /** Called once stdin has ended and every complete line before the end was handed on. */
   onInputEnd?: () => void;
   maxLineBytes?: number;
+  /**
+   * Called for each 2026-07-28 `subscriptions/listen` request with its params; what it returns is
+   * called once the listen ends (its answer is sent, the client cancels it, or the connection closes).
+   */
+  onListen?: (params: unknown) => () => void;
 }
 
 /**
@@ -62,6 +67,8 @@ export class CheckedStdioTransport implements Transport {
   private closed = false;
   /** Requests handed to the server and not yet answered (or cancelled by the client). */
   private readonly inFlight = new Set<RequestId>();
+  /** Open `subscriptions/listen` requests and what ends their watching. */
+  private readonly listens = new Map<RequestId, () => void>();
   private initialize: { state: "none" } | { state: "pending"; id: RequestId } | { state: "done" } = { state: "none" };
   private pendingWrites = 0;
   private idleWaiters: (() => void)[] = [];
@@ -109,6 +116,7 @@ export class CheckedStdioTransport implements Transport {
         this.initialize = isJSONRPCResultResponse(message) ? { state: "done" } : { state: "none" };
       }
       this.inFlight.delete(message.id);
+      this.endListen(message.id);
     }
     await this.write(message);
   }
@@ -123,8 +131,15 @@ export class CheckedStdioTransport implements Transport {
     if (this.stdin.listenerCount("data") === 0) this.stdin.pause();
     this.pending = [];
     this.pendingBytes = 0;
+    for (const id of [...this.listens.keys()]) this.endListen(id);
     this.wakeIfIdle(true);
     this.onclose?.();
+  }
+
+  private endListen(id: RequestId): void {
+    const release = this.listens.get(id);
+    this.listens.delete(id);
+    release?.();
   }
 
   private busy(): boolean {
@@ -242,10 +257,12 @@ export class CheckedStdioTransport implements Transport {
         return;
       }
       this.inFlight.add(message.id);
+      if (message.method === "subscriptions/listen" && this.options.onListen) this.listens.set(message.id, this.options.onListen(message.params));
     } else if (isJSONRPCNotification(message) && message.method === "notifications/cancelled") {
       // The server sends no answer to a cancelled request (spec): it is no longer in flight.
       const cancelled = CancelledNotificationSchema.safeParse(message);
       const id = cancelled.success ? cancelled.data.params.requestId : undefined;
+      if (id !== undefined) this.endListen(id);
       if (id !== undefined && this.inFlight.delete(id)) queueMicrotask(() => this.wakeIfIdle());
     }
     this.onmessage?.(message);

@@ -22,6 +22,7 @@ import { boundedErrorBody } from "./bounded-error-body.js";
 import { DEFAULT_PAGE_ITEMS, PAGE_BUDGET_SHARE } from "./resource-pages.js";
 import { PART_BUDGET_SHARE } from "./resource-reads.js";
 import { zodJsonSchemaValidator } from "./json-schema-validator.js";
+import { ResourceWatch, type ResourceChange } from "./resource-watch.js";
 import { createResourceHandlers } from "./resources.js";
 
 export interface ServerDefinition {
@@ -46,6 +47,8 @@ export interface ServerDefinition {
   maxResponseTokens?: number;
   /** Most entries on one page of resources/list and resources/templates/list; 200 if unset. */
   resourcePageSize?: number;
+  /** How often watched resources are compared for change notifications; 2 s if unset (resource-watch.ts). */
+  resourcePollMs?: number;
   /** Heartbeat period for progress notifications; 1 s if unset. */
   heartbeatMs?: number;
   logger?: Logger;
@@ -63,10 +66,23 @@ export interface CreatedServer {
    * A new SDK server on the same prepared definition (tools, schemas, resource handlers built
    * once): the runners make one per stdio connection and one per 2026-07-28 HTTP request.
    */
-  instance: () => Server;
+  instance: (options?: InstanceOptions) => Server;
   definition: ServerDefinition;
+  /** Change notifications of the resources. */
+  resourceWatch: ResourceWatch;
   /** Closes every instance still open, then runs the definition's `onClose` (once). */
   cleanup: () => Promise<void>;
+}
+
+export interface InstanceOptions {
+  /**
+   * The era the instance serves (the SDK's entries say): 2025-era instances tell their client of
+   * changes to the resources it subscribed (`resources/subscribe`), 2026-07-28 instances pass
+   * every change to the SDK's `subscriptions/listen` routing. Default `legacy`.
+   */
+  era?: "legacy" | "modern";
+  /** One 2026-07-28 HTTP request: its runner publishes changes itself; the instance sends none. */
+  perRequest?: boolean;
 }
 
 /**
@@ -148,7 +164,7 @@ function invalidInput(error: z.ZodError): ToolError {
 
 /**
  * Cache hints of 2026-07-28 results (`ttlMs`, `cacheScope`), true to what can change:
- * - tools/list, resources/templates/list and server/discover are fixed for the life of the
+ * - tools/list, prompts/list, resources/templates/list and server/discover are fixed for the life of the
  *   process (a new server version is another cache partition): an hour;
  * - resources/list and resources/read follow the project's files, which change under the client
  *   at any time (an editor, git, another server): not cacheable (ttlMs 0), so a changed document
@@ -161,6 +177,7 @@ export const CACHE_HINTS = {
   "server/discover": { ttlMs: 3_600_000, cacheScope: "private" },
   "resources/list": { ttlMs: 0, cacheScope: "private" },
   "resources/read": { ttlMs: 0, cacheScope: "private" },
+  "prompts/list": { ttlMs: 3_600_000, cacheScope: "private" },
 } as const satisfies ServerOptions["cacheHints"];
 
 /** Our log levels as the MCP logging levels a client may ask for. */
@@ -201,21 +218,31 @@ export function createServer(definition: ServerDefinition): CreatedServer {
     if (tools.has(tool.name)) throw new Error(`Duplicate tool name: ${tool.name}`);
     tools.set(tool.name, prepareTool(tool));
   }
-  const hasResources = (definition.resources?.length ?? 0) + (definition.resourceTemplates?.length ?? 0) > 0;
-  const capabilities: ServerCapabilities = {
+  // Resource change notifications (resource-watch.ts): a 2025-era client subscribes to the
+  // resources it wants to hear about; a 2026-07-28 client names them, and the list, in
+  // subscriptions/listen. The list is watched only on request, so only the latter gets list_changed.
+  // Every server answers resources/list, completion/complete and prompts/list, empty where it has
+  // none: what a client may ask of any server (the 2026-07-28 conformance requirement set does).
+  const capabilitiesFor = (era: "legacy" | "modern"): ServerCapabilities => ({
     tools: { listChanged: false },
     logging: {},
-    ...(hasResources ? { resources: { listChanged: false, subscribe: false }, completions: {} } : {}),
-  };
+    resources: { listChanged: era === "modern", subscribe: true },
+    completions: {},
+    prompts: { listChanged: false },
+  });
   const maxTokens = definition.maxResponseTokens ?? DEFAULT_MAX_RESPONSE_TOKENS;
-  const resourceHandlers = hasResources
-    ? createResourceHandlers(definition.resources ?? [], definition.resourceTemplates ?? [], {
-        maxTokens,
-        partTokens: Math.floor(maxTokens * PART_BUDGET_SHARE),
-        page: { maxItems: definition.resourcePageSize ?? DEFAULT_PAGE_ITEMS, maxTokens: Math.floor(maxTokens * PAGE_BUDGET_SHARE) },
-        logger,
-      })
-    : undefined;
+  const resourceHandlers = createResourceHandlers(definition.resources ?? [], definition.resourceTemplates ?? [], {
+    maxTokens,
+    partTokens: Math.floor(maxTokens * PART_BUDGET_SHARE),
+    page: { maxItems: definition.resourcePageSize ?? DEFAULT_PAGE_ITEMS, maxTokens: Math.floor(maxTokens * PAGE_BUDGET_SHARE) },
+    logger,
+  });
+  const resourceWatch = new ResourceWatch({
+    versionOf: resourceHandlers.version,
+    listVersion: resourceHandlers.listVersion,
+    pollMs: definition.resourcePollMs,
+    logger,
+  });
 
   const callTool = async (request: { params: { name: string; arguments?: Record<string, unknown>; _meta?: { progressToken?: string | number } } }, ctx: ServerContext): Promise<CallToolResult> => {
     const prepared = tools.get(request.params.name);
@@ -294,8 +321,10 @@ export function createServer(definition: ServerDefinition): CreatedServer {
 
   const open = new Set<Server>();
   let closing = false;
-  const instance = (): Server => {
+  const instance = (options: InstanceOptions = {}): Server => {
     if (closing) throw new Error(`${definition.name} is shutting down`);
+    const era = options.era ?? "legacy";
+    const capabilities = capabilitiesFor(era);
     const server = new Server(
       { name: definition.name, version: definition.version, ...(definition.title ? { title: definition.title } : {}) },
       {
@@ -308,16 +337,50 @@ export function createServer(definition: ServerDefinition): CreatedServer {
     );
     server.setRequestHandler("tools/list", () => ({ tools: [...tools.values()].map((t) => t.listing()) }));
     server.setRequestHandler("tools/call", callTool);
-    if (resourceHandlers) {
-      server.setRequestHandler("resources/list", (request) => resourceHandlers.list(request.params?.cursor));
-      server.setRequestHandler("resources/templates/list", (request) => resourceHandlers.listTemplates(request.params?.cursor));
-      server.setRequestHandler("resources/read", (request) => resourceHandlers.read(request.params.uri));
-      server.setRequestHandler("completion/complete", (request) => resourceHandlers.complete(request.params));
+    server.setRequestHandler("prompts/list", () => ({ prompts: [] }));
+    server.setRequestHandler("prompts/get", (request) => {
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown prompt: ${request.params.name}. This server has no prompts; its tools are in tools/list.`);
+    });
+    server.setRequestHandler("resources/list", (request) => resourceHandlers.list(request.params?.cursor));
+    server.setRequestHandler("resources/templates/list", (request) => resourceHandlers.listTemplates(request.params?.cursor));
+    server.setRequestHandler("resources/read", (request) => resourceHandlers.read(request.params.uri));
+    server.setRequestHandler("completion/complete", (request) => resourceHandlers.complete(request.params));
+    const releases: (() => void)[] = [];
+    // 2025 era: the resources this connection subscribed to, each watched while subscribed.
+    const subscribed = new Map<string, () => void>();
+    server.setRequestHandler("resources/subscribe", (request) => {
+      const { uri } = request.params;
+      if (!subscribed.has(uri)) subscribed.set(uri, resourceWatch.watch(uri));
+      return {};
+    });
+    server.setRequestHandler("resources/unsubscribe", (request) => {
+      subscribed.get(request.params.uri)?.();
+      subscribed.delete(request.params.uri);
+      return {};
+    });
+    releases.push(() => {
+      for (const release of subscribed.values()) release();
+      subscribed.clear();
+    });
+    if (!options.perRequest) {
+      const send = (change: ResourceChange) => {
+        const sent =
+          change.kind === "list_changed"
+            ? era === "modern"
+              ? server.sendResourceListChanged()
+              : undefined
+            : era === "modern" || subscribed.has(change.uri)
+              ? server.sendResourceUpdated({ uri: change.uri })
+              : undefined;
+        void sent?.catch((error: unknown) => logger.debug("a resource change notification was not sent", { error }));
+      };
+      releases.push(resourceWatch.onChange(send));
     }
     open.add(server);
     const previous = server.onclose;
     server.onclose = () => {
       open.delete(server);
+      for (const release of releases.splice(0)) release();
       previous?.();
     };
     return server;
@@ -328,6 +391,7 @@ export function createServer(definition: ServerDefinition): CreatedServer {
   const cleanup = () => {
     closed ??= (async () => {
       closing = true;
+      resourceWatch.close();
       try {
         await Promise.allSettled([...open].map((server) => server.close()));
       } finally {
@@ -342,6 +406,7 @@ export function createServer(definition: ServerDefinition): CreatedServer {
     },
     instance,
     definition,
+    resourceWatch,
     cleanup,
   };
 }

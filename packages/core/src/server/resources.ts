@@ -13,7 +13,9 @@ import { ToolError } from "../errors.js";
 import type { Logger } from "../logger.js";
 import {
   RESOURCE_VERSION_META,
+  contentHash,
   renderResourceBody,
+  stableStringify,
   type ResourceBody,
   type ResourceDefinition,
   type ResourceTemplateDefinition,
@@ -59,7 +61,7 @@ export function createResourceHandlers(
     if (dropped > 0) options.logger?.warn(`${what}: ${dropped} entries left out, each bigger than a page`);
   };
 
-  const list = async (cursor?: string): Promise<ListResourcesResult> => {
+  const everything = async () => {
     const listed = resources.map(({ uri, name, title, description, mimeType }) => ({
       uri,
       name,
@@ -70,7 +72,11 @@ export function createResourceHandlers(
     for (const { definition } of compiled) {
       for (const item of (await definition.list?.()) ?? []) listed.push({ mimeType: definition.mimeType, ...item });
     }
-    const page = paginate(listed, cursor, options.page, "resources/list");
+    return listed;
+  };
+
+  const list = async (cursor?: string): Promise<ListResourcesResult> => {
+    const page = paginate(await everything(), cursor, options.page, "resources/list");
     warnDropped("resources/list", page.dropped);
     return {
       resources: page.items,
@@ -145,6 +151,21 @@ export function createResourceHandlers(
     return result;
   };
 
+  /**
+   * The content hash of what a read of `uri` returns now (the version its reads carry), or
+   * undefined when it does not exist (any more): what change notifications compare.
+   */
+  const version = async (uri: string): Promise<string | undefined> => {
+    try {
+      return renderResourceBody((await readBody(parsePartUri(uri)?.base ?? uri)).body).version;
+    } catch {
+      return undefined;
+    }
+  };
+
+  /** The content hash of the whole resource list now. */
+  const listVersion = async (): Promise<string> => contentHash(stableStringify(await everything()));
+
   const readBody = async (uri: string): Promise<ResolvedBody> => {
     try {
       const fixed = byUri.get(uri);
@@ -178,5 +199,5 @@ export function createResourceHandlers(
     return { completion: { values: all.slice(0, MAX_COMPLETIONS), total: all.length, hasMore: all.length > MAX_COMPLETIONS } };
   };
 
-  return { list, listTemplates, read, complete };
+  return { list, listTemplates, read, complete, version, listVersion };
 }

@@ -15,6 +15,7 @@ import { createLogger, type Logger } from "../logger.js";
 import type { CreatedServer, ServerFactory } from "./create-server.js";
 import { checkLoopbackRequest, readJsonBody } from "./http-guards.js";
 import { checkJsonRpcMessage } from "./json-rpc-checks.js";
+import { watchListen } from "./resource-watch.js";
 
 export interface RunHttpOptions {
   /** Port on 127.0.0.1; 0 picks a free one. */
@@ -238,9 +239,14 @@ export async function runHttp(factory: ServerFactory, options: RunHttpOptions): 
   const modernHandler = () =>
     (modernOpening ??= (async () => {
       const created = await factory();
-      const handler = createMcpHandler(() => created.instance(), {
+      const handler = createMcpHandler(() => created.instance({ era: "modern", perRequest: true }), {
         legacy: "reject",
         onerror: (error) => logger.debug(`http: ${error.message}`),
+      });
+      // Changes of watched resources reach the open subscriptions/listen streams.
+      created.resourceWatch.onChange((change) => {
+        if (change.kind === "updated") handler.notify.resourceUpdated(change.uri);
+        else handler.notify.resourcesChanged();
       });
       modern = { created, handler };
       return modern;
@@ -253,7 +259,13 @@ export async function runHttp(factory: ServerFactory, options: RunHttpOptions): 
   const isModern = async (req: IncomingMessage, res: ServerResponse, url: URL, body: unknown): Promise<boolean> => {
     const request = webRequest(req, res, url, body);
     if (await isLegacyRequest(request)) return false;
-    const { handler } = await modernHandler();
+    const { handler, created } = await modernHandler();
+    const message = body as { method?: unknown; params?: unknown };
+    if (message.method === "subscriptions/listen") {
+      // The listen's stream stays open while it listens: watch what it names until it closes.
+      const release = watchListen(created.resourceWatch, message.params);
+      res.once("close", release);
+    }
     await writeWebResponse(await handler.fetch(request, { parsedBody: body }), res);
     return true;
   };

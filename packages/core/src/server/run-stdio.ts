@@ -3,6 +3,7 @@ import { serveStdio, type StdioServerHandle } from "@modelcontextprotocol/server
 import { createLogger, type Logger } from "../logger.js";
 import { CheckedStdioTransport } from "./checked-stdio-transport.js";
 import type { ServerFactory } from "./create-server.js";
+import { watchListen } from "./resource-watch.js";
 import { protocolStdout } from "./stdout-guard.js";
 
 export interface RunStdioOptions {
@@ -88,12 +89,14 @@ export async function runStdio(factory: ServerFactory, options: RunStdioOptions 
     stdout: options.stdout ?? protocolStdout(),
     onRefused: (reason) => logger.warn(`refused a message: ${reason}`),
     onInputEnd: () => void shutdown("stdin closed", true),
+    // A 2026-07-28 listen watches what it names while it is open (resource-watch.ts).
+    onListen: (params: unknown) => watchListen(created.resourceWatch, params),
   });
   process.once("SIGINT", () => void shutdown("SIGINT"));
   process.once("SIGTERM", () => void shutdown("SIGTERM"));
 
   // serveStdio owns the transport (its onclose included): a closed transport ends the connection.
-  served.handle = serveStdio(() => created.instance(), {
+  served.handle = serveStdio(({ era }) => created.instance({ era }), {
     transport,
     onerror: (error) => logger.debug(`stdio: ${error.message}`),
   });
