@@ -3,7 +3,8 @@
  * a generated graph makes the trace slow: 200 functors A → M and 200 functors M → B give 40,000
  * paths into B, and each looks for an unreachable object across a chain of 2,000 objects (about
  * 20 s of work in all). The client aborts the call once the trace reports progress (so it is
- * running), which sends notifications/cancelled (the handshake era). Then:
+ * running): in the handshake era over stdio that sends notifications/cancelled; in the
+ * 2026-07-28 era over --http it closes the request's stream. Either way:
  *  1. the work observed the abort: the server's CPU time stays flat afterwards (a trace that ran
  *     on would burn a core), and the trace had got through a small part of its paths;
  *  2. nothing was half-written: category.yaml is byte for byte what it was (the trace only reads);
@@ -13,8 +14,8 @@ import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { Client } from "@modelcontextprotocol/client";
-import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { spawnHttpServer, spawnStdioServer } from "@local-mcp/core/testing";
+import type { Client } from "@modelcontextprotocol/client";
 import { stringify } from "yaml";
 import { afterEach, describe, expect, it } from "vitest";
 import { useTempDirs, writeProject } from "./helpers.js";
@@ -23,9 +24,9 @@ const BIN = fileURLToPath(new URL("../../dist/mcp.js", import.meta.url));
 const FUNCTORS = 200;
 const CHAIN = 2_000;
 const tempDir = useTempDirs();
-const open: Client[] = [];
+const running: { close: () => Promise<unknown> }[] = [];
 afterEach(async () => {
-  await Promise.all(open.splice(0).map((client) => client.close()));
+  await Promise.all(running.splice(0).map((server) => server.close()));
 });
 
 /** A → M → B through FUNCTORS parallel functors each way; B is a chain b0 → … and an isolated bt. */
@@ -63,26 +64,34 @@ async function cpuOver(pid: number, ms: number): Promise<number> {
   return cpuSeconds(pid) - before;
 }
 
-async function start(root: string): Promise<{ client: Client; pid: number }> {
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [BIN],
-    env: { ...(process.env as Record<string, string>), CATDOC_PROJECT_PATH: root, LOCAL_MCP_LOG_LEVEL: "warn" },
-    stderr: "pipe",
-  });
-  const client = new Client({ name: "catdoc-cancel-test", version: "0.0.0" });
-  await client.connect(transport);
-  open.push(client);
-  if (transport.pid === null) throw new Error("catdoc-mcp did not start");
-  return { client, pid: transport.pid };
+interface Started {
+  client: Client;
+  pid: number;
 }
 
-describe.runIf(process.platform === "linux")("cancelling catdoc_trace (handshake era, stdio)", () => {
+/** The bin over stdio in the handshake era, or over --http with a client pinned to 2026-07-28. */
+const TRANSPORTS = {
+  "the handshake era over stdio": async (env: Record<string, string>): Promise<Started> => {
+    const server = await spawnStdioServer({ command: process.execPath, args: [BIN], env, era: "legacy" });
+    running.push(server);
+    expect(server.client.getProtocolEra()).toBe("legacy");
+    return { client: server.client, pid: server.child.pid as number };
+  },
+  "the 2026-07-28 era over --http": async (env: Record<string, string>): Promise<Started> => {
+    const server = await spawnHttpServer({ command: process.execPath, args: [BIN], env });
+    running.push(server);
+    const client = await server.connect("modern");
+    expect(client.getProtocolEra()).toBe("modern");
+    return { client, pid: server.child.pid as number };
+  },
+};
+
+describe.runIf(process.platform === "linux").each(Object.entries(TRANSPORTS))("cancelling catdoc_trace in %s", (_name, start) => {
   it("stops the trace loop, leaves the project as it was, and answers the next call", async () => {
     const root = await tempDir("catdoc-cancel-");
     await writeProject(root, slowTraceYaml());
     const yamlBefore = await readFile(join(root, ".catdoc", "category.yaml"));
-    const { client, pid } = await start(root);
+    const { client, pid } = await start({ CATDOC_PROJECT_PATH: root, LOCAL_MCP_LOG_LEVEL: "warn" });
     // Load the project first, so the call below spends its time in the trace itself.
     expect((await client.callTool({ name: "catdoc_list_categories", arguments: {} })).isError).toBeFalsy();
 
@@ -117,7 +126,7 @@ describe.runIf(process.platform === "linux")("cancelling catdoc_trace (handshake
     // An idle server uses a few hundredths of a second; a trace running on, even on a shared and
     // busy machine, most of the window.
     const cpu = await cpuOver(pid, 2_000);
-    console.log(`catdoc_trace cancelled after ${progressAtAbort} of ${FUNCTORS * FUNCTORS} paths; CPU in the next 2 s: ${cpu.toFixed(2)} s`);
+    console.log(`${_name}: catdoc_trace cancelled after ${progressAtAbort} of ${FUNCTORS * FUNCTORS} paths; CPU in the next 2 s: ${cpu.toFixed(2)} s`);
     expect(cpu, `catdoc-mcp used ${cpu.toFixed(2)} s of CPU in the 2 s after the cancellation`).toBeLessThan(0.25);
     // 2. Nothing was written.
     expect((await readFile(join(root, ".catdoc", "category.yaml"))).equals(yamlBefore)).toBe(true);
