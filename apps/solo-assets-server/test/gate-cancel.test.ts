@@ -3,8 +3,9 @@
  * SDK client; save_function gets a function whose test case starts a child process (marked by
  * an argument, so it can be found: inside the sandbox's PID namespace its own pid means nothing
  * out here) and then sleeps for ten minutes, under a test time limit of five. Once the marked
- * process is running, the client aborts the call, which sends notifications/cancelled (the
- * handshake era). Then:
+ * process is running, the client aborts the call: in the handshake era over stdio that sends
+ * notifications/cancelled; in the 2026-07-28 era over --http it closes the request's stream.
+ * Either way:
  *  1. the work observed the abort: every process the server had started (the sandbox, the test
  *     harness, the child it started) is gone within seconds, the whole process group killed;
  *  2. nothing was half-written: the function is not in the library, and the gate's scratch
@@ -16,8 +17,8 @@ import { mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { Client } from "@modelcontextprotocol/client";
-import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { spawnHttpServer, spawnStdioServer } from "@local-mcp/core/testing";
+import type { Client } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tempLibrary, testEnv, type TempLibrary } from "./helpers/test-library.js";
 
@@ -79,39 +80,50 @@ function processesWith(marker: string): number[] {
   });
 }
 
-let library: TempLibrary;
-let scratch: string;
-let client: Client;
-let serverPid: number;
+interface Started {
+  client: Client;
+  pid: number;
+  close: () => Promise<unknown>;
+}
 
-beforeAll(async () => {
-  library = tempLibrary();
-  // The server's own temporary folder, so the gate's scratch folders can be counted.
-  scratch = await mkdtemp(join(tmpdir(), "solo-cancel-tmp-"));
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [MCP],
-    env: testEnv(library.dbPath, { SOLO_TEST_TIMEOUT_MS: "300000", TMPDIR: scratch }),
-    stderr: "pipe",
+/** The bin over stdio in the handshake era, or over --http with a client pinned to 2026-07-28. */
+const TRANSPORTS = {
+  "the handshake era over stdio": async (env: Record<string, string>): Promise<Started> => {
+    const server = await spawnStdioServer({ command: process.execPath, args: [MCP], env, era: "legacy", readyTimeoutMs: 30_000 });
+    expect(server.client.getProtocolEra()).toBe("legacy");
+    return { client: server.client, pid: server.child.pid as number, close: () => server.close() };
+  },
+  "the 2026-07-28 era over --http": async (env: Record<string, string>): Promise<Started> => {
+    const server = await spawnHttpServer({ command: process.execPath, args: [MCP], env, readyTimeoutMs: 30_000 });
+    const client = await server.connect("modern");
+    expect(client.getProtocolEra()).toBe("modern");
+    return { client, pid: server.child.pid as number, close: () => server.close() };
+  },
+};
+
+describe.runIf(process.platform === "linux").each(Object.entries(TRANSPORTS))("cancelling save_function in %s", (name, start) => {
+  let library: TempLibrary;
+  let scratch: string;
+  let server: Started | undefined;
+
+  beforeAll(async () => {
+    library = tempLibrary();
+    // The server's own temporary folder, so the gate's scratch folders can be counted.
+    scratch = await mkdtemp(join(tmpdir(), "solo-cancel-tmp-"));
   });
-  client = new Client({ name: "solo-cancel-test", version: "0.0.0" });
-  await client.connect(transport);
-  if (transport.pid === null) throw new Error("solo-assets-mcp did not start");
-  serverPid = transport.pid;
-}, 60_000);
 
-afterAll(async () => {
-  await client?.close();
-  library?.remove();
-  if (scratch) await rm(scratch, { recursive: true, force: true });
-});
+  afterAll(async () => {
+    await server?.close();
+    library?.remove();
+    if (scratch) await rm(scratch, { recursive: true, force: true });
+  });
 
-const save = (args: Record<string, unknown>, options: { signal?: AbortSignal } = {}) =>
-  client.callTool({ name: "save_function", arguments: { description: "test function", ...args } }, { timeout: 300_000, ...options });
-
-describe.runIf(process.platform === "linux")("cancelling save_function (handshake era, stdio)", () => {
   it("kills the gate's test processes, stores nothing, and answers the next call", async () => {
     expect(existsSync(MCP), `${MCP} is missing: build the app first (pnpm --filter @local-mcp/solo-assets-server build)`).toBe(true);
+    server = await start(testEnv(library.dbPath, { SOLO_TEST_TIMEOUT_MS: "300000", TMPDIR: scratch }));
+    const { client, pid: serverPid } = server;
+    const save = (args: Record<string, unknown>, options: { signal?: AbortSignal } = {}) =>
+      client.callTool({ name: "save_function", arguments: { description: "test function", ...args } }, { timeout: 300_000, ...options });
     const marker = `solo-cancel-${process.pid}-${Date.now()}`;
     const controller = new AbortController();
     const outcome = save({ name: "sleepy", code: SLEEPY, test_cases: [{ input: { marker }, expected: 0 }] }, { signal: controller.signal }).then(
@@ -129,7 +141,7 @@ describe.runIf(process.platform === "linux")("cancelling save_function (handshak
     const stopped = Date.now();
     await expect.poll(() => running.filter((pid) => parentOf(pid) !== undefined), { timeout: 10_000, interval: 50 }).toEqual([]);
     expect(processesWith(marker)).toEqual([]);
-    console.log(`save_function cancelled: ${running.length} process(es) of the gate gone ${Date.now() - stopped} ms after the abort`);
+    console.log(`${name}: save_function cancelled: ${running.length} process(es) of the gate gone ${Date.now() - stopped} ms after the abort`);
 
     // 2. Nothing stored, no scratch folder left behind.
     const got = await client.callTool({ name: "get_function", arguments: { name: "sleepy" } });
