@@ -3,8 +3,9 @@
  * tiny generated GGUF (core's LlamaEngine, 1 thread); local_extract with engine "model" gets a
  * schema whose grammar forces a long answer (700 booleans: thousands of tokens of the tiny
  * model's byte vocabulary), so the generation cannot end early at end-of-sequence. Once the engine logs that it
- * is generating and has worked for a moment, the client aborts the call, which sends
- * notifications/cancelled (the handshake era). Then:
+ * is generating and has worked for a moment, the client aborts the call: in the handshake era
+ * over stdio that sends notifications/cancelled; in the 2026-07-28 era over --http it closes the
+ * request's stream. Either way:
  *  1. the work observed the abort: the engine logs that the generation stopped, after far fewer
  *     tokens than the uncancelled run of the same call, and the process idles;
  *  2. nothing was half-written: the state folder's stats.json still parses, and the project is unchanged;
@@ -12,9 +13,8 @@
  */
 import { existsSync, mkdirSync, readFileSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { writeTinyLlamaGguf } from "@local-mcp/core/testing";
-import { Client } from "@modelcontextprotocol/client";
-import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { spawnHttpServer, spawnStdioServer, writeTinyLlamaGguf } from "@local-mcp/core/testing";
+import type { Client } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { APP_DIR, PROJECT, tempDir } from "./helpers.js";
 
@@ -46,75 +46,94 @@ function snapshot(dir: string): string[] {
     .sort();
 }
 
-let dir: Awaited<ReturnType<typeof tempDir>>;
-let client: Client;
-let pid: number;
-let stderr = "";
+interface Started {
+  client: Client;
+  pid: number;
+  stderr: () => string;
+  close: () => Promise<unknown>;
+}
+
+/** The bin over stdio in the handshake era, or over --http with a client pinned to 2026-07-28. */
+const TRANSPORTS = {
+  "the handshake era over stdio": async (env: Record<string, string>): Promise<Started> => {
+    const server = await spawnStdioServer({ command: process.execPath, args: [MCP], env, cwd: PROJECT, era: "legacy", readyTimeoutMs: 30_000 });
+    expect(server.client.getProtocolEra()).toBe("legacy");
+    return { client: server.client, pid: server.child.pid as number, stderr: server.stderr, close: () => server.close() };
+  },
+  "the 2026-07-28 era over --http": async (env: Record<string, string>): Promise<Started> => {
+    const server = await spawnHttpServer({ command: process.execPath, args: [MCP], env, cwd: PROJECT, readyTimeoutMs: 30_000 });
+    const client = await server.connect("modern");
+    expect(client.getProtocolEra()).toBe("modern");
+    return { client, pid: server.child.pid as number, stderr: server.stderr, close: () => server.close() };
+  },
+};
 
 /** Resolves once stderr (from `from` on) holds a line matching `pattern`; returns that line. */
-async function stderrLine(pattern: RegExp, from = 0, timeoutMs = 60_000): Promise<string> {
+async function stderrLine(stderr: () => string, pattern: RegExp, from = 0, timeoutMs = 60_000): Promise<string> {
   for (const started = Date.now(); Date.now() - started < timeoutMs; await new Promise((resolve) => setTimeout(resolve, 20))) {
-    const line = stderr.slice(from).split("\n").find((l) => pattern.test(l));
+    const line = stderr().slice(from).split("\n").find((l) => pattern.test(l));
     if (line !== undefined) return line;
   }
-  throw new Error(`no line matching ${pattern} on local-model-mcp's stderr within ${timeoutMs} ms:\n${stderr.slice(from, from + 4_000)}`);
+  throw new Error(`no line matching ${pattern} on local-model-mcp's stderr within ${timeoutMs} ms:\n${stderr().slice(from, from + 4_000)}`);
 }
+
+let dir: Awaited<ReturnType<typeof tempDir>>;
+let model: string;
 
 beforeAll(async () => {
   dir = await tempDir("local-model-cancel-");
-  const model = join(dir.path, "tiny.gguf");
+  model = join(dir.path, "tiny.gguf");
   await writeTinyLlamaGguf(model, { contextLength: 16_384 });
-  mkdirSync(join(dir.path, "state"));
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [MCP],
-    cwd: PROJECT,
-    env: {
-      ...(process.env as Record<string, string>),
-      LOCAL_MODEL_ROOTS: PROJECT,
-      LOCAL_MODEL_STATE_DIR: join(dir.path, "state"),
-      LOCAL_MODEL_MODEL_PATH: model,
-      LOCAL_MODEL_MODEL_THREADS: "1",
-      LOCAL_MODEL_MODEL_GPU: "cpu",
-      LOCAL_MODEL_MODEL_CONTEXT_SIZE: "16384",
-      LOCAL_MODEL_MODEL_MAX_TOKENS: "7000",
-      LOCAL_MODEL_TIMEOUT_MS: "600000",
-      LOCAL_MODEL_CONFIDENCE_THRESHOLD: "0",
-      LOCAL_MODEL_MAX_INPUT_CHARS: "400",
-      LOCAL_MCP_LOG_LEVEL: "debug",
-    },
-    stderr: "pipe",
-  });
-  transport.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
-  client = new Client({ name: "local-model-cancel-test", version: "0.0.0" });
-  await client.connect(transport);
-  if (transport.pid === null) throw new Error("local-model-mcp did not start");
-  pid = transport.pid;
-}, 60_000);
+});
 
 afterAll(async () => {
-  await client?.close();
   await dir?.remove();
 });
 
-describe.runIf(process.platform === "linux")("cancelling a model task of local_extract (handshake era, stdio)", () => {
+/** The server's settings; each transport gets its own state folder. */
+function envFor(state: string): Record<string, string> {
+  mkdirSync(state);
+  return {
+    LOCAL_MODEL_ROOTS: PROJECT,
+    LOCAL_MODEL_STATE_DIR: state,
+    LOCAL_MODEL_MODEL_PATH: model,
+    LOCAL_MODEL_MODEL_THREADS: "1",
+    LOCAL_MODEL_MODEL_GPU: "cpu",
+    LOCAL_MODEL_MODEL_CONTEXT_SIZE: "16384",
+    LOCAL_MODEL_MODEL_MAX_TOKENS: "7000",
+    LOCAL_MODEL_TIMEOUT_MS: "600000",
+    LOCAL_MODEL_CONFIDENCE_THRESHOLD: "0",
+    LOCAL_MODEL_MAX_INPUT_CHARS: "400",
+    LOCAL_MCP_LOG_LEVEL: "debug",
+  };
+}
+
+describe.runIf(process.platform === "linux").each(Object.entries(TRANSPORTS))("cancelling a model task of local_extract in %s", (name, start) => {
+  let server: Started | undefined;
+  afterAll(async () => {
+    await server?.close();
+  });
+
   it("stops the generation at the next token, leaves the state consistent, and answers the next call", async () => {
+    const state = join(dir.path, name.replace(/\W+/g, "-"));
+    server = await start(envFor(state));
+    const { client, pid, stderr } = server;
     const projectBefore = snapshot(PROJECT);
     const controller = new AbortController();
-    const from = stderr.length;
+    const from = stderr().length;
     const outcome = client.callTool({ name: "local_extract", arguments: CALL }, { signal: controller.signal, timeout: 600_000 }).then(
       (result) => `answered: ${JSON.stringify(result.structuredContent).slice(0, 300)}`,
       () => "rejected",
     );
     // The engine is generating when the abort goes out: it logged so, and has spent 0.2 s of CPU since.
-    await stderrLine(/DEBUG .*generating/, from);
+    await stderrLine(stderr, /DEBUG .*generating/, from);
     const generating = cpuSeconds(pid);
     await expect.poll(() => cpuSeconds(pid) - generating, { timeout: 30_000, interval: 10 }).toBeGreaterThanOrEqual(0.2);
     controller.abort("the test cancels the extraction");
     expect(await outcome).toBe("rejected");
 
     // 1. The generation loop saw the abort, and the process idles.
-    const stopped = await stderrLine(/generation stopped/, from);
+    const stopped = await stderrLine(stderr, /generation stopped/, from);
     const { generated, ms } = JSON.parse(stopped.slice(stopped.indexOf("{"))) as { generated: number; ms: number };
     const before = cpuSeconds(pid);
     await new Promise((resolve) => setTimeout(resolve, 2_000));
@@ -122,7 +141,7 @@ describe.runIf(process.platform === "linux")("cancelling a model task of local_e
     expect(cpu, `local-model-mcp used ${cpu.toFixed(2)} s of CPU in the 2 s after the generation stopped`).toBeLessThan(0.25);
 
     // 2. The state is consistent and the project untouched.
-    const stats = existsSync(join(dir.path, "state", "stats.json")) ? readFileSync(join(dir.path, "state", "stats.json"), "utf8") : "{}";
+    const stats = existsSync(join(state, "stats.json")) ? readFileSync(join(state, "stats.json"), "utf8") : "{}";
     expect(() => JSON.parse(stats) as unknown, "stats.json").not.toThrow();
     expect(snapshot(PROJECT)).toEqual(projectBefore);
 
@@ -132,7 +151,7 @@ describe.runIf(process.platform === "linux")("cancelling a model task of local_e
     const body = full.structuredContent as { schema_valid: boolean; stats: { model_tokens_out: number } };
     expect(body.schema_valid).toBe(true);
     const out = body.stats.model_tokens_out;
-    console.log(`local_extract cancelled after ${generated} tokens in ${ms} ms; uncancelled: ${out} tokens; CPU in the 2 s after: ${cpu.toFixed(2)} s`);
+    console.log(`${name}: local_extract cancelled after ${generated} tokens in ${ms} ms; uncancelled: ${out} tokens; CPU in the 2 s after: ${cpu.toFixed(2)} s`);
     expect(generated).toBeLessThan(out / 4);
   }, 300_000);
 });
