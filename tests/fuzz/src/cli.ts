@@ -9,7 +9,7 @@
  * latencies, whether it answered afterwards), saves each distinct failure under
  * tests/fuzz/regressions/, and exits 1 on any failure.
  */
-import { fuzzServer, summaryFailed, type ServerSummary } from "./fuzz-server.js";
+import { disposeRuns, fuzzServer, startRuns, summaryFailed, type ServerSummary } from "./fuzz-server.js";
 import { harnessOptions, type HarnessOptions } from "./options.js";
 import { saveRegression } from "./regressions.js";
 import { formatDetails, formatTable } from "./report.js";
@@ -24,6 +24,7 @@ async function main(options: HarnessOptions, targets: readonly FuzzTarget[]): Pr
   /** Runs that stopped with an error (a server that does not serve the era fails to connect): failures too. */
   const aborted: string[] = [];
   for (const target of targets) {
+    const runs = startRuns(target, options.eras, options.keepDirs);
     for (const era of options.eras) {
       console.log(`\n${target.name} (${era} era): fuzzing…`);
       let summary: ServerSummary;
@@ -40,7 +41,7 @@ async function main(options: HarnessOptions, targets: readonly FuzzTarget[]): Pr
           failOnInternal: failsOnInternal(target, options.failOnInternal),
           progressEvery: Math.max(100, Math.floor(options.calls / options.eras.length / 10)),
           onProgress: (done, tally) => console.log(`  ${done} calls, ${tally.failedCalls} failed`),
-        });
+        }, runs.get(era));
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
         console.log(`  FAILED: ${message}`);
@@ -56,6 +57,7 @@ async function main(options: HarnessOptions, targets: readonly FuzzTarget[]): Pr
         }
       }
     }
+    await disposeRuns(runs, options.keepDirs);
   }
   console.log(`\n${formatTable(summaries)}`);
   const failing = [...summaries.filter(summaryFailed).map((s) => `${s.server} (${s.era})`), ...aborted.map((run) => `${run}, which stopped with an error`)];

@@ -80,7 +80,7 @@ const WARM_UP_MS = 120_000;
  * warm-up call, repeats it (uncounted) until it succeeds — the model loaded — or WARM_UP_MS have
  * passed.
  */
-export async function startServer(target: FuzzTarget, prepared: PreparedTarget, era: Era): Promise<{ connection: FuzzConnection; tools: Tool[] }> {
+async function startServer(target: FuzzTarget, prepared: PreparedTarget, era: Era): Promise<{ connection: FuzzConnection; tools: Tool[] }> {
   const connection = await FuzzConnection.start(launchOf(target, prepared), era);
   try {
     const tools = await connection.listTools();
@@ -163,14 +163,61 @@ async function answersAfter(connection: FuzzConnection, prepared: PreparedTarget
   return { ok: true, detail: `${ping} and ${good.tool} answered` };
 }
 
-export async function fuzzServer(target: FuzzTarget, options: FuzzRunOptions): Promise<ServerSummary> {
-  const started = performance.now();
-  const dir = await mkdtemp(join(tmpdir(), `fuzz-${target.short}-${options.era}-`));
-  const prepared = await target.prepare(dir);
-  let { connection, tools } = await startServer(target, prepared, options.era).catch(async (error: unknown) => {
-    if (!options.keepDir) await rm(dir, { recursive: true, force: true });
+/** A server started for one era's run, on its own fixtures. */
+export interface StartedRun {
+  era: Era;
+  dir: string;
+  prepared: PreparedTarget;
+  connection: FuzzConnection;
+  tools: Tool[];
+}
+
+/** Lays out the target's fixtures in a fresh directory and starts its server in `era` (startServer). */
+export async function startRun(target: FuzzTarget, era: Era, keepDir = false): Promise<StartedRun> {
+  const dir = await mkdtemp(join(tmpdir(), `fuzz-${target.short}-${era}-`));
+  try {
+    const prepared = await target.prepare(dir);
+    const { connection, tools } = await startServer(target, prepared, era);
+    return { era, dir, prepared, connection, tools };
+  } catch (error) {
+    if (!keepDir) await rm(dir, { recursive: true, force: true });
     throw error;
-  });
+  }
+}
+
+/**
+ * Starts the target's server for every era at once, so that a later era's start (a model's load,
+ * the longest part of it) overlaps the calls of the eras before it; each run is awaited by its own
+ * fuzzServer. disposeRuns closes any that no run took.
+ */
+export function startRuns(target: FuzzTarget, eras: readonly Era[], keepDir = false): Map<Era, Promise<StartedRun>> {
+  const runs = new Map<Era, Promise<StartedRun>>();
+  for (const era of eras) {
+    const run = startRun(target, era, keepDir);
+    // A failed start is reported by the run that awaits it, not as an unhandled rejection.
+    run.catch(() => undefined);
+    runs.set(era, run);
+  }
+  return runs;
+}
+
+/** Closes the servers of runs that fuzzServer did not take (it closes its own) and removes their fixtures. */
+export async function disposeRuns(runs: ReadonlyMap<Era, Promise<StartedRun>>, keepDir = false): Promise<void> {
+  for (const run of runs.values()) {
+    const started = await run.catch(() => undefined);
+    if (!started) continue;
+    await started.connection.close();
+    if (!keepDir) await rm(started.dir, { recursive: true, force: true });
+  }
+}
+
+/** Fuzzes the target in `options.era`, on a server started for it (`run`, from startRuns) or a fresh one. */
+export async function fuzzServer(target: FuzzTarget, options: FuzzRunOptions, run?: Promise<StartedRun>): Promise<ServerSummary> {
+  const started = performance.now();
+  const startedRun = await (run ?? startRun(target, options.era, options.keepDir));
+  if (startedRun.era !== options.era) throw new Error(`the run was started in the ${startedRun.era} era, not ${options.era}`);
+  const { dir, prepared } = startedRun;
+  let { connection, tools } = startedRun;
   const generator = new CaseGenerator({
     server: target.name,
     seed: options.seed,

@@ -6,8 +6,9 @@
  * none INTERNAL), every answer within its deadline, still answering afterwards. `pnpm fuzz` is the
  * same run at 10,000 calls per server.
  */
-import { describe, expect, it } from "vitest";
-import { fuzzServer } from "../src/fuzz-server.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Era } from "../src/era.js";
+import { disposeRuns, fuzzServer, startRuns, type StartedRun } from "../src/fuzz-server.js";
 import { harnessOptions } from "../src/options.js";
 import { formatDetails, formatTable } from "../src/report.js";
 import { TARGETS, failsOnInternal } from "../src/targets/index.js";
@@ -21,26 +22,35 @@ const SLACK_MS = 5_000;
 describe("short fuzz run", () => {
   const { seed, failOnInternal, eras } = harnessOptions();
   for (const target of TARGETS) {
-    const strict = failsOnInternal(target, failOnInternal);
-    for (const era of eras) {
-      const share = eras.length > 1 ? `its share (every other round) of ${SHORT_CALLS}` : String(SHORT_CALLS);
-      it(`${target.name} (${era} era) holds up under ${share} fuzzed calls (seed ${seed}${strict ? ", INTERNAL fails" : ""})`, async () => {
-        // Solo's real quality gate is slow: allow about one golden save in the short run.
-        const summary = await fuzzServer(target, { era, eras, calls: SHORT_CALLS, seed, slackMs: SLACK_MS, goldenRate: 0.04, expensiveRate: 0.004, failOnInternal: strict });
-        console.log(`${formatTable([summary])}\n${formatDetails(summary)}`);
-        const failures = summary.failed.map((c) => `${c.tool} #${c.index}: ${c.failures.map((f) => `${f.kind}: ${f.detail}`).join("; ")} — ${describeValue(c.arguments)}`);
-        expect(failures).toEqual([]);
-        expect(summary.tally.calls).toBe(summary.planned);
-        expect(summary.planned).toBeGreaterThanOrEqual(Math.floor(SHORT_CALLS / eras.length) - summary.tools);
-        expect(summary.nonJsonLines).toBe(0);
-        expect(summary.restarts).toBe(0);
-        expect(summary.answeredAfter, summary.afterDetail).toBe(true);
-        // The run reached past validation: some calls succeeded and some failed with a tool error.
-        expect(summary.tally.ok).toBeGreaterThan(0);
-        expect(summary.tally.toolErrors).toBeGreaterThan(0);
-        // Past readiness too: every fixture is complete (mochi and local-model run the tiny model).
-        expect(summary.tally.codes.NOT_READY ?? 0).toBe(0);
+    describe(target.name, () => {
+      const strict = failsOnInternal(target, failOnInternal);
+      // Both eras' servers start together (one describe per target): the modern one loads its model
+      // while the legacy calls run.
+      let runs: Map<Era, Promise<StartedRun>> = new Map();
+      beforeAll(() => {
+        runs = startRuns(target, eras);
       });
-    }
+      afterAll(() => disposeRuns(runs));
+      for (const era of eras) {
+        const share = eras.length > 1 ? `its share (every other round) of ${SHORT_CALLS}` : String(SHORT_CALLS);
+        it(`${target.name} (${era} era) holds up under ${share} fuzzed calls (seed ${seed}${strict ? ", INTERNAL fails" : ""})`, async () => {
+          // Solo's real quality gate is slow: allow about one golden save in the short run.
+          const summary = await fuzzServer(target, { era, eras, calls: SHORT_CALLS, seed, slackMs: SLACK_MS, goldenRate: 0.04, expensiveRate: 0.004, failOnInternal: strict }, runs.get(era));
+          console.log(`${formatTable([summary])}\n${formatDetails(summary)}`);
+          const failures = summary.failed.map((c) => `${c.tool} #${c.index}: ${c.failures.map((f) => `${f.kind}: ${f.detail}`).join("; ")} — ${describeValue(c.arguments)}`);
+          expect(failures).toEqual([]);
+          expect(summary.tally.calls).toBe(summary.planned);
+          expect(summary.planned).toBeGreaterThanOrEqual(Math.floor(SHORT_CALLS / eras.length) - summary.tools);
+          expect(summary.nonJsonLines).toBe(0);
+          expect(summary.restarts).toBe(0);
+          expect(summary.answeredAfter, summary.afterDetail).toBe(true);
+          // The run reached past validation: some calls succeeded and some failed with a tool error.
+          expect(summary.tally.ok).toBeGreaterThan(0);
+          expect(summary.tally.toolErrors).toBeGreaterThan(0);
+          // Past readiness too: every fixture is complete (mochi and local-model run the tiny model).
+          expect(summary.tally.codes.NOT_READY ?? 0).toBe(0);
+        });
+      }
+    });
   }
 });
