@@ -152,7 +152,7 @@ describe("stdio, 2026-07-28 (no initialize, an envelope on every request)", () =
 });
 
 describe("stdio, 2025-11-25 (initialize handshake)", () => {
-  it("serves the handshake era as before: no cache fields, no resultType", async () => {
+  it("serves the handshake era as before (no cache fields, no resultType); log messages only after logging/setLevel", async () => {
     const raw = stdio();
     const init = await raw.request(1, "initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "0" } });
     expect(init.result).toMatchObject({ protocolVersion: "2025-11-25", serverInfo: { name: "local-mcp-sample" } });
@@ -161,6 +161,17 @@ describe("stdio, 2025-11-25 (initialize handshake)", () => {
     expect(tools.result?.tools).toHaveLength(2);
     expect(tools.result).not.toHaveProperty("ttlMs");
     expect(tools.result).not.toHaveProperty("resultType");
+    // Log messages only after the client asks for them with logging/setLevel.
+    await raw.request(10, "tools/call", { name: "wait", arguments: { ms: 1 } });
+    expect(raw.received.filter((m) => m.method === "notifications/message")).toEqual([]);
+    await raw.request(11, "logging/setLevel", { level: "info" });
+    await raw.request(12, "tools/call", { name: "wait", arguments: { ms: 1 } });
+    expect(raw.received.filter((m) => m.method === "notifications/message").map((m) => m.params)).toEqual([
+      { level: "info", logger: "wait", data: "waiting 1 ms" },
+    ]);
+    await raw.request(13, "logging/setLevel", { level: "error" });
+    await raw.request(14, "tools/call", { name: "wait", arguments: { ms: 1 } });
+    expect(raw.received.filter((m) => m.method === "notifications/message")).toHaveLength(1);
     // A second initialize on the connection is refused (core's transport).
     expect((await raw.request(3, "initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "0" } })).error?.code).toBe(-32600);
   });

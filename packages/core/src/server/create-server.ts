@@ -183,25 +183,38 @@ export const CACHE_HINTS = {
 /** Our log levels as the MCP logging levels a client may ask for. */
 const MCP_LOG_LEVEL = { debug: "debug", info: "info", warn: "warning", error: "error" } as const satisfies Record<string, LoggingLevel>;
 
+const LOG_SEVERITY: readonly LoggingLevel[] = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"];
+
+/**
+ * Whether a tool's log line goes to the client too: the level a 2025-era client asked for with
+ * `logging/setLevel` (undefined: it asked for none), or "request" on a 2026-07-28 instance, where
+ * the SDK reads the request's own `logLevel` (absent: none).
+ */
+type LogGate = (() => LoggingLevel | undefined) | "request";
+
 /**
  * The logger a tool handler gets: every line goes to stderr as before, and also to the client as
  * a `notifications/message` of this request when the client asked for messages — a 2025-era
- * client with `logging/setLevel`, a 2026-07-28 request with the `logLevel` key of its `_meta`
- * envelope (absent: nothing is sent). The SDK's `ctx.mcpReq.log` applies both filters.
+ * client with `logging/setLevel` (nothing before it), a 2026-07-28 request with the `logLevel`
+ * key of its `_meta` envelope (absent: nothing is sent; the SDK's `ctx.mcpReq.log` applies it).
  */
-function requestLogger(logger: Logger, ctx: ServerContext, tool: string): Logger {
+function requestLogger(logger: Logger, ctx: ServerContext, tool: string, gate: LogGate): Logger {
   const forward = (level: keyof typeof MCP_LOG_LEVEL) => (message: string, fields?: LogFields) => {
     logger[level](message, fields);
-    void ctx.mcpReq.log(MCP_LOG_LEVEL[level], fields ? { message, ...fields } : message, tool).catch(() => undefined);
+    const mcpLevel = MCP_LOG_LEVEL[level];
+    if (gate !== "request") {
+      const asked = gate();
+      if (asked === undefined || LOG_SEVERITY.indexOf(mcpLevel) < LOG_SEVERITY.indexOf(asked)) return;
+    }
+    void ctx.mcpReq.log(mcpLevel, fields ? { message, ...fields } : message, tool).catch(() => undefined);
   };
-  const wrapped: Logger = {
+  return {
     debug: forward("debug"),
     info: forward("info"),
     warn: forward("warn"),
     error: forward("error"),
-    child: (name) => requestLogger(logger.child(name), ctx, `${tool}:${name}`),
+    child: (name) => requestLogger(logger.child(name), ctx, `${tool}:${name}`, gate),
   };
-  return wrapped;
 }
 
 /**
@@ -244,7 +257,11 @@ export function createServer(definition: ServerDefinition): CreatedServer {
     logger,
   });
 
-  const callTool = async (request: { params: { name: string; arguments?: Record<string, unknown>; _meta?: { progressToken?: string | number } } }, ctx: ServerContext): Promise<CallToolResult> => {
+  const callTool = async (
+    request: { params: { name: string; arguments?: Record<string, unknown>; _meta?: { progressToken?: string | number } } },
+    ctx: ServerContext,
+    logGate: LogGate,
+  ): Promise<CallToolResult> => {
     const prepared = tools.get(request.params.name);
     if (!prepared) {
       throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${request.params.name}. Call tools/list to see the tools.`);
@@ -283,7 +300,7 @@ export function createServer(definition: ServerDefinition): CreatedServer {
         readiness.assertReady();
       }
       tool.memoryGuard?.assertWithinBound(`${tool.name}`);
-      const toolLogger = requestLogger(logger, ctx, tool.name);
+      const toolLogger = requestLogger(logger, ctx, tool.name, logGate);
       const response = await withDeadline(
         (deadlineSignal) => tool.handler(args, { signal: deadlineSignal, progress: (r) => reporter.report(r), level, logger: toolLogger }),
         { timeoutMs: Math.max(1, deadlineAt - Date.now()), signal, what: tool.name },
@@ -336,7 +353,17 @@ export function createServer(definition: ServerDefinition): CreatedServer {
       },
     );
     server.setRequestHandler("tools/list", () => ({ tools: [...tools.values()].map((t) => t.listing()) }));
-    server.setRequestHandler("tools/call", callTool);
+    // 2025 era: log messages go to the client once it asks with logging/setLevel (in place of the
+    // SDK's handler, whose absent level means "send everything").
+    let askedLevel: LoggingLevel | undefined;
+    if (era === "legacy") {
+      server.setRequestHandler("logging/setLevel", (request) => {
+        askedLevel = request.params.level;
+        return {};
+      });
+    }
+    const logGate: LogGate = era === "modern" ? "request" : () => askedLevel;
+    server.setRequestHandler("tools/call", (request, ctx) => callTool(request, ctx, logGate));
     server.setRequestHandler("prompts/list", () => ({ prompts: [] }));
     server.setRequestHandler("prompts/get", (request) => {
       throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown prompt: ${request.params.name}. This server has no prompts; its tools are in tools/list.`);
