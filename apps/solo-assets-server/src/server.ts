@@ -1,5 +1,6 @@
 /**
- * The solo-assets MCP server: six tools over the function library. `createSoloAssetsServer`
+ * The solo-assets MCP server: six tools over the function library, and its functions as
+ * resources (`solo://functions/{name}`). `createSoloAssetsServer`
  * takes the process's server services (the HTTP runner makes one server per session; they share
  * them): the light context up front, the library on the first call that needs it.
  */
@@ -10,6 +11,7 @@ import type { SoloConfig } from "./config.js";
 import type { SoloContext } from "./context.js";
 import type { EffectiveSettings } from "./domain/settings/effective-settings.js";
 import type { SoloServices } from "./services.js";
+import { functionResource } from "./resources/function-resource.js";
 import { createSoloTools } from "./tools/index.js";
 
 export const SERVER_NAME = `${APP_NAME}-mcp`;
@@ -73,6 +75,7 @@ export function createSoloAssetsServer(host: SoloServerServices, options: SoloSe
     title: "Solo assets",
     instructions: SERVER_INSTRUCTIONS,
     tools: createSoloTools(host),
+    resourceTemplates: [functionResource(host)],
     responseLevel: host.config.responseLevel,
     logger: host.logger,
     onClose: options.disposeServicesOnClose ? () => host.dispose() : undefined,
