@@ -1,8 +1,10 @@
 /**
  * Both protocol eras through the built bin (`dist/mcp.js`): a 2025-11-25 handshake client
  * ("legacy") and a 2026-07-28 client ("modern", pinned: no fallback) each list and call every tool
- * (solo-assets serves no resources), over stdio and over `--http`. Saves skip the tests (the gate's
- * own tests cover the sandbox): a call here proves the protocol path, not the gate. Build first:
+ * and read every listed resource, over stdio and over `--http`. Saves skip the tests (the gate's
+ * own tests cover the sandbox): a call here proves the protocol path, not the gate — and, the
+ * saved functions being unverified, resources/list (active functions only) stays empty; the
+ * resources are tested in resource-changes.test.ts. Build first:
  * `pnpm --filter @local-mcp/solo-assets-server build`.
  */
 import { fileURLToPath } from "node:url";
