@@ -375,9 +375,11 @@ export function createServer(definition: ServerDefinition): CreatedServer {
     const releases: (() => void)[] = [];
     // 2025 era: the resources this connection subscribed to, each watched while subscribed.
     const subscribed = new Map<string, () => void>();
-    server.setRequestHandler("resources/subscribe", (request) => {
+    server.setRequestHandler("resources/subscribe", async (request) => {
       const { uri } = request.params;
       if (!subscribed.has(uri)) subscribed.set(uri, resourceWatch.watch(uri));
+      // Answered once the hash to compare against is known: a change right after is not missed.
+      await resourceWatch.ready(uri);
       return {};
     });
     server.setRequestHandler("resources/unsubscribe", (request) => {

@@ -30,6 +30,8 @@ export const DEFAULT_RESOURCE_POLL_MS = 2_000;
 
 interface Watched {
   count: number;
+  /** Settles once the first hash is known. */
+  baseline?: Promise<void>;
   /** The hash last seen; null when it did not exist; undefined before the first look. */
   version?: string | null;
 }
@@ -55,12 +57,20 @@ export class ResourceWatch {
     const watched = this.resources.get(uri) ?? { count: 0 };
     this.resources.set(uri, watched);
     watched.count += 1;
-    if (watched.count === 1) void this.baseline(uri, watched);
+    if (watched.count === 1) watched.baseline = this.baseline(uri, watched);
     this.schedule();
     return once(() => {
       watched.count -= 1;
       if (watched.count === 0 && this.resources.get(uri) === watched) this.resources.delete(uri);
     });
+  }
+
+  /**
+   * Settles once the hash `uri` is compared against is known: a subscription answered after it
+   * cannot miss a change made right after the answer.
+   */
+  async ready(uri: string): Promise<void> {
+    await this.resources.get(uri)?.baseline;
   }
 
   /** Watches the resource list until the returned release is called. */
@@ -98,7 +108,7 @@ export class ResourceWatch {
   }
 
   private async baseline(uri: string, watched: Watched): Promise<void> {
-    const version = await this.options.versionOf(uri);
+    const version = await this.options.versionOf(uri).catch(() => undefined);
     watched.version ??= version ?? null;
   }
 
