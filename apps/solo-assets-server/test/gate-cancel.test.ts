@@ -38,6 +38,8 @@ const SLEEPY = [
   "",
 ].join("\n");
 
+const IS_TEXT = 'import six\n\n\ndef is_text(value: object) -> bool:\n    """True for str."""\n    return isinstance(value, six.string_types)\n';
+
 const DOUBLE = 'def double(x: int) -> int:\n    """Twice x."""\n    return 2 * x\n';
 
 /** A process's parent pid, or undefined when it is gone (a zombie counts as gone). */
@@ -154,5 +156,59 @@ describe.runIf(process.platform === "linux").each(Object.entries(TRANSPORTS))("c
     const next = await save({ name: "double", code: DOUBLE, test_cases: [{ input: { x: 2 }, expected: 4 }] });
     expect(next.isError).toBeFalsy();
     expect(next.structuredContent).toMatchObject({ name: "double", status: "active" });
+  }, 300_000);
+});
+
+describe.runIf(process.platform === "linux")("cancelling one of two saves that share an environment build", () => {
+  let library: TempLibrary;
+  let envs: string;
+  let server: Started | undefined;
+
+  beforeAll(async () => {
+    library = tempLibrary();
+    // A fresh pool, so the environment is built while both saves wait for it (one build, shared).
+    envs = await mkdtemp(join(tmpdir(), "solo-cancel-envs-"));
+  });
+
+  afterAll(async () => {
+    await server?.close();
+    library?.remove();
+    if (envs) await rm(envs, { recursive: true, force: true });
+  });
+
+  it("leaves the build to the save still waiting for it, which passes the gate", async () => {
+    server = await TRANSPORTS["the handshake era over stdio"](testEnv(library.dbPath, { SOLO_ENVS_DIR: envs }));
+    const { client } = server;
+    const staging = () => readdirSync(envs).filter((name) => name.startsWith(".building-"));
+    const said: string[] = [];
+    const save = (name: string, options: { signal?: AbortSignal; onprogress?: (p: { message?: string }) => void } = {}) =>
+      client.callTool(
+        {
+          name: "save_function",
+          arguments: { name, description: "test function", code: IS_TEXT.replaceAll("is_text", name), dependencies: ["six"], test_cases: [{ input: { value: "x" }, expected: true }] },
+        },
+        { timeout: 300_000, ...options },
+      );
+    // The first save starts the build; the second joins it (it has reached its tests while the
+    // staging folder still exists); then the first is cancelled.
+    const controller = new AbortController();
+    const first = save("first_is_text", { signal: controller.signal }).then(
+      () => "answered",
+      () => "rejected",
+    );
+    await expect.poll(() => staging().length, { timeout: 120_000, interval: 20 }).toBeGreaterThan(0);
+    const second = save("second_is_text", { onprogress: ({ message }) => said.push(message ?? "") });
+    await expect.poll(() => said.includes("tests"), { timeout: 120_000, interval: 20 }).toBe(true);
+    expect(staging().length, "the build ended before the second save joined it").toBeGreaterThan(0);
+    controller.abort("the test cancels the first save");
+    expect(await first).toBe("rejected");
+
+    const result = await second;
+    expect(result.isError, JSON.stringify(result.structuredContent)).toBeFalsy();
+    expect(result.structuredContent).toMatchObject({ name: "second_is_text", status: "active" });
+    // One environment, complete; no staging folder left; the cancelled save stored nothing.
+    expect(staging()).toEqual([]);
+    expect(readdirSync(envs).filter((name) => existsSync(join(envs, name, ".solo-env.json")))).toHaveLength(1);
+    expect(await client.callTool({ name: "get_function", arguments: { name: "first_is_text" } })).toMatchObject({ isError: true, structuredContent: { error: { code: "NOT_FOUND" } } });
   }, 300_000);
 });

@@ -107,9 +107,52 @@ function venvPython(dir: string): string {
   return process.platform === "win32" ? join(dir, "Scripts", "python.exe") : join(dir, "bin", "python");
 }
 
+/** An environment being built, and how many saves are waiting for it. */
+interface SharedBuild {
+  build: Promise<PooledEnvironment>;
+  controller: AbortController;
+  waiting: number;
+}
+
+/**
+ * Waits for a shared build under one caller's signal: at its abort the caller stops waiting (and
+ * rejects with its reason); the build itself is aborted only when no caller is left waiting.
+ */
+function waitForBuild(shared: SharedBuild, signal: AbortSignal): Promise<PooledEnvironment> {
+  return new Promise((resolve, reject) => {
+    let waiting = true;
+    const leave = () => {
+      if (!waiting) return false;
+      waiting = false;
+      signal.removeEventListener("abort", onAbort);
+      shared.waiting -= 1;
+      return true;
+    };
+    const onAbort = () => {
+      if (!leave()) return;
+      if (shared.waiting === 0) shared.controller.abort(signal.reason);
+      reject(signal.reason);
+    };
+    shared.waiting += 1;
+    if (signal.aborted) {
+      onAbort();
+      return;
+    }
+    signal.addEventListener("abort", onAbort, { once: true });
+    shared.build.then(
+      (environment) => {
+        if (leave()) resolve(environment);
+      },
+      (error: unknown) => {
+        if (leave()) reject(error);
+      },
+    );
+  });
+}
+
 export class EnvironmentPool {
   private readonly logger: Logger;
-  private readonly building = new Map<string, Promise<PooledEnvironment>>();
+  private readonly building = new Map<string, SharedBuild>();
   private readonly toolchain: Lazy<Toolchain>;
 
   constructor(private readonly options: EnvironmentPoolOptions) {
@@ -128,12 +171,21 @@ export class EnvironmentPool {
     if (existsSync(join(dir, READY_MARKER))) {
       return { hash, dir, python: venvPython(dir), dependencies: [...dependencies], reused: true, installer: tools.installer, installMs: 0 };
     }
-    let pending = this.building.get(hash);
-    if (!pending) {
-      pending = this.build(tools, hash, dir, dependencies, options).finally(() => this.building.delete(hash));
-      this.building.set(hash, pending);
+    let shared = this.building.get(hash);
+    // A build is shared by every save that needs this environment meanwhile, so no one caller's
+    // signal is its signal: it stops only once every caller waiting for it has gone (then a new
+    // caller starts a new one).
+    if (!shared || shared.controller.signal.aborted) {
+      const controller = new AbortController();
+      const build = this.build(tools, hash, dir, dependencies, { signal: controller.signal, ...(options.progress ? { progress: options.progress } : {}) });
+      const started: SharedBuild = { build, controller, waiting: 0 };
+      started.build = build.finally(() => {
+        if (this.building.get(hash) === started) this.building.delete(hash);
+      });
+      this.building.set(hash, started);
+      shared = started;
     }
-    return pending;
+    return waitForBuild(shared, options.signal);
   }
 
   private async detectToolchain(): Promise<Toolchain> {
