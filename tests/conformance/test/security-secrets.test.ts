@@ -39,11 +39,9 @@ describe.each(SERVERS)("$name over stdio with credentials in its environment", (
         await record(spawned.client.callTool({ name: tool.name, arguments: { response_level: "full", name: 42, query: {}, path: "../../etc/passwd", filePath: "/etc/shadow" } }));
       }
       await record(spawned.client.callTool({ name: "no_such_tool", arguments: {} }));
-      if (server.hasResources) {
-        const { resources } = await spawned.client.listResources();
-        for (const resource of resources.slice(0, 20)) await record(spawned.client.readResource({ uri: resource.uri }));
-        await record(spawned.client.readResource({ uri: "nowhere://x" }));
-      }
+      const { resources } = await spawned.client.listResources();
+      for (const resource of resources.slice(0, 20)) await record(spawned.client.readResource({ uri: resource.uri }));
+      await record(spawned.client.readResource({ uri: "nowhere://x" }));
     } finally {
       await spawned.close();
       await rm(dir, { recursive: true, force: true });

@@ -1,6 +1,6 @@
 /**
  * Every `*-mcp` server of the workspace, as the cross-server tests start it: the built entry, a
- * fresh state per run, and whether it serves resources. One table, so a new server is one entry.
+ * fresh state per run, and whether its resources/list names any. One table, so a new server is one entry.
  */
 import { existsSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
@@ -28,8 +28,12 @@ export interface ServerUnderTest {
   name: string;
   /** The built file the bin runs. */
   entry: string;
-  /** Serves resources: resources-list applies and resources/list answers. */
-  hasResources: boolean;
+  /**
+   * Its resources/list names at least one resource. Every server advertises the resources
+   * capability and answers resources/list, resources/templates/list and resources/read (core, as
+   * the 2026-07-28 requirement set asks); a server without resources answers with empty lists.
+   */
+  listsResources: boolean;
   /** The environment of one run, with any state kept under `dir` (a fresh directory). */
   env: (dir: string) => Promise<Record<string, string>>;
 }
@@ -48,13 +52,13 @@ export const SERVERS: readonly ServerUnderTest[] = [
   {
     name: "local-mcp-sample",
     entry: join(REPO_ROOT, "packages/core/dist/sample/mcp.js"),
-    hasResources: true,
+    listsResources: true,
     env: async () => ({ ...BASE_ENV }),
   },
   {
     name: "catdoc-mcp",
     entry: app("catdoc-server"),
-    hasResources: true,
+    listsResources: true,
     env: async (dir) => {
       await writeGeneratedProject(dir, { objects: 24, morphisms: 60, functors: 2, naturalTransformations: 1, seed: 8 });
       return { ...BASE_ENV, CATDOC_PROJECT_PATH: dir };
@@ -63,7 +67,7 @@ export const SERVERS: readonly ServerUnderTest[] = [
   {
     name: "local-model-mcp",
     entry: app("local-model-server"),
-    hasResources: true,
+    listsResources: true,
     env: async (dir) => {
       await writeFile(join(dir, "notes.md"), "---\ntitle: Notes\n---\n# Notes\n");
       await mkdir(join(dir, ".state"));
@@ -73,15 +77,15 @@ export const SERVERS: readonly ServerUnderTest[] = [
   {
     name: "mochi-mcp",
     entry: app("mochi-server"),
-    hasResources: true,
+    listsResources: true,
     // The catalog mochi's own tests index from their sample repository; no model: catalog features only.
     env: async () => ({ ...BASE_ENV, MOCHI_CATALOG: app("mochi-server", "test/fixtures/sample-repo.catalog.json"), MOCHI_MODEL: "" }),
   },
   {
-    // Being finished alongside these tests (issue #6); its bin serves its six tools and no resources.
+    // Its bin serves its tools and no resources: its resources/list and templates are empty.
     name: "solo-assets-mcp",
     entry: app("solo-assets-server"),
-    hasResources: false,
+    listsResources: false,
     env: async (dir) => ({
       ...BASE_ENV,
       SOLO_DB_PATH: join(dir, "library.duckdb"),
