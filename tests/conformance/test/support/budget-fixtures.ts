@@ -11,7 +11,7 @@ import { join } from "node:path";
 import type { Client } from "@modelcontextprotocol/client";
 import { REPO_ROOT, SERVER_NODE } from "./servers.js";
 
-export { writeGeneratedProject } from "../../../../apps/catdoc-server/src/testing/generate-project.js";
+export { generateProject, writeGeneratedProject } from "../../../../apps/catdoc-server/src/testing/generate-project.js";
 
 /** Writes the Mochi catalog of this repository (`mochi index`) and returns its path. */
 export function indexThisRepository(dir: string): string {
