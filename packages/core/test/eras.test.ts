@@ -115,6 +115,11 @@ describe("stdio, 2026-07-28 (no initialize, an envelope on every request)", () =
     expect(answer.error?.data?.supported).toContain(MODERN);
     // The connection is still open for a supported opening.
     expect((await raw.request(2, "tools/list", { _meta: envelope() })).result?.tools).toHaveLength(2);
+    // And once it is pinned to 2026-07-28, every request naming another version is refused too.
+    for (const [id, version] of [[3, "2099-01-01"], [4, "2025-11-25"]] as const) {
+      const later = await raw.request(id, "tools/call", { name: "echo", arguments: { text: "x" }, _meta: envelope(version) });
+      expect(later.error, JSON.stringify(later)).toMatchObject({ code: -32022, data: { supported: [MODERN], requested: version } });
+    }
   });
 
   it("after a 2026-07-28 opening, a request without its envelope and an initialize are refused; the connection goes on", async () => {

@@ -15,6 +15,7 @@ import {
   PARSE_ERROR_MESSAGE,
   checkJsonRpcMessage,
   errorReply,
+  unsupportedVersionReply,
   type TransportErrorReply,
 } from "./json-rpc-checks.js";
 
@@ -245,6 +246,11 @@ export class CheckedStdioTransport implements Transport {
     }
     const message = checked.message;
     if (isJSONRPCRequest(message)) {
+      const unsupported = unsupportedVersionReply(message);
+      if (unsupported) {
+        this.reply(unsupported);
+        return;
+      }
       if (message.method === "initialize") {
         if (this.initialize.state !== "none") {
           this.reply(errorReply(message.id, ErrorCode.InvalidRequest, ALREADY_INITIALIZED_MESSAGE));

@@ -1,5 +1,11 @@
 import { JSONRPCMessageSchema, RequestIdSchema } from "@modelcontextprotocol/core";
-import { ProtocolErrorCode as ErrorCode, type JSONRPCMessage, type RequestId } from "@modelcontextprotocol/server";
+import {
+  PROTOCOL_VERSION_META_KEY,
+  ProtocolErrorCode as ErrorCode,
+  UnsupportedProtocolVersionError,
+  type JSONRPCMessage,
+  type RequestId,
+} from "@modelcontextprotocol/server";
 
 /**
  * A JSON-RPC error the transport sends itself, before any server sees the message. Its id is null
@@ -9,7 +15,7 @@ import { ProtocolErrorCode as ErrorCode, type JSONRPCMessage, type RequestId } f
 export interface TransportErrorReply {
   jsonrpc: "2.0";
   id: RequestId | null;
-  error: { code: number; message: string };
+  error: { code: number; message: string; data?: unknown };
 }
 
 export type CheckedMessage =
@@ -17,8 +23,25 @@ export type CheckedMessage =
   /** `reply` is absent for an invalid response from the client: a response is never answered. */
   | { ok: false; reason: string; reply?: TransportErrorReply };
 
-export function errorReply(id: RequestId | null, code: number, message: string): TransportErrorReply {
-  return { jsonrpc: "2.0", id, error: { code, message } };
+export function errorReply(id: RequestId | null, code: number, message: string, data?: unknown): TransportErrorReply {
+  return { jsonrpc: "2.0", id, error: { code, message, ...(data === undefined ? {} : { data }) } };
+}
+
+/**
+ * The stateless protocol revisions served (the SDK 2.4.0's modern set). A request whose `_meta`
+ * envelope names another version gets -32022 with this list, on every request of a connection —
+ * the SDK's serveStdio checks only the one that opens it.
+ */
+export const MODERN_PROTOCOL_VERSIONS: readonly string[] = ["2026-07-28"];
+
+/** The -32022 answer to a request whose envelope names an unsupported version; undefined when it names none or a served one. */
+export function unsupportedVersionReply(message: { id: RequestId; params?: unknown }): TransportErrorReply | undefined {
+  const meta = (message.params as { _meta?: Record<string, unknown> } | undefined)?._meta;
+  if (typeof meta !== "object" || meta === null || !(PROTOCOL_VERSION_META_KEY in meta)) return undefined;
+  const requested = meta[PROTOCOL_VERSION_META_KEY];
+  if (typeof requested === "string" && MODERN_PROTOCOL_VERSIONS.includes(requested)) return undefined;
+  const error = new UnsupportedProtocolVersionError({ supported: [...MODERN_PROTOCOL_VERSIONS], requested: String(requested) });
+  return errorReply(message.id, error.code, error.message, error.data);
 }
 
 export const PARSE_ERROR_MESSAGE = "Parse error: the message is not valid JSON";
