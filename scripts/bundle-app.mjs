@@ -157,6 +157,10 @@ export async function bundleApp(appDir, { metafile } = {}) {
     // CommonJS libraries inside the bundle (ajv, handlebars…) call `require` for Node built-ins.
     banner: { js: 'import { createRequire as __bundleCreateRequire } from "node:module";\nconst require = __bundleCreateRequire(import.meta.url);' },
     plugins: [sdkWithoutAjv, ...(process.env.BUNDLE_ALL_ZOD_LOCALES ? [] : [zodEnglishOnly])],
+    // Less to parse at every start (the SDK's v2 server is ~440 KB of JavaScript): whitespace and
+    // syntax are minified, names kept, so a stack trace still names its functions. Measured on
+    // mochi-mcp: initialize 0.80× → 0.72× server-memory's time. BUNDLE_NO_MINIFY=1 for a readable bundle.
+    ...(process.env.BUNDLE_NO_MINIFY ? {} : { minifyWhitespace: true, minifySyntax: true }),
     metafile: true,
     logLevel: "warning",
     logOverride: { "unsupported-require-call": "silent" },

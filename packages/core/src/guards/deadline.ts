@@ -21,14 +21,15 @@ export async function withDeadline<T>(
 ): Promise<T> {
   const controller = new AbortController();
   const what = options.what ?? "The operation";
-  const timeout = new ToolError("TIMEOUT", `${what} did not finish within ${options.timeoutMs} ms and was stopped.`, {
-    details: { timeoutMs: options.timeoutMs },
-  });
   let timer: NodeJS.Timeout | undefined;
   let onOuterAbort: (() => void) | undefined;
 
   const expired = new Promise<never>((_resolve, reject) => {
     timer = setTimeout(() => {
+      // Made only when it happens: an error's stack costs every call that finishes in time.
+      const timeout = new ToolError("TIMEOUT", `${what} did not finish within ${options.timeoutMs} ms and was stopped.`, {
+        details: { timeoutMs: options.timeoutMs },
+      });
       controller.abort(timeout);
       reject(timeout);
     }, options.timeoutMs);

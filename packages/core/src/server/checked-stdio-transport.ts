@@ -1,5 +1,4 @@
 import type { Readable, Writable } from "node:stream";
-import { CancelledNotificationSchema } from "@modelcontextprotocol/core";
 import {
   ProtocolErrorCode as ErrorCode,
   isJSONRPCErrorResponse,
@@ -266,8 +265,8 @@ export class CheckedStdioTransport implements Transport {
       if (message.method === "subscriptions/listen" && this.options.onListen) this.listens.set(message.id, this.options.onListen(message.params));
     } else if (isJSONRPCNotification(message) && message.method === "notifications/cancelled") {
       // The server sends no answer to a cancelled request (spec): it is no longer in flight.
-      const cancelled = CancelledNotificationSchema.safeParse(message);
-      const id = cancelled.success ? cancelled.data.params.requestId : undefined;
+      const requestId = (message.params as { requestId?: unknown } | undefined)?.requestId;
+      const id = typeof requestId === "string" || Number.isSafeInteger(requestId) ? (requestId as RequestId) : undefined;
       if (id !== undefined) this.endListen(id);
       if (id !== undefined && this.inFlight.delete(id)) queueMicrotask(() => this.wakeIfIdle());
     }
