@@ -1,10 +1,10 @@
 // The light entry (`@local-mcp/core/main`) and the `*-mcp` main: `--help` loads almost nothing,
 // and `--http PORT` on a port that cannot be bound prints one coded line and exits 1.
 import { execFile } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { LOAD_LOG_ENV, loadedPackages, readLoadLog } from "../src/testing/index.js";
@@ -124,8 +124,17 @@ describe("--http PORT that cannot be bound", () => {
 
   const unprivileged = Number(readFileSync("/proc/sys/net/ipv4/ip_unprivileged_port_start", { encoding: "utf8", flag: "r" }).trim() || "1024");
   const isRoot = process.getuid?.() === 0;
-  // As root, the child runs as nobody; a kernel that lets anyone bind port 80 cannot show EACCES.
-  it.skipIf(process.platform !== "linux" || unprivileged <= 80)("a privileged port: one coded FORBIDDEN line, exit 1", async () => {
+  // As root, the child runs as nobody, who must be able to reach the bin: a checkout under a
+  // private directory (mktemp -d is 0700) cannot be run as nobody.
+  const reachableByOthers = (file: string): boolean => {
+    for (let path = file; path !== dirname(path); path = dirname(path)) {
+      const mode = statSync(path).mode;
+      if ((mode & (path === file ? 0o004 : 0o001)) === 0) return false;
+    }
+    return true;
+  };
+  // A kernel that lets anyone bind port 80 cannot show EACCES.
+  it.skipIf(process.platform !== "linux" || unprivileged <= 80 || (isRoot && !reachableByOthers(SAMPLE_BIN)))("a privileged port: one coded FORBIDDEN line, exit 1", async () => {
     const result = await run([SAMPLE_BIN, "--http", "80"], isRoot ? { uid: 65534, gid: 65534 } : {});
     expect(result.code).toBe(1);
     expect(result.stderr).toBe(
