@@ -7,7 +7,7 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { callEveryTool, readEveryResource, spawnHttpServer, spawnStdioServer, type ToolCase } from "@local-mcp/core/testing";
+import { callEveryTool, readEveryResource, type ToolCase, withServerInEra } from "@local-mcp/core/testing";
 import type { Client } from "@modelcontextprotocol/client";
 import { describe, expect, it } from "vitest";
 import { writeGeneratedProject } from "../src/testing/generate-project.js";
@@ -60,28 +60,9 @@ async function exercise(client: Client): Promise<void> {
 }
 
 describe.each(ERAS)("catdoc-mcp in the %s era", (era) => {
-  it("over stdio: lists and calls every tool, reads every resource, stdout JSON-RPC only", async () => {
+  // Over stdio the stdout must carry JSON-RPC only; either way the server must exit 0 (withServerInEra).
+  it.each(["stdio", "http"] as const)("over %s: lists and calls every tool, reads every resource", async (transport) => {
     const root = await project();
-    const server = await spawnStdioServer({ command: process.execPath, args: [BIN], env: { CATDOC_PROJECT_PATH: root, LOCAL_MCP_LOG_LEVEL: "warn" }, era });
-    try {
-      expect(server.client.getProtocolEra()).toBe(era);
-      await exercise(server.client);
-    } finally {
-      const exit = await server.close();
-      server.assertCleanStdout();
-      expect(exit.code).toBe(0);
-    }
-  }, 60_000);
-
-  it("over --http: lists and calls every tool, reads every resource", async () => {
-    const root = await project();
-    const server = await spawnHttpServer({ command: process.execPath, args: [BIN], env: { CATDOC_PROJECT_PATH: root, LOCAL_MCP_LOG_LEVEL: "warn" } });
-    try {
-      const client = await server.connect(era);
-      expect(client.getProtocolEra()).toBe(era);
-      await exercise(client);
-    } finally {
-      expect((await server.close()).code).toBe(0);
-    }
+    await withServerInEra({ command: process.execPath, args: [BIN], env: { CATDOC_PROJECT_PATH: root, LOCAL_MCP_LOG_LEVEL: "warn" }, era, transport }, exercise);
   }, 60_000);
 });

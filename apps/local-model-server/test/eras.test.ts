@@ -5,7 +5,7 @@
  * `pnpm --filter @local-mcp/local-model-server build`.
  */
 import { join } from "node:path";
-import { callEveryTool, readEveryResource, spawnHttpServer, spawnStdioServer, type ToolCase } from "@local-mcp/core/testing";
+import { callEveryTool, readEveryResource, type ToolCase, withServerInEra } from "@local-mcp/core/testing";
 import type { Client } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildRepo } from "./git-repo-fixture.js";
@@ -46,26 +46,8 @@ async function exercise(client: Client): Promise<void> {
 }
 
 describe.each(ERAS)("local-model-mcp in the %s era", (era) => {
-  it("over stdio: lists and calls every tool, reads every resource, stdout JSON-RPC only", async () => {
-    const server = await spawnStdioServer({ command: process.execPath, args: [MCP], env, cwd: APP_DIR, era });
-    try {
-      expect(server.client.getProtocolEra()).toBe(era);
-      await exercise(server.client);
-    } finally {
-      const exit = await server.close();
-      server.assertCleanStdout();
-      expect(exit.code).toBe(0);
-    }
-  }, 60_000);
-
-  it("over --http: lists and calls every tool, reads every resource", async () => {
-    const server = await spawnHttpServer({ command: process.execPath, args: [MCP], env, cwd: APP_DIR });
-    try {
-      const client = await server.connect(era);
-      expect(client.getProtocolEra()).toBe(era);
-      await exercise(client);
-    } finally {
-      expect((await server.close()).code).toBe(0);
-    }
+  // Over stdio the stdout must carry JSON-RPC only; either way the server must exit 0 (withServerInEra).
+  it.each(["stdio", "http"] as const)("over %s: lists and calls every tool, reads every resource", async (transport) => {
+    await withServerInEra({ command: process.execPath, args: [MCP], env, cwd: APP_DIR, era, transport }, exercise);
   }, 60_000);
 });

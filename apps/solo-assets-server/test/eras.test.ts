@@ -8,7 +8,7 @@
  * `pnpm --filter @local-mcp/solo-assets-server build`.
  */
 import { fileURLToPath } from "node:url";
-import { callEveryTool, readEveryResource, spawnHttpServer, spawnStdioServer, type ToolCase } from "@local-mcp/core/testing";
+import { callEveryTool, readEveryResource, type ToolCase, withServerInEra } from "@local-mcp/core/testing";
 import type { Client } from "@modelcontextprotocol/client";
 import { afterEach, describe, expect, it } from "vitest";
 import { tempLibrary, testEnv, type TempLibrary } from "./helpers/test-library.js";
@@ -48,26 +48,8 @@ async function exercise(client: Client): Promise<void> {
 }
 
 describe.each(ERAS)("solo-assets-mcp in the %s era", (era) => {
-  it("over stdio: lists and calls every tool, stdout JSON-RPC only", async () => {
-    const server = await spawnStdioServer({ command: process.execPath, args: [MCP], env: testEnv(library().dbPath), era, readyTimeoutMs: 60_000 });
-    try {
-      expect(server.client.getProtocolEra()).toBe(era);
-      await exercise(server.client);
-    } finally {
-      const exit = await server.close(15_000);
-      server.assertCleanStdout();
-      expect(exit.code).toBe(0);
-    }
-  }, 180_000);
-
-  it("over --http: lists and calls every tool", async () => {
-    const server = await spawnHttpServer({ command: process.execPath, args: [MCP], env: testEnv(library().dbPath), readyTimeoutMs: 60_000 });
-    try {
-      const client = await server.connect(era);
-      expect(client.getProtocolEra()).toBe(era);
-      await exercise(client);
-    } finally {
-      expect((await server.close(15_000)).code).toBe(0);
-    }
+  // Over stdio the stdout must carry JSON-RPC only; either way the server must exit 0 (withServerInEra).
+  it.each(["stdio", "http"] as const)("over %s: lists and calls every tool", async (transport) => {
+    await withServerInEra({ command: process.execPath, args: [MCP], env: testEnv(library().dbPath), readyTimeoutMs: 60_000, closeTimeoutMs: 15_000, era, transport }, exercise);
   }, 180_000);
 });
