@@ -61,7 +61,7 @@ export type {
 } from "./resource-definition.js";
 export { createServer, errorResult } from "./server/create-server.js";
 export type { CreatedServer, InstanceOptions, ServerDefinition, ServerFactory } from "./server/create-server.js";
-export { DEFAULT_RESOURCE_POLL_MS, ResourceWatch } from "./server/resource-watch.js";
+export { DEFAULT_RESOURCE_POLL_MS, MAX_WATCHED_RESOURCES, ResourceWatch } from "./server/resource-watch.js";
 export type { ResourceChange } from "./server/resource-watch.js";
 export { RESOURCE_NOT_FOUND } from "./server/resources.js";
 export { DEFAULT_PAGE_ITEMS, PAGE_BUDGET_SHARE } from "./server/resource-pages.js";

@@ -82,6 +82,21 @@ describe("2025 era: resources/subscribe", () => {
   });
 });
 
+describe("the watch's bound", () => {
+  it("watches at most MAX_WATCHED_RESOURCES resources at once; a refused watch releases nothing", async () => {
+    const { MAX_WATCHED_RESOURCES, ResourceWatch } = await import("../src/index.js");
+    let reads = 0;
+    const watch = new ResourceWatch({ versionOf: async () => String((reads += 1)), listVersion: async () => "", pollMs: 60_000 });
+    const releases = Array.from({ length: MAX_WATCHED_RESOURCES + 50 }, (_, i) => watch.watch(`test://many/${i}`));
+    expect(watch.watching.resources).toHaveLength(MAX_WATCHED_RESOURCES);
+    releases.at(-1)?.();
+    expect(watch.watching.resources).toHaveLength(MAX_WATCHED_RESOURCES);
+    releases[0]?.();
+    expect(watch.watching.resources).toHaveLength(MAX_WATCHED_RESOURCES - 1);
+    watch.close();
+  });
+});
+
 describe("2026-07-28 era: subscriptions/listen", () => {
   it("over --http: the listen hears an update of what it names and a change of the list; closing it stops the watching", async () => {
     const created = createServer(definition());

@@ -27,6 +27,12 @@ export interface ResourceWatchOptions {
 }
 
 export const DEFAULT_RESOURCE_POLL_MS = 2_000;
+/**
+ * Most resources watched at once, over all clients: each is read every poll, so a client naming
+ * thousands (a listen's `resourceSubscriptions` is a client-made list) cannot make the server read
+ * without end. Past it a new watch is refused (logged); the ones already watched go on.
+ */
+export const MAX_WATCHED_RESOURCES = 1_000;
 
 interface Watched {
   count: number;
@@ -54,6 +60,10 @@ export class ResourceWatch {
 
   /** Watches one resource until the returned release is called (counted: many may watch one). */
   watch(uri: string): () => void {
+    if (!this.resources.has(uri) && this.resources.size >= MAX_WATCHED_RESOURCES) {
+      this.options.logger?.warn(`not watching ${uri.slice(0, 200)}: ${MAX_WATCHED_RESOURCES} resources are watched already`);
+      return () => undefined;
+    }
     const watched = this.resources.get(uri) ?? { count: 0 };
     this.resources.set(uri, watched);
     watched.count += 1;
