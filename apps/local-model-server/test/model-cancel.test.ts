@@ -13,7 +13,7 @@
  */
 import { existsSync, mkdirSync, readFileSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { spawnHttpServer, spawnStdioServer, writeTinyLlamaGguf } from "@local-mcp/core/testing";
+import { cpuSeconds, stderrLine, spawnHttpServer, spawnStdioServer, writeTinyLlamaGguf } from "@local-mcp/core/testing";
 import type { Client } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { APP_DIR, PROJECT, tempDir } from "./helpers.js";
@@ -28,13 +28,6 @@ const LONG = {
   additionalProperties: false,
 };
 const CALL = { task_type: "frontmatter", engine: "model", files: [PLAN], schema: LONG, response_level: "full" };
-
-/** User plus system CPU time of a process, in seconds (Linux: /proc/<pid>/stat, 100 ticks a second). */
-function cpuSeconds(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
 
 /** Every file under `dir` with its size and modification time. */
 function snapshot(dir: string): string[] {
@@ -67,15 +60,6 @@ const TRANSPORTS = {
     return { client, pid: server.child.pid as number, stderr: server.stderr, close: () => server.close() };
   },
 };
-
-/** Resolves once stderr (from `from` on) holds a line matching `pattern`; returns that line. */
-async function stderrLine(stderr: () => string, pattern: RegExp, from = 0, timeoutMs = 60_000): Promise<string> {
-  for (const started = Date.now(); Date.now() - started < timeoutMs; await new Promise((resolve) => setTimeout(resolve, 20))) {
-    const line = stderr().slice(from).split("\n").find((l) => pattern.test(l));
-    if (line !== undefined) return line;
-  }
-  throw new Error(`no line matching ${pattern} on local-model-mcp's stderr within ${timeoutMs} ms:\n${stderr().slice(from, from + 4_000)}`);
-}
 
 let dir: Awaited<ReturnType<typeof tempDir>>;
 let model: string;

@@ -11,24 +11,17 @@
  *  2. nothing was written: mochi's generation tools write nothing, and the project folder is as it was;
  *  3. the server answers the next call: the same question, uncancelled, runs to its end.
  */
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { spawnHttpServer, spawnStdioServer, writeTinyLlamaGguf, writeTinyLoraGguf } from "@local-mcp/core/testing";
+import { cpuSeconds, stderrLine, spawnHttpServer, spawnStdioServer, writeTinyLlamaGguf, writeTinyLoraGguf } from "@local-mcp/core/testing";
 import type { Client } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TEST_ENV } from "./helpers/tiny-model.js";
 
 const MCP = fileURLToPath(new URL("../dist/mcp.js", import.meta.url));
 const QUESTION = { instruction: "Where do tests live?", max_tokens: 4_096 };
-
-/** User plus system CPU time of a process, in seconds (Linux: /proc/<pid>/stat, 100 ticks a second). */
-function cpuSeconds(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
 
 interface Started {
   client: Client;
@@ -55,15 +48,6 @@ const TRANSPORTS = {
     return { client, pid: server.child.pid as number, stderr: server.stderr, close: () => server.close() };
   },
 };
-
-/** Resolves once stderr (from `from` on) holds a line matching `pattern`; returns that line. */
-async function stderrLine(stderr: () => string, pattern: RegExp, from = 0, timeoutMs = 60_000): Promise<string> {
-  for (const started = Date.now(); Date.now() - started < timeoutMs; await new Promise((resolve) => setTimeout(resolve, 20))) {
-    const line = stderr().slice(from).split("\n").find((l) => pattern.test(l));
-    if (line !== undefined) return line;
-  }
-  throw new Error(`no line matching ${pattern} on mochi-mcp's stderr within ${timeoutMs} ms:\n${stderr().slice(from, from + 4_000)}`);
-}
 
 let dir: string;
 let env: Record<string, string>;

@@ -10,11 +10,10 @@
  *  2. nothing was half-written: category.yaml is byte for byte what it was (the trace only reads);
  *  3. the server answers the next call.
  */
-import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { spawnHttpServer, spawnStdioServer } from "@local-mcp/core/testing";
+import { cpuSeconds, spawnHttpServer, spawnStdioServer } from "@local-mcp/core/testing";
 import type { Client } from "@modelcontextprotocol/client";
 import { stringify } from "yaml";
 import { afterEach, describe, expect, it } from "vitest";
@@ -49,13 +48,6 @@ function slowTraceYaml(): string {
     { id: `G${i}`, name: `G${i}`, sourceCategory: "M", targetCategory: "B", objectMapping: { m0: "b0" }, morphismMapping: { "id-m0": "id-b0" } },
   ]).flat();
   return stringify({ categories, functors, naturalTransformations: [] }, { lineWidth: 0 });
-}
-
-/** User plus system CPU time of a process, in seconds (Linux: /proc/<pid>/stat, 100 ticks a second). */
-function cpuSeconds(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
 async function cpuOver(pid: number, ms: number): Promise<number> {

@@ -9,6 +9,7 @@ export { spawnUntilReady } from "./spawn-ready.js";
 export type { ExitStatus, ReadyProcess, SpawnReadyOptions } from "./spawn-ready.js";
 export { createEraClient, MODERN_PROTOCOL_VERSION } from "./era-client.js";
 export { withServerInEra } from "./in-era.js";
+export { cpuSeconds, stderrLine } from "./process-probes.js";
 export type { InEraOptions } from "./in-era.js";
 export { callEveryTool, readEveryResource } from "./every-tool.js";
 export type { ToolCase, ToolOutcome } from "./every-tool.js";
