@@ -18,6 +18,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
+import { seededRandom } from "../packages/core/dist/seeded-random.js";
 import { spawnStdioServer } from "../packages/core/dist/testing/index.js";
 import {
   indexProject,
@@ -71,17 +72,6 @@ async function timeAsync(fn) {
   const started = performance.now();
   const value = await fn();
   return { ms: performance.now() - started, value };
-}
-/** mulberry32, seeded, so every run asks the same questions. */
-function random(seed) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -147,7 +137,7 @@ gc();
 const coldIndex = await timeAsync(() => project.searchIndex());
 const searchIndex = coldIndex.value;
 const words = [...new Set(project.model.categories[0].objects.flatMap((o) => o.title.split(" ")))]; // the generator's vocabulary
-const next = random(7);
+const next = seededRandom(7); // seeded, so every run asks the same questions
 const pick = (list) => list[Math.floor(next() * list.length)];
 const queries = Array.from({ length: Math.max(50, REPS * 5) }, (_, i) => {
   if (i % 5 === 1) return { query: `${pick(words).slice(0, 4)}`, options: {} }; // prefix

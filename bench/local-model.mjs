@@ -18,6 +18,7 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import { seededRandom } from "../packages/core/dist/seeded-random.js";
 import { connectInProcess, writeTinyLlamaGguf } from "../packages/core/dist/testing/index.js";
 import { loadConfig } from "../apps/local-model-server/dist/config.js";
 import { createLocalModelServer } from "../apps/local-model-server/dist/server.js";
@@ -53,18 +54,7 @@ function savedFigure(label, baselineTokens, responseTokens, basis) {
   if (saved < TARGET_SAVED) missed += 1;
   info(label, `${pct(saved)} (target ≥ ${pct(TARGET_SAVED)}) ${saved >= TARGET_SAVED ? "MET" : "MISSED"}  — ${n(responseTokens)} tokens read instead of ${n(baselineTokens)} (${basis})`);
 }
-/** mulberry32, seeded, so every run writes the same files. */
-function random(seed) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-const rnd = random(5);
+const rnd = seededRandom(5); // seeded, so every run writes the same files
 const pick = (xs) => xs[Math.floor(rnd() * xs.length)];
 
 /** A server on `roots`, connected to the SDK client in process (tools listed, so outputs are validated). */

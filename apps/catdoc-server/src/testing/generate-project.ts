@@ -12,6 +12,7 @@
  */
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { seededRandom } from "@local-mcp/core";
 import { stringify } from "yaml";
 import type { CatDocModel, Category, Functor, NaturalTransformation } from "../domain/index.js";
 
@@ -34,17 +35,6 @@ const WORDS = [
 ];
 const DOMAINS = ["mathematics", "physics", "computing", "design", "operations"];
 
-/** mulberry32: a small, fast, seeded PRNG. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 export function generateProject(options: GenerateOptions): CatDocModel {
   const copies = Math.max(1, options.functors);
@@ -54,7 +44,7 @@ export function generateProject(options: GenerateOptions): CatDocModel {
   if (arrowsPerCategory < 0 || arrowsPerCategory > maxArrows) {
     throw new Error(`cannot place ${options.morphisms} morphisms over ${options.objects} objects in ${copies} categories`);
   }
-  const next = random(options.seed ?? 42);
+  const next = seededRandom(options.seed ?? 42);
   const pick = <T>(list: readonly T[]): T => list[Math.floor(next() * list.length)] as T;
 
   // One random shape, copied into every category.
