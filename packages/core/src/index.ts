@@ -8,9 +8,9 @@ export {
   ResponseLevelSchema,
   ToolResponse,
   atLevel,
+  eachAtLevel,
   isNestedSubset,
   levelIncludes,
-  processToolResponse,
   resolveResponseLevel,
 } from "./response-level.js";
 export type { LevelChoice, LevelParts, ResponseLevel } from "./response-level.js";
@@ -43,6 +43,7 @@ export type { ReadinessState } from "./guards/readiness.js";
 export { MemoryGuard, availableMemoryBytes, formatBytes } from "./guards/memory.js";
 export type { MemoryGuardOptions } from "./guards/memory.js";
 export { defineTool, lazySchema } from "./tool-definition.js";
+export { ADDITIVE, DESTRUCTIVE, DESTRUCTIVE_IDEMPOTENT, READ_ONLY, openWorld } from "./tool-definition.js";
 export type { AnyToolDefinition, ToolAnnotations, ToolContext, ToolDefinition } from "./tool-definition.js";
 export {
   RESOURCE_VERSION_META,

@@ -30,61 +30,96 @@ export interface LevelParts<
   full?: F;
 }
 
+type Fields = Record<string, unknown>;
+
+function isPlainObject(value: unknown): value is Fields {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
+}
+
 /**
- * Merges cumulative parts: `minimal`, plus `standard` at standard and full, plus `full` at full.
- * Parts add keys; a later part never changes a key of an earlier one, so the levels nest.
+ * What `extra` has and `base` lacks, added at any depth: objects by key, arrays element by element
+ * when their lengths agree. A value `base` already holds is never changed, so the result contains
+ * `base` (isNestedSubset) whatever `extra` is.
+ */
+function addMissing(base: unknown, extra: unknown): unknown {
+  if (isPlainObject(base) && isPlainObject(extra)) {
+    const out: Fields = { ...base };
+    for (const [key, value] of Object.entries(extra)) {
+      if (value === undefined) continue;
+      out[key] = key in base ? addMissing(base[key], value) : value;
+    }
+    return out;
+  }
+  if (Array.isArray(base) && Array.isArray(extra) && base.length === extra.length) {
+    return base.map((item, i) => addMissing(item, extra[i]));
+  }
+  return base;
+}
+
+/**
+ * The one level builder: `minimal`, plus what `standard` adds at standard and full, plus what
+ * `full` adds at full. A later part only ever adds keys, at any depth (objects by key, arrays
+ * element by element), so minimal ⊆ standard ⊆ full holds by construction. Lists whose items
+ * differ by level are rendered item by item with `eachAtLevel`, so their length never depends on
+ * the level.
  */
 export function atLevel<
   M extends Record<string, unknown>,
   S extends Record<string, unknown> = Record<never, never>,
   F extends Record<string, unknown> = Record<never, never>,
 >(level: ResponseLevel, parts: LevelParts<M, S, F>): M & Partial<S> & Partial<F> {
-  const out: Record<string, unknown> = { ...parts.minimal };
-  const add = (part: Record<string, unknown> | undefined) => {
-    for (const [key, value] of Object.entries(part ?? {})) {
-      if (value !== undefined && !(key in out)) out[key] = value;
-    }
-  };
-  if (levelIncludes(level, "standard")) add(parts.standard);
-  if (levelIncludes(level, "full")) add(parts.full);
+  let out: unknown = { ...parts.minimal };
+  if (levelIncludes(level, "standard") && parts.standard) out = addMissing(out, parts.standard);
+  if (levelIncludes(level, "full") && parts.full) out = addMissing(out, parts.full);
   return out as M & Partial<S> & Partial<F>;
 }
 
-/** A ToolResponse made of level parts; enough for most tools. */
+/** Each item of a list rendered at `level` from its parts: as many items at every level. */
+export function eachAtLevel<T>(
+  level: ResponseLevel,
+  items: readonly T[],
+  parts: (item: T, index: number) => LevelParts<Fields, Fields, Fields>,
+): Fields[] {
+  return items.map((item, index) => atLevel(level, parts(item, index)));
+}
+
+/**
+ * A ToolResponse made of level parts, or of a function from the level to parts (for results with
+ * lists rendered item by item). What every tool returns, unless it needs more around the parts.
+ */
 export class LeveledResponse<
-  M extends Record<string, unknown>,
+  M extends Record<string, unknown> = Fields,
   S extends Record<string, unknown> = Record<never, never>,
   F extends Record<string, unknown> = Record<never, never>,
 > extends ToolResponse {
-  constructor(private readonly parts: LevelParts<M, S, F>) {
+  constructor(private readonly parts: LevelParts<M, S, F> | ((level: ResponseLevel) => LevelParts<M, S, F>)) {
     super();
   }
   toResponse(level: ResponseLevel): Record<string, unknown> {
-    return atLevel(level, this.parts);
+    return atLevel(level, typeof this.parts === "function" ? this.parts(level) : this.parts);
   }
 }
 
 export interface LevelChoice {
   /** The call's `response_level` argument. */
   requested?: ResponseLevel | undefined;
+  /**
+   * The level another argument of the call asks for (local_git's `options.format: "detailed"`
+   * asks for full): used when the call gives no `response_level`.
+   */
+  implied?: ResponseLevel | undefined;
   /** The tool's own setting. */
   toolDefault?: ResponseLevel | undefined;
   /** The server default (`LOCAL_MCP_RESPONSE_LEVEL`). */
   serverDefault?: ResponseLevel | undefined;
 }
 
-/** The call's argument, else the per-tool setting, else the server default, else "minimal". */
+/**
+ * The level a call renders at, resolved once per call (createServer): the call's argument, else
+ * what its other arguments imply, else the tool's setting, else the server default, else "minimal".
+ */
 export function resolveResponseLevel(choice: LevelChoice): ResponseLevel {
-  return choice.requested ?? choice.toolDefault ?? choice.serverDefault ?? "minimal";
-}
-
-/** The one place where a tool's result becomes its output (seed 001 `process_tool_response`). */
-export function processToolResponse(
-  response: ToolResponse,
-  choice: LevelChoice,
-): { level: ResponseLevel; body: Record<string, unknown> } {
-  const level = resolveResponseLevel(choice);
-  return { level, body: response.toResponse(level) };
+  return choice.requested ?? choice.implied ?? choice.toolDefault ?? choice.serverDefault ?? "minimal";
 }
 
 /**

@@ -13,6 +13,24 @@ export interface ToolAnnotations {
   openWorldHint: boolean;
 }
 
+/**
+ * The annotations vocabulary: every tool takes one of these, named after MCP's hints (what a client
+ * may assume before calling). Frozen, so no tool changes another's.
+ */
+/** Only reads; the same call again answers the same (readOnlyHint). */
+export const READ_ONLY: Readonly<ToolAnnotations> = Object.freeze({ readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false });
+/** Changes state by adding only, never overwriting or deleting; each call adds again (destructiveHint false). */
+export const ADDITIVE: Readonly<ToolAnnotations> = Object.freeze({ readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false });
+/** May overwrite or delete; the same call again changes nothing more (destructiveHint and idempotentHint). */
+export const DESTRUCTIVE_IDEMPOTENT: Readonly<ToolAnnotations> = Object.freeze({ readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false });
+/** May overwrite or delete, and the same call again may do more (destructiveHint, not idempotent). */
+export const DESTRUCTIVE: Readonly<ToolAnnotations> = Object.freeze({ readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false });
+
+/** `annotations` for a tool that reaches a service outside this machine when `reaches` (openWorldHint). */
+export function openWorld(annotations: Readonly<ToolAnnotations>, reaches = true): Readonly<ToolAnnotations> {
+  return reaches ? Object.freeze({ ...annotations, openWorldHint: true }) : annotations;
+}
+
 export interface ToolContext {
   /** Aborts at the deadline or when the client cancels: pass it into the work itself. */
   signal: AbortSignal;
@@ -37,6 +55,12 @@ export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z
   timeoutMs?: number;
   /** This tool's default response level. */
   responseLevel?: ResponseLevel;
+  /**
+   * The level another argument asks for (a format switch such as `format: "detailed"`), used when
+   * the call gives no `response_level`: such switches are requests for a level, never a second
+   * way to render one.
+   */
+  levelFromInput?: (input: z.infer<I>) => ResponseLevel | undefined;
   /** Readiness this tool needs (L-adapter-required). */
   requires?: readonly Readiness[];
   /** Memory guard checked before each call (L-memory-bound). */

@@ -5,7 +5,7 @@ import { createLogger } from "../logger.js";
 import { LeveledResponse } from "../response-level.js";
 import { defineResource } from "../resource-definition.js";
 import { createServer, type CreatedServer } from "../server/create-server.js";
-import { defineTool } from "../tool-definition.js";
+import { READ_ONLY, defineTool } from "../tool-definition.js";
 import { SAMPLE_SERVER_NAME, SAMPLE_SERVER_VERSION } from "./sample-info.js";
 
 /**
@@ -26,7 +26,7 @@ export const echoTool = defineTool({
     words: z.number().int().optional(),
     received_at: z.string().optional(),
   }),
-  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  annotations: READ_ONLY,
   handler: async ({ text }) =>
     new LeveledResponse({
       minimal: { text, length: text.length },
@@ -41,7 +41,7 @@ export const waitTool = defineTool({
   description: "Waits the given milliseconds, reporting progress; stops at the deadline (L-response-time).",
   input: z.object({ ms: z.number().int().min(0).max(60_000).describe("How long to wait") }),
   output: z.object({ waited_ms: z.number().int() }),
-  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  annotations: READ_ONLY,
   timeoutMs: 10_000,
   handler: async ({ ms }, { signal, logger }) => {
     const start = Date.now();

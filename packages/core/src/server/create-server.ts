@@ -15,7 +15,7 @@ import { withDeadline } from "../guards/deadline.js";
 import { ProgressReporter } from "../guards/progress.js";
 import { createLogger, type LogFields, type Logger } from "../logger.js";
 import { DEFAULT_MAX_RESPONSE_TOKENS, estimateJsonTokens, responseTooLarge } from "../response-budget.js";
-import { processToolResponse, ResponseLevelSchema, type ResponseLevel } from "../response-level.js";
+import { resolveResponseLevel, ResponseLevelSchema, type ResponseLevel } from "../response-level.js";
 import type { AnyToolDefinition } from "../tool-definition.js";
 import type { ResourceDefinition, ResourceTemplateDefinition } from "../resource-definition.js";
 import { boundedErrorBody } from "./bounded-error-body.js";
@@ -285,7 +285,13 @@ export function createServer(definition: ServerDefinition): CreatedServer {
               }),
       onError: (error) => logger.warn("progress notification failed", { error }),
     });
-    const level = requested ?? tool.responseLevel ?? definition.responseLevel ?? "minimal";
+    // The one place a call's level is decided; the handler builds for it and the answer is rendered at it.
+    const level = resolveResponseLevel({
+      requested,
+      implied: tool.levelFromInput?.(args),
+      toolDefault: tool.responseLevel,
+      serverDefault: definition.responseLevel,
+    });
     const timeoutMs = tool.timeoutMs ?? definition.defaultTimeoutMs ?? DEFAULT_TIMEOUT_MS;
     const deadlineAt = Date.now() + timeoutMs;
     // The same signal ends the call on a client's cancel (notifications/cancelled, or a 2026-07-28
@@ -305,17 +311,13 @@ export function createServer(definition: ServerDefinition): CreatedServer {
         (deadlineSignal) => tool.handler(args, { signal: deadlineSignal, progress: (r) => reporter.report(r), level, logger: toolLogger }),
         { timeoutMs: Math.max(1, deadlineAt - Date.now()), signal, what: tool.name },
       );
-      const { body, level: rendered } = processToolResponse(response, {
-        requested,
-        toolDefault: tool.responseLevel,
-        serverDefault: definition.responseLevel,
-      });
+      const body = response.toResponse(level);
       const text = JSON.stringify(body);
       const tokens = estimateJsonTokens(text);
       if (tokens > maxTokens) {
-        logger.warn(`tool ${tool.name} answer withheld: ~${tokens} tokens at ${rendered}, above ${maxTokens}`);
+        logger.warn(`tool ${tool.name} answer withheld: ~${tokens} tokens at ${level}, above ${maxTokens}`);
         const changesState = !tool.annotations.readOnlyHint;
-        return errorResult(responseTooLarge({ tool: tool.name, level: rendered, tokens, maxTokens, response, changesState }));
+        return errorResult(responseTooLarge({ tool: tool.name, level, tokens, maxTokens, response, changesState }));
       }
       const checked = tool.output.safeParse(body);
       if (!checked.success) {
