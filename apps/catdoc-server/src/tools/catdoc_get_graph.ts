@@ -1,11 +1,10 @@
-import { lazySchema } from "@local-mcp/core";
+import { eachAtLevel, lazySchema, LeveledResponse, READ_ONLY } from "@local-mcp/core";
 import { z } from "zod";
 import { requireCategory } from "../domain/project-index.js";
-import { defineCatDocTool, READ_ONLY } from "./catdoc-tool.js";
+import { defineCatDocTool } from "./catdoc-tool.js";
 import { buildGraph } from "./support/graph-view.js";
 import { PageOutput, paginate, pagingInput } from "./support/paging.js";
 import { MetadataOutput } from "./support/schemas.js";
-import { LeveledView, itemsAt } from "./support/view.js";
 
 const PAGE = { defaultLimit: 200, maxLimit: 2000 };
 const EDGES = { defaultLimit: 1000, maxLimit: 10_000 };
@@ -81,7 +80,7 @@ export const catdocGetGraphTool = defineCatDocTool({
     const among = graph.edges.filter((e) => shown.has(`${e.categoryId}\u0000${e.source}`) && shown.has(`${e.categoryId}\u0000${e.target}`));
     const edges = among.slice(0, edgeLimit ?? EDGES.defaultLimit);
     const shownIds = new Set(nodes.map((n) => n.id));
-    return new LeveledView((level) => ({
+    return new LeveledResponse((level) => ({
       minimal: {
         ...info,
         edgeCount: graph.edges.length,
@@ -90,16 +89,16 @@ export const catdocGetGraphTool = defineCatDocTool({
         nodeIds: nodes.map((n) => n.id),
       },
       standard: {
-        nodes: itemsAt(level, nodes, (n) => ({
+        nodes: eachAtLevel(level, nodes, (n) => ({
           minimal: { id: n.id, categoryId: n.categoryId, title: n.title, domain: n.domain },
           full: { metadata: n.metadata },
         })),
-        edges: itemsAt(level, edges, (e) => ({
+        edges: eachAtLevel(level, edges, (e) => ({
           minimal: { id: e.id, source: e.source, target: e.target, categoryId: e.categoryId, name: e.name, isIdentity: e.isIdentity },
           full: { metadata: e.metadata },
         })),
         categories: graph.categories,
-        functors: itemsAt(level, graph.functors, (f) => ({
+        functors: eachAtLevel(level, graph.functors, (f) => ({
           minimal: { id: f.id, name: f.name, sourceCategory: f.sourceCategory, targetCategory: f.targetCategory },
           full: { objectMapping: Object.fromEntries(Object.entries(f.objectMapping).filter(([from]) => shownIds.has(from))) },
         })),

@@ -1,4 +1,4 @@
-import { lazySchema } from "@local-mcp/core";
+import { DESTRUCTIVE_IDEMPOTENT, eachAtLevel, lazySchema, LeveledResponse } from "@local-mcp/core";
 import { z } from "zod";
 import { CatDocInputError } from "../domain/errors.js";
 import type { CatDocProject } from "../domain/index.js";
@@ -6,7 +6,6 @@ import type { ImportedObject } from "../domain/import/index.js";
 import { defineCatDocTool } from "./catdoc-tool.js";
 import { limitInput } from "./support/paging.js";
 import { MetadataOutput } from "./support/schemas.js";
-import { LeveledView, itemsAt } from "./support/view.js";
 
 const SHOWN = { defaultLimit: 100, maxLimit: 1000 };
 /** The category an import into a project without categories creates. */
@@ -95,7 +94,7 @@ export const catdocImportDocumentTool = defineCatDocTool({
   get output() {
     return output();
   },
-  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+  annotations: DESTRUCTIVE_IDEMPOTENT,
   timeoutMs: 60_000,
   handler: async ({ filePath, domain, categoryId, dryRun, force, limit }, { project, signal }) => {
     const category = await chooseCategory(() => project.load(), categoryId);
@@ -119,7 +118,7 @@ export const catdocImportDocumentTool = defineCatDocTool({
     const truncated = lists.some((list) => list.length > cap);
     const first = <T>(list: readonly T[]) => list.slice(0, cap);
     const objectParts = (o: ImportedObject) => ({ minimal: { id: o.id }, standard: { path: o.path, title: o.title }, full: { domain: o.domain } });
-    return new LeveledView((level) => ({
+    return new LeveledResponse((level) => ({
       minimal: {
         written: report.written,
         dryRun: report.dryRun,
@@ -136,20 +135,20 @@ export const catdocImportDocumentTool = defineCatDocTool({
           existingMorphisms: report.existingMorphisms.length,
           unresolved: report.unresolved.length,
         },
-        added: itemsAt(level, first(report.added), objectParts),
-        updated: itemsAt(level, first(report.updated), objectParts),
-        unchanged: itemsAt(level, first(report.unchanged), objectParts),
+        added: eachAtLevel(level, first(report.added), objectParts),
+        updated: eachAtLevel(level, first(report.updated), objectParts),
+        unchanged: eachAtLevel(level, first(report.unchanged), objectParts),
         skipped: first(report.skipped),
-        conflicts: itemsAt(level, first(report.conflicts), (c) => ({
+        conflicts: eachAtLevel(level, first(report.conflicts), (c) => ({
           minimal: { id: c.id, fields: c.fields },
           standard: { path: c.path },
           full: { current: c.current, imported: c.imported },
         })),
-        proposedMorphisms: itemsAt(level, first(report.proposedMorphisms), (m) => ({
+        proposedMorphisms: eachAtLevel(level, first(report.proposedMorphisms), (m) => ({
           minimal: { id: m.id, source: m.source, target: m.target },
           standard: { name: m.name, reason: m.reason },
         })),
-        unresolved: itemsAt(level, first(report.unresolved), (u) => ({
+        unresolved: eachAtLevel(level, first(report.unresolved), (u) => ({
           minimal: { source: u.source, reference: u.reference },
           standard: { kind: u.kind, reason: u.reason },
         })),

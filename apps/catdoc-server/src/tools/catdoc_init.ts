@@ -1,9 +1,8 @@
-import { ToolError, lazySchema } from "@local-mcp/core";
+import { DESTRUCTIVE, lazySchema, LeveledResponse, ToolError } from "@local-mcp/core";
 import { z } from "zod";
 import { CatDocConflictError } from "../domain/errors.js";
 import { resolveInsideRoot } from "../domain/paths.js";
 import { defineCatDocTool } from "./catdoc-tool.js";
-import { LeveledView } from "./support/view.js";
 
 const input = lazySchema(() => z.object({
   directory: z.string().min(1).optional().describe("Folder to initialize, relative to the project root (default: the root itself)."),
@@ -33,7 +32,7 @@ export const catdocInitTool = defineCatDocTool({
   get output() {
     return output();
   },
-  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+  annotations: DESTRUCTIVE,
   handler: async ({ directory, force }, { project, signal }) => {
     const root = directory === undefined ? project.root : await resolveInsideRoot(project.root, directory, "directory");
     const store = root === project.root ? await project.store() : new (await import("../domain/store/store.js")).CatDocStore(root);
@@ -47,7 +46,7 @@ export const catdocInitTool = defineCatDocTool({
       throw error;
     });
     const name = (await store.load()).settings.projectName;
-    return new LeveledView(() => ({
+    return new LeveledResponse(() => ({
       minimal: { initialized: true, root: result.root, files: result.files, overwritten: result.overwritten },
       standard: { projectName: name, servedByThisServer: result.root === project.root },
       full: { version: result.version },

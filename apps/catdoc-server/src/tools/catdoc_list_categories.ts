@@ -1,9 +1,8 @@
-import { lazySchema } from "@local-mcp/core";
+import { eachAtLevel, lazySchema, LeveledResponse, READ_ONLY } from "@local-mcp/core";
 import { z } from "zod";
-import { defineCatDocTool, READ_ONLY } from "./catdoc-tool.js";
+import { defineCatDocTool } from "./catdoc-tool.js";
 import { PageOutput, paginate, pagingInput } from "./support/paging.js";
 import { FORMAT_INPUT } from "./support/schemas.js";
-import { LeveledView, itemsAt } from "./support/view.js";
 
 const PAGE = { defaultLimit: 50, maxLimit: 500 };
 
@@ -45,10 +44,10 @@ export const catdocListCategoriesTool = defineCatDocTool({
     const loaded = await project.load();
     const { items, info } = paginate(loaded.model.categories, { limit, offset }, PAGE, "categories");
     const functors = loaded.model.functors;
-    return new LeveledView((level) => ({
+    return new LeveledResponse((level) => ({
       minimal: { ...info, ids: items.map((c) => c.id) },
       standard: {
-        categories: itemsAt(level, items, (c) => ({
+        categories: eachAtLevel(level, items, (c) => ({
           minimal: { id: c.id, name: c.name, objectCount: c.objects.length, morphismCount: c.morphisms.length },
           full: {
             functorsFrom: functors.filter((f) => f.sourceCategory === c.id).map((f) => f.id),

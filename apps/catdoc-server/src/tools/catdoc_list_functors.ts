@@ -1,8 +1,7 @@
-import { lazySchema } from "@local-mcp/core";
+import { eachAtLevel, lazySchema, LeveledResponse, READ_ONLY } from "@local-mcp/core";
 import { z } from "zod";
-import { defineCatDocTool, READ_ONLY } from "./catdoc-tool.js";
+import { defineCatDocTool } from "./catdoc-tool.js";
 import { PageOutput, paginate, pagingInput } from "./support/paging.js";
-import { LeveledView, itemsAt } from "./support/view.js";
 
 const PAGE = { defaultLimit: 50, maxLimit: 500 };
 
@@ -47,10 +46,10 @@ export const catdocListFunctorsTool = defineCatDocTool({
     const index = (await project.load()).index;
     const { items, info } = paginate(index.model.functors, { limit, offset }, PAGE, "functors");
     const nameOf = (id: string) => index.categories.get(id)?.category.name ?? null;
-    return new LeveledView((level) => ({
+    return new LeveledResponse((level) => ({
       minimal: { ...info, ids: items.map((f) => f.id) },
       standard: {
-        functors: itemsAt(level, items, (f) => ({
+        functors: eachAtLevel(level, items, (f) => ({
           minimal: {
             id: f.id,
             name: f.name,

@@ -1,11 +1,10 @@
-import { lazySchema } from "@local-mcp/core";
+import { eachAtLevel, lazySchema, LeveledResponse, READ_ONLY } from "@local-mcp/core";
 import { z } from "zod";
 import { requireCategory } from "../domain/project-index.js";
 import type { Morphism } from "../domain/index.js";
-import { defineCatDocTool, READ_ONLY } from "./catdoc-tool.js";
+import { defineCatDocTool } from "./catdoc-tool.js";
 import { PageOutput, paginate, pagingInput } from "./support/paging.js";
 import { MorphismOutput } from "./support/schemas.js";
-import { LeveledView, itemsAt } from "./support/view.js";
 
 const PAGE = { defaultLimit: 50, maxLimit: 1000 };
 
@@ -52,10 +51,10 @@ export const catdocListMorphismsTool = defineCatDocTool({
       }
     }
     const { items, info } = paginate(all, { limit, offset }, PAGE, "morphisms");
-    return new LeveledView((level) => ({
+    return new LeveledResponse((level) => ({
       minimal: { ...info, ids: items.map(({ morphism }) => morphism.id) },
       standard: {
-        morphisms: itemsAt(level, items, ({ morphism: m, categoryId: home, identity }) => ({
+        morphisms: eachAtLevel(level, items, ({ morphism: m, categoryId: home, identity }) => ({
           minimal: { id: m.id, source: m.source, target: m.target, categoryId: home, name: m.name, isIdentity: identity },
           full: { metadata: m.metadata },
         })),

@@ -1,8 +1,7 @@
-import { lazySchema } from "@local-mcp/core";
+import { eachAtLevel, lazySchema, LeveledResponse, READ_ONLY } from "@local-mcp/core";
 import { z } from "zod";
-import { defineCatDocTool, READ_ONLY } from "./catdoc-tool.js";
+import { defineCatDocTool } from "./catdoc-tool.js";
 import { PageOutput, paginate, pagingInput } from "./support/paging.js";
-import { LeveledView, itemsAt } from "./support/view.js";
 
 const PAGE = { defaultLimit: 50, maxLimit: 500 };
 
@@ -45,10 +44,10 @@ export const catdocListNaturalTransformationsTool = defineCatDocTool({
   handler: async ({ limit, offset }, { project }) => {
     const index = (await project.load()).index;
     const { items, info } = paginate(index.model.naturalTransformations, { limit, offset }, PAGE, "natural transformations");
-    return new LeveledView((level) => ({
+    return new LeveledResponse((level) => ({
       minimal: { ...info, ids: items.map((nt) => nt.id) },
       standard: {
-        naturalTransformations: itemsAt(level, items, (nt) => {
+        naturalTransformations: eachAtLevel(level, items, (nt) => {
           const F = index.functors.get(nt.sourceFunctor);
           return {
             minimal: {

@@ -1,10 +1,9 @@
-import { levelIncludes, lazySchema } from "@local-mcp/core";
+import { eachAtLevel, lazySchema, LeveledResponse, levelIncludes, READ_ONLY } from "@local-mcp/core";
 import { z } from "zod";
 import { requireCategory } from "../domain/project-index.js";
-import { defineCatDocTool, READ_ONLY } from "./catdoc-tool.js";
+import { defineCatDocTool } from "./catdoc-tool.js";
 import { PageOutput, paginate, pagingInput } from "./support/paging.js";
 import { MetadataOutput } from "./support/schemas.js";
-import { LeveledView, itemsAt } from "./support/view.js";
 
 const PAGE = { defaultLimit: 50, maxLimit: 1000 };
 
@@ -54,10 +53,10 @@ export const catdocListObjectsTool = defineCatDocTool({
       .flatMap((c) => c.objects.filter((o) => domain === undefined || o.domain === domain).map((object) => ({ object, categoryId: c.id })));
     const { items, info } = paginate(all, { limit, offset }, PAGE, "objects");
     const documents = levelIncludes(level, "full") ? (await loaded.documents()).byObject : undefined;
-    return new LeveledView((at) => ({
+    return new LeveledResponse((at) => ({
       minimal: { ...info, ids: items.map(({ object }) => object.id) },
       standard: {
-        objects: itemsAt(at, items, ({ object, categoryId: home }) => ({
+        objects: eachAtLevel(at, items, ({ object, categoryId: home }) => ({
           minimal: { id: object.id, categoryId: home, title: object.title, domain: object.domain },
           full: { metadata: object.metadata, documentPath: documents === undefined ? undefined : (documents.get(object.id)?.path ?? null) },
         })),

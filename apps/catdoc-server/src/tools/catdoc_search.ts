@@ -1,9 +1,8 @@
-import { levelIncludes, lazySchema } from "@local-mcp/core";
+import { eachAtLevel, lazySchema, LeveledResponse, levelIncludes, READ_ONLY } from "@local-mcp/core";
 import { z } from "zod";
 import { requireCategory } from "../domain/project-index.js";
 import type { DocumentSet, SearchHit } from "../domain/index.js";
-import { defineCatDocTool, READ_ONLY } from "./catdoc-tool.js";
-import { LeveledView, itemsAt } from "./support/view.js";
+import { defineCatDocTool } from "./catdoc-tool.js";
 
 const DEFAULT_LIMIT = 10;
 const MAX_LIMIT = 100;
@@ -71,13 +70,13 @@ export const catdocSearchTool = defineCatDocTool({
       ...(categoryId === undefined ? {} : { categoryId }),
     });
     const documents = levelIncludes(level, "full") ? await loaded.documents() : undefined;
-    return new LeveledView((at) => ({
+    return new LeveledResponse((at) => ({
       minimal: {
         query: result.query,
         total: result.total,
         returned: result.hits.length,
         truncated: result.total > result.hits.length,
-        hits: itemsAt(at, result.hits, (hit) => ({
+        hits: eachAtLevel(at, result.hits, (hit) => ({
           minimal: { id: hit.id, score: Math.round(hit.score * 1000) / 1000 },
           standard: { title: hit.title, domain: hit.domain, categoryId: hit.categoryId },
           full: { terms: hit.terms, fields: hit.fields, documentPath: hit.documentPath, snippet: documents === undefined ? undefined : snippet(documents, hit) },

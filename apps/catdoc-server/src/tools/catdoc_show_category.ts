@@ -1,10 +1,9 @@
-import { lazySchema } from "@local-mcp/core";
+import { eachAtLevel, lazySchema, LeveledResponse, READ_ONLY } from "@local-mcp/core";
 import { z } from "zod";
 import { requireCategory } from "../domain/project-index.js";
-import { defineCatDocTool, READ_ONLY } from "./catdoc-tool.js";
+import { defineCatDocTool } from "./catdoc-tool.js";
 import { firstOf, limitInput } from "./support/paging.js";
 import { MetadataOutput, MorphismOutput } from "./support/schemas.js";
-import { LeveledView, itemsAt } from "./support/view.js";
 
 const SHOWN = { defaultLimit: 100, maxLimit: 1000 };
 
@@ -49,18 +48,18 @@ export const catdocShowCategoryTool = defineCatDocTool({
     const objects = firstOf(category.objects, limit ?? SHOWN.defaultLimit);
     const morphisms = firstOf(category.morphisms, limit ?? SHOWN.defaultLimit);
     const truncated = objects.truncated || morphisms.truncated;
-    return new LeveledView((level) => ({
+    return new LeveledResponse((level) => ({
       minimal: {
         id: category.id,
         objectCount: objects.total,
         morphismCount: morphisms.total,
         identityCount: identityIds.size,
-        objects: itemsAt(level, objects.items, (o) => ({
+        objects: eachAtLevel(level, objects.items, (o) => ({
           minimal: { id: o.id },
           standard: { title: o.title, domain: o.domain },
           full: { metadata: o.metadata },
         })),
-        morphisms: itemsAt(level, morphisms.items, (m) => ({
+        morphisms: eachAtLevel(level, morphisms.items, (m) => ({
           minimal: { id: m.id, source: m.source, target: m.target },
           standard: { name: m.name, isIdentity: identityIds.has(m.id) },
           full: { metadata: m.metadata },

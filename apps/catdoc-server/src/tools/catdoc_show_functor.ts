@@ -1,9 +1,8 @@
-import { lazySchema } from "@local-mcp/core";
+import { lazySchema, LeveledResponse, READ_ONLY } from "@local-mcp/core";
 import { z } from "zod";
 import { requireFunctor } from "../domain/project-index.js";
-import { defineCatDocTool, READ_ONLY } from "./catdoc-tool.js";
+import { defineCatDocTool } from "./catdoc-tool.js";
 import { limitInput } from "./support/paging.js";
-import { LeveledView } from "./support/view.js";
 
 const SHOWN = { defaultLimit: 200, maxLimit: 5000 };
 
@@ -52,7 +51,7 @@ export const catdocShowFunctorTool = defineCatDocTool({
     const objectCount = Object.keys(functor.objectMapping).length;
     const morphismCount = Object.keys(functor.morphismMapping).length;
     const nameOf = (id: string) => index.categories.get(id)?.category.name ?? null;
-    return new LeveledView(() => ({
+    return new LeveledResponse(() => ({
       minimal: {
         id: functor.id,
         sourceCategory: functor.sourceCategory,

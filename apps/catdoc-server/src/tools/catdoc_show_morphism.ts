@@ -1,9 +1,8 @@
-import { lazySchema } from "@local-mcp/core";
+import { lazySchema, LeveledResponse, READ_ONLY } from "@local-mcp/core";
 import { z } from "zod";
 import { requireMorphism } from "../domain/project-index.js";
-import { defineCatDocTool, READ_ONLY } from "./catdoc-tool.js";
+import { defineCatDocTool } from "./catdoc-tool.js";
 import { MetadataOutput } from "./support/schemas.js";
-import { LeveledView } from "./support/view.js";
 
 const input = lazySchema(() => z.object({
   morphismId: z.string().min(1).describe("The morphism id (see catdoc_list_morphisms)."),
@@ -41,7 +40,7 @@ export const catdocShowMorphismTool = defineCatDocTool({
     const { morphism, category } = requireMorphism(index, morphismId, categoryId);
     const isIdentity = category.identities.get(morphism.source)?.id === morphism.id;
     const functorImages = (index.functorsFrom.get(category.category.id) ?? []).map((f) => ({ functorId: f.id, image: f.morphismMapping[morphism.id] ?? null }));
-    return new LeveledView(() => ({
+    return new LeveledResponse(() => ({
       minimal: { id: morphism.id, categoryId: category.category.id, source: morphism.source, target: morphism.target, isIdentity, functorImages },
       standard: {
         name: morphism.name,

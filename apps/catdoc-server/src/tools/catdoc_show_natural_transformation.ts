@@ -1,9 +1,8 @@
-import { lazySchema } from "@local-mcp/core";
+import { eachAtLevel, lazySchema, LeveledResponse, READ_ONLY } from "@local-mcp/core";
 import { z } from "zod";
 import { requireNaturalTransformation } from "../domain/project-index.js";
-import { defineCatDocTool, READ_ONLY } from "./catdoc-tool.js";
+import { defineCatDocTool } from "./catdoc-tool.js";
 import { limitInput } from "./support/paging.js";
-import { LeveledView, itemsAt } from "./support/view.js";
 
 const SHOWN = { defaultLimit: 200, maxLimit: 5000 };
 
@@ -47,11 +46,11 @@ export const catdocShowNaturalTransformationTool = defineCatDocTool({
     const target = F === undefined ? undefined : index.categories.get(F.targetCategory);
     const entries = Object.entries(nt.components);
     const cap = limit ?? SHOWN.defaultLimit;
-    return new LeveledView((level) => ({
+    return new LeveledResponse((level) => ({
       minimal: { id: nt.id, sourceFunctor: nt.sourceFunctor, targetFunctor: nt.targetFunctor, componentCount: entries.length },
       standard: { name: nt.name, sourceCategory: F?.sourceCategory ?? null, targetCategory: F?.targetCategory ?? null },
       full: {
-        components: itemsAt(level, entries.slice(0, cap), ([objectId, morphismId]) => {
+        components: eachAtLevel(level, entries.slice(0, cap), ([objectId, morphismId]) => {
           const morphism = target?.morphisms.get(morphismId);
           return { minimal: { objectId, morphismId, source: morphism?.source ?? null, target: morphism?.target ?? null } };
         }),

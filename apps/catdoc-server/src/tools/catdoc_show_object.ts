@@ -1,11 +1,10 @@
-import { levelIncludes, lazySchema } from "@local-mcp/core";
+import { eachAtLevel, lazySchema, LeveledResponse, levelIncludes, READ_ONLY } from "@local-mcp/core";
 import { z } from "zod";
 import { requireObject } from "../domain/project-index.js";
 import type { Morphism } from "../domain/index.js";
-import { defineCatDocTool, READ_ONLY } from "./catdoc-tool.js";
+import { defineCatDocTool } from "./catdoc-tool.js";
 import { firstOf, limitInput } from "./support/paging.js";
 import { MetadataOutput } from "./support/schemas.js";
-import { LeveledView, itemsAt } from "./support/view.js";
 
 const SHOWN = { defaultLimit: 50, maxLimit: 500 };
 /** Longest document text returned; the resource catdoc://objects/{id} has all of it. */
@@ -67,7 +66,7 @@ export const catdocShowObjectTool = defineCatDocTool({
     const into = firstOf(notSelf(category.incoming.get(objectId)), limit ?? SHOWN.defaultLimit);
     const document = levelIncludes(level, "full") ? await project.document(loaded, objectId) : undefined;
     const content = document?.text;
-    return new LeveledView((at) => ({
+    return new LeveledResponse((at) => ({
       minimal: {
         id: object.id,
         categoryId: category.category.id,
@@ -78,8 +77,8 @@ export const catdocShowObjectTool = defineCatDocTool({
       standard: {
         title: object.title,
         domain: object.domain,
-        outgoing: itemsAt(at, out.items, (m) => ({ minimal: { id: m.id, source: m.source, target: m.target }, standard: { name: m.name } })),
-        incoming: itemsAt(at, into.items, (m) => ({ minimal: { id: m.id, source: m.source, target: m.target }, standard: { name: m.name } })),
+        outgoing: eachAtLevel(at, out.items, (m) => ({ minimal: { id: m.id, source: m.source, target: m.target }, standard: { name: m.name } })),
+        incoming: eachAtLevel(at, into.items, (m) => ({ minimal: { id: m.id, source: m.source, target: m.target }, standard: { name: m.name } })),
         truncated: out.truncated || into.truncated,
       },
       full: {

@@ -1,12 +1,11 @@
-import { lazySchema } from "@local-mcp/core";
+import { lazySchema, LeveledResponse, READ_ONLY } from "@local-mcp/core";
 import { z } from "zod";
 import { categoryOfObject, requireObject } from "../domain/project-index.js";
 import { traceAcrossInSteps } from "../domain/trace/across.js";
 import { DEFAULT_MAX_DEPTH, traceObjectsInSteps } from "../domain/trace/paths.js";
 import { runInSteps } from "../domain/trace/steps.js";
-import { defineCatDocTool, READ_ONLY } from "./catdoc-tool.js";
+import { defineCatDocTool } from "./catdoc-tool.js";
 import { TracePathOutput, acrossPathAt, withinPathAt } from "./support/trace-view.js";
-import { LeveledView } from "./support/view.js";
 
 const DEFAULT_MAX_PATHS = 10;
 const MAX_PATHS = 100;
@@ -70,7 +69,7 @@ export const catdocTraceTool = defineCatDocTool({
       requireObject(index, sourceId, categoryId);
       const result = await runInSteps(traceAcrossInSteps(index, sourceId, across, { targetObjectId: targetId, maxSteps: maxDepth ?? DEFAULT_MAX_DEPTH, maxPaths: limit }), steps);
       const paths = findAll === true ? result.paths : result.paths.slice(0, 1);
-      return new LeveledView((level) => ({
+      return new LeveledResponse((level) => ({
         minimal: {
           mode: "across",
           source: sourceId,
@@ -94,7 +93,7 @@ export const catdocTraceTool = defineCatDocTool({
       }),
       steps,
     );
-    return new LeveledView((level) => ({
+    return new LeveledResponse((level) => ({
       minimal: {
         mode: "within",
         source: sourceId,

@@ -4,12 +4,11 @@
  * the target category. minimal: lengths and ids; standard: adds names (and the morphisms of
  * each path); full: adds the titles of the objects passed.
  */
-import { lazySchema } from "@local-mcp/core";
+import { atLevel, eachAtLevel, lazySchema } from "@local-mcp/core";
 import type { ResponseLevel } from "@local-mcp/core";
 import { z } from "zod";
 import type { CrossCategoryPath, CrossStep, ProjectIndex, TracePath } from "../../domain/index.js";
 import { categoryOfObject } from "../../domain/project-index.js";
-import { itemAt, itemsAt } from "./view.js";
 
 const MorphismStep = lazySchema(() => z.object({ id: z.string(), source: z.string(), target: z.string(), name: z.string().optional() }));
 
@@ -44,7 +43,7 @@ export const TracePathOutput = lazySchema(() => z.object({
 }));
 
 function morphismsAt(level: ResponseLevel, path: TracePath) {
-  return itemsAt(level, path.morphisms, (m) => ({ minimal: { id: m.id, source: m.source, target: m.target }, standard: { name: m.name } }));
+  return eachAtLevel(level, path.morphisms, (m) => ({ minimal: { id: m.id, source: m.source, target: m.target }, standard: { name: m.name } }));
 }
 
 function titled(index: ProjectIndex, categoryId: string, ids: readonly string[]) {
@@ -53,7 +52,7 @@ function titled(index: ProjectIndex, categoryId: string, ids: readonly string[])
 }
 
 export function withinPathAt(level: ResponseLevel, index: ProjectIndex, path: TracePath) {
-  return itemAt(level, {
+  return atLevel(level, {
     minimal: { length: path.length, objectIds: path.objectIds, morphismIds: path.morphisms.map((m) => m.id) },
     standard: { morphisms: morphismsAt(level, path) },
     full: { objects: titled(index, path.categoryId, path.objectIds) },
@@ -72,15 +71,15 @@ export function acrossPathAt(level: ResponseLevel, index: ProjectIndex, path: Cr
     ...path.steps.map((s) => ({ id: s.fromObject, categoryId: s.kind === "functor" ? s.fromCategory : s.categoryId })),
     ...(arrival === null ? [{ id: path.resultObject, categoryId: path.resultCategory }] : arrival.objectIds.map((id) => ({ id, categoryId: path.resultCategory }))),
   ];
-  return itemAt(level, {
+  return atLevel(level, {
     minimal: {
       length: path.length,
-      steps: itemsAt(level, path.steps, stepParts),
+      steps: eachAtLevel(level, path.steps, stepParts),
       resultObject: path.resultObject,
       arrival:
         arrival === null
           ? null
-          : itemAt(level, {
+          : atLevel(level, {
               minimal: { objectIds: arrival.objectIds, morphismIds: arrival.morphisms.map((m) => m.id) },
               standard: { morphisms: morphismsAt(level, arrival) },
             }),

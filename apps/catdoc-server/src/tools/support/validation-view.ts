@@ -6,7 +6,7 @@
  * next step); standard: adds the scope, each error's message and the warnings (code, ids,
  * message); full: adds severities and every check the scope runs, with what it means.
  */
-import { lazySchema } from "@local-mcp/core";
+import { eachAtLevel, lazySchema, LeveledResponse } from "@local-mcp/core";
 import type { ResponseLevel } from "@local-mcp/core";
 import { z } from "zod";
 import { VALIDATION_CHECKS, VALIDATION_CODES } from "../../domain/validate/issues.js";
@@ -14,7 +14,6 @@ import type { ProjectIndex, ValidationCode, ValidationIssue, ValidationReport } 
 import type * as ValidatorsModule from "../../domain/validate/validate.js";
 import { pagingInput } from "./paging.js";
 import type { PageBounds } from "./paging.js";
-import { LeveledView, itemsAt } from "./view.js";
 
 type Validators = typeof ValidatorsModule;
 
@@ -101,7 +100,7 @@ function warningParts(issue: ValidationIssue) {
   return { minimal: { ...minimal, ...standard }, full };
 }
 
-export function validationView(report: ValidationReport, scope: ValidationScope, request: { limit?: number | undefined; offset?: number | undefined }): LeveledView {
+export function validationView(report: ValidationReport, scope: ValidationScope, request: { limit?: number | undefined; offset?: number | undefined }): LeveledResponse {
   const limit = request.limit ?? VALIDATION_PAGE.defaultLimit;
   const offset = request.offset ?? 0;
   const errors = report.errors.slice(offset, offset + limit);
@@ -117,18 +116,18 @@ export function validationView(report: ValidationReport, scope: ValidationScope,
     ? `Showing items ${offset + 1}-${end} of ${report.errors.length} errors and ${report.warnings.length} warnings (warnings are listed from ` +
       `response_level standard); call again with offset ${end} for more (countsByCode has every count).`
     : undefined;
-  return new LeveledView((level: ResponseLevel) => ({
+  return new LeveledResponse((level: ResponseLevel) => ({
     minimal: {
       isValid: report.isValid,
       summary: report.summary,
       countsByCode,
-      errors: itemsAt(level, errors, issueParts),
+      errors: eachAtLevel(level, errors, issueParts),
       truncated,
       ...(truncated ? { nextOffset: end, notice } : {}),
     },
     standard: {
       scope,
-      warnings: itemsAt(level, warnings, warningParts),
+      warnings: eachAtLevel(level, warnings, warningParts),
       offset,
     },
     full: { checks },
