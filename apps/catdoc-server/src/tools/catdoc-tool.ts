@@ -27,9 +27,6 @@ export function defineCatDocTool<I extends z.ZodObject, O extends z.ZodObject>(d
   return definition;
 }
 
-/** Annotations of the tools that only read the project. */
-export const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
-
 export function bindCatDocTool<I extends z.ZodObject, O extends z.ZodObject>(tool: CatDocToolDefinition<I, O>, project: ProjectAccess): ToolDefinition<I, O> {
   const { handler } = tool;
   // Property descriptors, not a spread: a spread would call the `input`/`output` getters and build

@@ -1,6 +1,6 @@
-import { lazySchema } from "@local-mcp/core";
+import { READ_ONLY, lazySchema } from "@local-mcp/core";
 import { z } from "zod";
-import { defineCatDocTool, READ_ONLY } from "./catdoc-tool.js";
+import { defineCatDocTool } from "./catdoc-tool.js";
 import { ValidationOutput, validationPagingInput, validationView, validators } from "./support/validation-view.js";
 
 const input = lazySchema(() => z.object({ id: z.string().min(1).describe("The natural transformation id (see catdoc_list_natural_transformations)."), ...validationPagingInput() }));

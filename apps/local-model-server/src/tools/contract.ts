@@ -1,6 +1,6 @@
 /** Input and output schema pieces every tool of this server shares. */
 import { z } from "zod";
-import { nestingDepth, type ToolAnnotations } from "@local-mcp/core";
+import { nestingDepth } from "@local-mcp/core";
 
 export const EngineChoiceSchema = z
   .enum(["auto", "deterministic", "model"])
@@ -54,8 +54,6 @@ export function contractOutput<D extends z.ZodType>(data: D) {
     stats: f.stats,
   });
 }
-
-export const READ_ONLY: ToolAnnotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
 
 export const FilesSchema = z
   .array(z.string().min(1).max(4096))

@@ -3,7 +3,7 @@
  * functions with parameters, interfaces/types/enums, and dependencies following relative
  * imports to `depth`. Other languages go to the model (engine auto) when one is configured.
  */
-import { defineTool, lazySchema, type ToolContext } from "@local-mcp/core";
+import { READ_ONLY, defineTool, lazySchema, type ToolContext } from "@local-mcp/core";
 import { z } from "zod";
 import { analyzeWithDependencies, type AnalyzedFile } from "../domain/analyze/script-analysis.js";
 import { jsonTaskMessages, numbered } from "../domain/model/prompts.js";
@@ -13,7 +13,7 @@ import { exportLabel } from "../domain/ts/exports.js";
 import { isScriptPath } from "../domain/ts/source-file.js";
 import { estimateTextTokens } from "../domain/tokens.js";
 import type { LocalModelRuntime } from "../runtime.js";
-import { EngineChoiceSchema, FilesSchema, READ_ONLY, contractOutput } from "./contract.js";
+import { EngineChoiceSchema, FilesSchema, contractOutput } from "./contract.js";
 import { chooseEngine } from "./engine-choice.js";
 import type { Json } from "./level-tree.js";
 import { readFiles } from "./read-files.js";

@@ -3,7 +3,7 @@
  * (time-bounded), exports/imports (TypeScript compiler API), outlines (headings, GSD blocks,
  * symbols) — and, with a model, summaries of prose or anything sent with engine "model".
  */
-import { defineTool, lazySchema, ToolError, type ToolContext } from "@local-mcp/core";
+import { READ_ONLY, defineTool, lazySchema, ToolError, type ToolContext } from "@local-mcp/core";
 import { z } from "zod";
 import {
   extractExports,
@@ -22,7 +22,7 @@ import { compilePatterns } from "../domain/regex/bounded-regex.js";
 import { isScriptPath } from "../domain/ts/source-file.js";
 import { estimateTextTokens } from "../domain/tokens.js";
 import type { LocalModelRuntime } from "../runtime.js";
-import { boundedJsonObject, EngineChoiceSchema, FilesSchema, READ_ONLY, contractOutput } from "./contract.js";
+import { boundedJsonObject, EngineChoiceSchema, FilesSchema, contractOutput } from "./contract.js";
 import { chooseEngine } from "./engine-choice.js";
 import type { Json } from "./level-tree.js";
 import { checkAgainstSchema, readFiles } from "./read-files.js";

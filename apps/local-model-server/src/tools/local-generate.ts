@@ -4,7 +4,7 @@
  * template uses and the call does not give is INVALID_INPUT naming it. With output_path the file
  * is written atomically under the roots, and minimal responses leave the content out.
  */
-import { defineTool, lazySchema, ToolError, type ToolContext } from "@local-mcp/core";
+import { DESTRUCTIVE_IDEMPOTENT, defineTool, lazySchema, ToolError, type ToolContext } from "@local-mcp/core";
 import { z } from "zod";
 import { countLines } from "../domain/text/lines.js";
 import { jsonTaskMessages } from "../domain/model/prompts.js";
@@ -56,7 +56,7 @@ export function localGenerateTool(runtime: LocalModelRuntime) {
     get output() {
       return output();
     },
-    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+    annotations: DESTRUCTIVE_IDEMPOTENT,
     timeoutMs: runtime.config.timeoutMs,
     handler: (args, ctx) => runTask(runtime, "local_generate", ctx, () => generate(runtime, args, ctx)),
   });

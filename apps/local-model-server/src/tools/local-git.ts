@@ -8,14 +8,14 @@
  * lists, full every detail.
  */
 import { stat } from "node:fs/promises";
-import { defineTool, lazySchema, ToolError, type ToolContext } from "@local-mcp/core";
+import { READ_ONLY, defineTool, lazySchema, ToolError, type ToolContext } from "@local-mcp/core";
 import { z } from "zod";
 import { shortStatusText } from "../domain/git/status-parser.js";
 import { GitRepo, type PathFilter } from "../domain/git/git-repo.js";
 import { clip, jsonTaskMessages } from "../domain/model/prompts.js";
 import { gitDataSchema, type GitTask } from "../domain/model/task-schemas.js";
 import type { LocalModelRuntime } from "../runtime.js";
-import { EngineChoiceSchema, READ_ONLY, contractOutput } from "./contract.js";
+import { EngineChoiceSchema, contractOutput } from "./contract.js";
 import type { Json, LevelTree } from "./level-tree.js";
 import { ModelTally, runTask } from "./run-task.js";
 import type { TaskOutcome } from "./task-response.js";

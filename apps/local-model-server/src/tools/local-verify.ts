@@ -3,7 +3,7 @@
  * `pattern`) are checked exactly, with `line N: <snippet>` evidence; a check with only a
  * natural-language description goes to the model. A check on a file that does not exist fails.
  */
-import { defineTool, lazySchema, ToolError, type ToolContext } from "@local-mcp/core";
+import { READ_ONLY, defineTool, lazySchema, ToolError, type ToolContext } from "@local-mcp/core";
 import { z } from "zod";
 import { jsonTaskMessages, numbered } from "../domain/model/prompts.js";
 import { SHORT_ANSWER_BOUNDS, VERDICT_SCHEMA } from "../domain/model/task-schemas.js";
@@ -11,7 +11,7 @@ import { checkCondition, CONDITION_TYPES, missingFile, type ConditionType, type 
 import { SourceCache } from "../domain/verify/source-cache.js";
 import { isScriptPath } from "../domain/ts/source-file.js";
 import type { LocalModelRuntime } from "../runtime.js";
-import { EngineChoiceSchema, READ_ONLY, contractOutput } from "./contract.js";
+import { EngineChoiceSchema, contractOutput } from "./contract.js";
 import { chooseEngine } from "./engine-choice.js";
 import type { Json } from "./level-tree.js";
 import { itemProgress, ModelTally, runTask } from "./run-task.js";

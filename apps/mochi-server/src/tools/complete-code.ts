@@ -1,4 +1,4 @@
-import { defineTool, isToolError, LeveledResponse } from "@local-mcp/core";
+import { READ_ONLY, defineTool, isToolError, LeveledResponse } from "@local-mcp/core";
 import type { GenerationResult } from "@local-mcp/core/inference";
 import { z } from "zod";
 import { cutAtBoundary, type BoundaryReason } from "../domain/model/completion-boundary.js";
@@ -62,7 +62,7 @@ export function completeCodeTool(runtime: MochiRuntime) {
       max_alternatives: z.number().int().min(0).max(3).optional().describe("How many alternatives to sample (default 3)"),
     }),
     output: Output,
-    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    annotations: READ_ONLY,
     timeoutMs: runtime.config.deadlineMs,
     requires: [runtime.model.readiness],
     memoryGuard: runtime.model.memoryGuard,

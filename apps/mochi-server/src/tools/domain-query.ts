@@ -1,4 +1,4 @@
-import { defineTool, isToolError, LeveledResponse } from "@local-mcp/core";
+import { READ_ONLY, defineTool, isToolError, LeveledResponse } from "@local-mcp/core";
 import type { GenerationResult } from "@local-mcp/core/inference";
 import { z } from "zod";
 import type { ScoredEntry } from "../domain/retrieval/catalog-search.js";
@@ -65,7 +65,7 @@ export function domainQueryTool(runtime: MochiRuntime) {
       max_tokens: z.number().int().min(1).max(4_096).optional().describe("Maximum tokens to generate (default 512)"),
     }),
     output: Output,
-    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    annotations: READ_ONLY,
     timeoutMs: runtime.config.deadlineMs,
     requires: [runtime.model.readiness],
     memoryGuard: runtime.model.memoryGuard,

@@ -1,4 +1,4 @@
-import { defineTool, ToolResponse, type ResponseLevel } from "@local-mcp/core";
+import { READ_ONLY, defineTool, ToolResponse, type ResponseLevel } from "@local-mcp/core";
 import { z } from "zod";
 import type { Catalog, Pattern } from "../domain/catalog/catalog-schema.js";
 import { entryUri } from "../resources/mochi-uris.js";
@@ -89,7 +89,7 @@ export function suggestPatternTool(runtime: MochiRuntime) {
       limit: z.number().int().min(1).max(10).optional().describe("How many patterns to return (default 3)"),
     }),
     output: Output,
-    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    annotations: READ_ONLY,
     // The description and example are the answer: without response_level, answer at standard (minimal is the short list).
     responseLevel: "standard",
     timeoutMs: runtime.config.deadlineMs,

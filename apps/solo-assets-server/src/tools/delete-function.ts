@@ -1,4 +1,4 @@
-import { LeveledResponse, defineTool } from "@local-mcp/core";
+import { DESTRUCTIVE_IDEMPOTENT, LeveledResponse, defineTool } from "@local-mcp/core";
 import { z } from "zod";
 import type { SoloServerServices } from "../server.js";
 
@@ -15,7 +15,7 @@ export function createDeleteFunctionTool(host: SoloServerServices) {
       deleted: z.boolean(),
       versions_kept: z.number().int().optional(),
     }),
-    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+    annotations: DESTRUCTIVE_IDEMPOTENT,
     handler: async (input, { signal }) => {
       const deleted = await (await host.services()).library.delete(input.name, signal);
       return new LeveledResponse({

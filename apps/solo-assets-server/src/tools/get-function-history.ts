@@ -1,4 +1,4 @@
-import { ToolResponse, atLevel, defineTool } from "@local-mcp/core";
+import { READ_ONLY, ToolResponse, atLevel, defineTool } from "@local-mcp/core";
 import type { ResponseLevel } from "@local-mcp/core";
 import { z } from "zod";
 import type { FunctionRecord, VersionRecord } from "../domain/library/function-record.js";
@@ -59,7 +59,7 @@ export function createGetFunctionHistoryTool(host: SoloServerServices) {
       ),
       latest_version: z.number().int().nullable().optional(),
     }),
-    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    annotations: READ_ONLY,
     handler: async (input, { signal }) => {
       const { current, versions } = await (await host.services()).library.history(input.name, signal);
       return new HistoryResponse(input.name, current, versions);

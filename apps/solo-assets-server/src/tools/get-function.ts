@@ -1,4 +1,4 @@
-import { LeveledResponse, defineTool } from "@local-mcp/core";
+import { READ_ONLY, LeveledResponse, defineTool } from "@local-mcp/core";
 import { z } from "zod";
 import type { SoloServerServices } from "../server.js";
 import { gateDetails } from "./function-views.js";
@@ -32,7 +32,7 @@ export function createGetFunctionTool(host: SoloServerServices) {
       gate_report: GateReportSchema.optional(),
       embedding: z.record(z.string(), z.unknown()).optional(),
     }),
-    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    annotations: READ_ONLY,
     handler: async (input, { signal }) => {
       const found = await (await host.services()).library.get(input.name, input.version, signal);
       const current = found.current;

@@ -1,4 +1,4 @@
-import { ToolResponse, atLevel, defineTool } from "@local-mcp/core";
+import { READ_ONLY, ToolResponse, atLevel, defineTool } from "@local-mcp/core";
 import type { ResponseLevel } from "@local-mcp/core";
 import { z } from "zod";
 import type { FunctionRecord } from "../domain/library/function-record.js";
@@ -43,7 +43,7 @@ export function createListFunctionsTool(host: SoloServerServices) {
       functions: z.array(FunctionSummarySchema),
       offset: z.number().int().optional(),
     }),
-    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    annotations: READ_ONLY,
     handler: async (input, { signal }) => {
       const { total, functions } = await (await host.services()).library.list(
         {

@@ -1,4 +1,4 @@
-import { LeveledResponse, defineTool } from "@local-mcp/core";
+import { ADDITIVE, openWorld, LeveledResponse, defineTool } from "@local-mcp/core";
 import { z } from "zod";
 import type { SoloServerServices } from "../server.js";
 import { criticLabel, gateDetails, stepSummaries } from "./function-views.js";
@@ -47,7 +47,7 @@ export function createSaveFunctionTool(host: SoloServerServices) {
       code: z.string().optional().describe("the code as stored"),
       gate_report: GateReportSchema.optional(),
     }),
-    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+    annotations: openWorld(ADDITIVE),
     responseLevel: "standard",
     timeoutMs: config.installTimeoutMs + 2 * config.testTimeoutMs + config.criticTimeoutMs + 60_000,
     handler: async (input, { signal, progress, logger }) => {

@@ -1,4 +1,4 @@
-import { ToolResponse, atLevel, defineTool } from "@local-mcp/core";
+import { READ_ONLY, openWorld, ToolResponse, atLevel, defineTool } from "@local-mcp/core";
 import type { ResponseLevel } from "@local-mcp/core";
 import { z } from "zod";
 import type { SearchOutcome } from "../domain/library/function-library.js";
@@ -73,12 +73,7 @@ export function createSearchFunctionsTool(host: SoloServerServices) {
       unembedded: z.number().int().optional(),
       embedding_error: z.string().optional(),
     }),
-    annotations: {
-      readOnlyHint: true,
-      destructiveHint: false,
-      idempotentHint: true,
-      openWorldHint: host.settings.embedding.backend === "gemini",
-    },
+    annotations: openWorld(READ_ONLY, host.settings.embedding.backend === "gemini"),
     responseLevel: "standard",
     handler: async (input, { signal, progress }) => {
       const outcome = await (await host.services()).library.search(
