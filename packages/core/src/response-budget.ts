@@ -1,3 +1,4 @@
+import type { countTokens } from "gpt-tokenizer/encoding/o200k_base";
 import { ToolError } from "./errors.js";
 import { RESPONSE_LEVELS, levelIncludes, type ResponseLevel, type ToolResponse } from "./response-level.js";
 
@@ -7,11 +8,13 @@ import { RESPONSE_LEVELS, levelIncludes, type ResponseLevel, type ToolResponse }
  * rendered result against the budget before it leaves the server (createServer), which makes the
  * bound hold by construction for every tool, whatever its limits and inputs.
  *
- * The estimator counts no real tokens: a token is taken as 4 characters (UTF-16 code units) of the
- * JSON text — the text a client shows the model (structuredContent, or the same JSON in the text
- * content). It is the usual rule of thumb for English prose and code. JSON dense with short ids and
- * punctuation tokenizes nearer 3 characters per token, so for such output the estimate is low;
- * tools keep their default answers well under the budget, and the budget is a backstop.
+ * Tool answers are counted in o200k tokens (gpt-tokenizer), the stand-in for Claude's tokenizer,
+ * of the JSON text a client shows the model (structuredContent, or the same JSON in the text
+ * content), and never undercounted: every o200k token covers at least one UTF-8 byte, so a text of
+ * at most `maxTokens` bytes fits without tokenizing. Only a longer one is tokenized, with the
+ * tokenizer loaded on that first need (a dynamic import: ~0.5 s once, never at server start).
+ *
+ * `estimateJsonTokens` (chars/4) remains the cheap estimate that resource pages and parts are cut by.
  */
 export const CHARS_PER_TOKEN = 4;
 
@@ -26,6 +29,69 @@ export function estimateJsonTokens(json: string): number {
 /** Estimated tokens of a value as JSON. */
 export function estimateResponseTokens(body: unknown): number {
   return estimateJsonTokens(JSON.stringify(body) ?? "");
+}
+
+interface Tokenizer {
+  count: typeof countTokens;
+  /** o200k's pre-tokenizer: BPE runs within each of its pieces. */
+  pieces: RegExp;
+}
+
+let tokenizer: Tokenizer | undefined;
+let loading: Promise<Tokenizer> | undefined;
+
+async function loadTokenizer(): Promise<Tokenizer> {
+  const [{ countTokens }, { O200K_TOKEN_SPLIT_REGEX }] = await Promise.all([
+    import("gpt-tokenizer/encoding/o200k_base"),
+    import("gpt-tokenizer/encodingParams/constants"),
+  ]);
+  return { count: countTokens, pieces: O200K_TOKEN_SPLIT_REGEX };
+}
+
+/** Special-token spellings such as `<|endoftext|>` in an answer are counted as the text they are. */
+const AS_TEXT = { disallowedSpecial: new Set<string>() };
+
+/**
+ * BPE takes quadratic time in a piece's length (a 90,000-character run of one letter: ~9 s), so a
+ * pre-tokenizer piece longer than this is counted as its UTF-8 bytes, which it never has fewer
+ * tokens than.
+ */
+const LONG_PIECE_CHARS = 1_000;
+
+function countWith(t: Tokenizer, text: string): number {
+  let long = false;
+  for (const [piece] of text.matchAll(t.pieces)) {
+    if (piece.length > LONG_PIECE_CHARS) {
+      long = true;
+      break;
+    }
+  }
+  if (!long) return t.count(text, AS_TEXT);
+  let tokens = 0;
+  for (const [piece] of text.matchAll(t.pieces)) {
+    tokens += piece.length > LONG_PIECE_CHARS ? Buffer.byteLength(piece, "utf8") : t.count(piece, AS_TEXT);
+  }
+  return tokens;
+}
+
+/**
+ * The o200k tokens of `text` when they are more than `maxTokens`, else undefined: texts of at most
+ * `maxTokens` UTF-8 bytes are never tokenized (bytes ≥ tokens), longer ones are counted (exactly,
+ * but for pieces over 1,000 characters, counted as their bytes).
+ */
+export async function tokensAboveBudget(text: string, maxTokens: number): Promise<number | undefined> {
+  if (Buffer.byteLength(text, "utf8") <= maxTokens) return undefined;
+  tokenizer ??= await (loading ??= loadTokenizer());
+  const tokens = countWith(tokenizer, text);
+  return tokens > maxTokens ? tokens : undefined;
+}
+
+/**
+ * Tokens of a JSON text, never fewer than its o200k tokens: counted as `tokensAboveBudget` counts
+ * once the tokenizer has been loaded (by it), else its UTF-8 bytes.
+ */
+export function jsonTokensAtMost(json: string): number {
+  return tokenizer ? countWith(tokenizer, json) : Buffer.byteLength(json, "utf8");
 }
 
 /**
@@ -45,7 +111,7 @@ export function responseTooLarge(options: {
   const lower: Partial<Record<ResponseLevel, number>> = {};
   for (const candidate of RESPONSE_LEVELS) {
     if (levelIncludes(candidate, level)) continue;
-    lower[candidate] = estimateResponseTokens(response.toResponse(candidate));
+    lower[candidate] = jsonTokensAtMost(JSON.stringify(response.toResponse(candidate)) ?? "");
   }
   const fitting = RESPONSE_LEVELS.filter((l) => (lower[l] ?? Infinity) <= maxTokens).at(-1);
   const ask = fitting
@@ -54,7 +120,7 @@ export function responseTooLarge(options: {
   const effects = options.changesState ? " The call's effects have taken place; only its answer was withheld." : "";
   return new ToolError(
     "RESOURCE_EXHAUSTED",
-    `The ${level} answer of ${tool} is ~${tokens} tokens (chars/4), above the ${maxTokens}-token limit MCP clients such as Claude Code accept, so it was not sent.${effects}`,
+    `The ${level} answer of ${tool} is ~${tokens} tokens (o200k), above the ${maxTokens}-token limit MCP clients such as Claude Code accept, so it was not sent.${effects}`,
     { recoverable: true, suggestion: ask, details: { estimatedTokens: tokens, maxTokens, level, lowerLevels: lower } },
   );
 }

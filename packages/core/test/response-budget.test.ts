@@ -13,6 +13,7 @@ import {
   type ResponseLevel,
   type ServerDefinition,
 } from "../src/index.js";
+import { tokensAboveBudget } from "../src/response-budget.js";
 import { echoTool } from "../src/sample/sample-server.js";
 import { connectInProcess, type InProcessConnection } from "../src/testing/index.js";
 
@@ -32,6 +33,8 @@ class ThingsResponse extends ToolResponse {
     };
   }
 }
+
+const ListedThings = z.object({ things: z.array(z.object({ id: z.string(), text: z.string().optional(), more: z.string().optional() })) });
 
 const listTool = defineTool({
   name: "list_things",
@@ -78,6 +81,33 @@ describe("the response budget (no answer above Claude Code's 25,000-token limit)
     expect(estimateJsonTokens("x".repeat(100_001))).toBe(25_001);
   });
 
+  it("counts a tool answer in o200k tokens, never fewer: within the limit in UTF-8 bytes it is not tokenized, above it it is counted", async () => {
+    expect(await tokensAboveBudget("x".repeat(1_000), 1_000)).toBeUndefined();
+    // 1,000 bytes of short words and ids: ~330 tokens, within.
+    expect(await tokensAboveBudget("ab ".repeat(333), 300)).toBe(334);
+    expect(await tokensAboveBudget("ab ".repeat(333), 334)).toBeUndefined();
+    // Multi-byte text: each "é" is 2 bytes, the bound still holds.
+    expect(await tokensAboveBudget("é".repeat(600), 1_000)).toBeUndefined();
+    // A long run of one letter (one pre-tokenizer piece, quadratic to encode) is counted as its bytes, at once.
+    const started = performance.now();
+    expect(await tokensAboveBudget(`{"text":"${"a".repeat(200_000)}"}`, 25_000)).toBeGreaterThanOrEqual(200_000);
+    expect(performance.now() - started).toBeLessThan(2_000);
+    // A special token's spelling is text, not an error.
+    expect(await tokensAboveBudget("<|endoftext|> ".repeat(100), 50)).toBeGreaterThan(50);
+  });
+
+  it("refuses an answer of short ids that chars/4 put under the limit but o200k puts over it", async () => {
+    const client = await connect({ maxResponseTokens: 1_000 });
+    const result = (await client.callTool({ name: "list_things", arguments: { count: 250, detail: 0, response_level: "minimal" } })) as CallToolResult;
+    const body = JSON.stringify(ListedThings.parse(new ThingsResponse(250, 0).toResponse("minimal")));
+    expect(estimateJsonTokens(body)).toBeLessThan(1_000);
+    const error = errorOf(result);
+    expect(error.code).toBe("RESOURCE_EXHAUSTED");
+    expect(error.message).not.toContain("chars/4");
+    expect(error.message).toMatch(/minimal answer of list_things is ~\d+ tokens \(o200k\), above the 1000-token limit/);
+    expect((error.details as { estimatedTokens: number }).estimatedTokens).toBeGreaterThan(1_000);
+  });
+
   it("sends an answer within the budget unchanged", async () => {
     const client = await connect({ maxResponseTokens: 1_000 });
     const result = (await client.callTool({ name: "list_things", arguments: { count: 10, detail: 100, response_level: "full" } })) as CallToolResult;
@@ -109,11 +139,11 @@ describe("the response budget (no answer above Claude Code's 25,000-token limit)
     expect(write.message).toMatch(/effects have taken place/);
   });
 
-  it("holds at the default limit: the sample echo of 100,000 characters is refused, 90,000 pass", async () => {
+  it("holds at the default limit: the sample echo of 100,000 characters of short words (~33,000 tokens) is refused, 90,000 of longer words (~18,000 tokens) pass", async () => {
     const client = await connect();
-    const big = (await client.callTool({ name: "echo", arguments: { text: "a".repeat(100_000) } })) as CallToolResult;
+    const big = (await client.callTool({ name: "echo", arguments: { text: "ab ".repeat(33_333) } })) as CallToolResult;
     expect(errorOf(big).code).toBe("RESOURCE_EXHAUSTED");
-    const fits = (await client.callTool({ name: "echo", arguments: { text: "a".repeat(90_000) } })) as CallToolResult;
+    const fits = (await client.callTool({ name: "echo", arguments: { text: "word ".repeat(18_000) } })) as CallToolResult;
     expect(fits.isError).toBeFalsy();
     expect(estimateJsonTokens(text(fits))).toBeLessThanOrEqual(25_000);
   });

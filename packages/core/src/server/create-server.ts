@@ -14,7 +14,7 @@ import { ToolError, ToolErrorBodySchema, toToolError } from "../errors.js";
 import { withDeadline } from "../guards/deadline.js";
 import { ProgressReporter } from "../guards/progress.js";
 import { createLogger, type LogFields, type Logger } from "../logger.js";
-import { DEFAULT_MAX_RESPONSE_TOKENS, estimateJsonTokens, responseTooLarge } from "../response-budget.js";
+import { DEFAULT_MAX_RESPONSE_TOKENS, responseTooLarge, tokensAboveBudget } from "../response-budget.js";
 import { resolveResponseLevel, ResponseLevelSchema, type ResponseLevel } from "../response-level.js";
 import type { AnyToolDefinition } from "../tool-definition.js";
 import type { ResourceDefinition, ResourceTemplateDefinition } from "../resource-definition.js";
@@ -313,8 +313,8 @@ export function createServer(definition: ServerDefinition): CreatedServer {
       );
       const body = response.toResponse(level);
       const text = JSON.stringify(body);
-      const tokens = estimateJsonTokens(text);
-      if (tokens > maxTokens) {
+      const tokens = await tokensAboveBudget(text, maxTokens);
+      if (tokens !== undefined) {
         logger.warn(`tool ${tool.name} answer withheld: ~${tokens} tokens at ${level}, above ${maxTokens}`);
         const changesState = !tool.annotations.readOnlyHint;
         return errorResult(responseTooLarge({ tool: tool.name, level, tokens, maxTokens, response, changesState }));
