@@ -82,6 +82,14 @@ describe("local_git status (porcelain v2)", () => {
     expect(dataOf(body).entries).toEqual([{ path: "e.txt", index: ".", worktree: "D", kind: "changed" }]);
     expect(body.stats).toBeDefined();
   });
+
+  it("format detailed is a request for level full: a response_level given wins, and minimal is the minimal answer", async () => {
+    const { body } = await server.call("local_git", { task_type: "status", options: { paths: ["e.txt"], format: "detailed" }, response_level: "minimal" });
+    expect(dataOf(body)).toEqual({ branch: "main", counts: { staged: 0, modified: 0, untracked: 0, renamed: 0, deleted: 1 } });
+    expect(body).not.toHaveProperty("stats");
+    const standard = await server.call("local_git", { task_type: "status", options: { paths: ["e.txt"], format: "detailed" }, response_level: "standard" });
+    expect(dataOf(standard.body)).not.toHaveProperty("entries");
+  });
 });
 
 describe("local_git diff (numstat)", () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { responseTooLarge } from "@local-mcp/core";
 import { assertLevelsNested } from "@local-mcp/core/testing";
 import { TaskResponse, type TaskOutcome } from "../src/tools/task-response.js";
 
@@ -62,8 +63,15 @@ describe("TaskResponse (the response contract)", () => {
     expect(new TaskResponse(outcome, settings).toResponse("minimal")).not.toHaveProperty("tokens_over");
   });
 
-  it("renders at least at the minimum level a call asked for (format: detailed)", () => {
-    const response = new TaskResponse({ ...outcome, minimumLevel: "full" }, settings);
-    expect(response.toResponse("minimal")).toEqual(response.toResponse("full"));
+  it("renders each level as asked, so the budget error can offer a smaller level (no switch renders full as minimal)", () => {
+    const big = { ...outcome, data: { minimal: { count: 1 }, full: { text: "x".repeat(40_000) } } };
+    const response = new TaskResponse(big, { ...settings, renderLevel: "full" });
+    const minimal = response.toResponse("minimal");
+    expect(minimal.data).toEqual({ count: 1 });
+    expect(minimal).not.toHaveProperty("stats");
+    const error = responseTooLarge({ tool: "local_git", level: "full", tokens: 10_050, maxTokens: 5_000, response, changesState: false });
+    expect(error.suggestion).toMatch(/response_level "standard"/);
+    const lower = (error.details as { lowerLevels: Record<string, number> }).lowerLevels;
+    expect(lower.minimal).toBeLessThan(200);
   });
 });

@@ -15,10 +15,9 @@ import { estimateTextTokens } from "../domain/tokens.js";
 import type { LocalModelRuntime } from "../runtime.js";
 import { EngineChoiceSchema, FilesSchema, contractOutput } from "./contract.js";
 import { chooseEngine } from "./engine-choice.js";
-import type { Json } from "./level-tree.js";
+import type { Json, TaskOutcome } from "./task-response.js";
 import { readFiles } from "./read-files.js";
 import { itemProgress, ModelTally, runTask } from "./run-task.js";
-import type { TaskOutcome } from "./task-response.js";
 
 const TASKS = ["dependencies", "exports", "functions", "types"] as const;
 

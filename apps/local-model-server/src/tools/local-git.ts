@@ -16,9 +16,8 @@ import { clip, jsonTaskMessages } from "../domain/model/prompts.js";
 import { gitDataSchema, type GitTask } from "../domain/model/task-schemas.js";
 import type { LocalModelRuntime } from "../runtime.js";
 import { EngineChoiceSchema, contractOutput } from "./contract.js";
-import type { Json, LevelTree } from "./level-tree.js";
+import type { Json, LevelTree, TaskOutcome } from "./task-response.js";
 import { ModelTally, runTask } from "./run-task.js";
-import type { TaskOutcome } from "./task-response.js";
 
 const TASKS = ["status", "diff", "log", "changed_files"] as const;
 
@@ -110,6 +109,8 @@ export function localGitTool(runtime: LocalModelRuntime) {
     annotations: READ_ONLY,
     // The lists are the answer: without response_level, answer at standard (minimal is the summary).
     responseLevel: "standard",
+    // `options.format: "detailed"` (kept for compatibility) asks for level full when no response_level is given.
+    levelFromInput: (args) => (args.options?.format === "detailed" ? "full" : undefined),
     timeoutMs: runtime.config.timeoutMs,
     handler: (args, ctx) => runTask(runtime, "local_git", ctx, () => git(runtime, args, ctx)),
   });
@@ -141,7 +142,7 @@ async function git(runtime: LocalModelRuntime, args: z.infer<typeof input>, ctx:
     const usage = tally.usage(runtime.model.name);
     return { engine: "model", data: modelTree(args.task_type, value, repoName), inputChars, ...(usage ? { model: usage } : {}) };
   }
-  return { engine: "deterministic", data: tree, inputChars, ...(options.format === "detailed" ? { minimumLevel: "full" } : {}) };
+  return { engine: "deterministic", data: tree, inputChars };
 }
 
 async function run(

@@ -13,9 +13,8 @@ import { isScriptPath } from "../domain/ts/source-file.js";
 import type { LocalModelRuntime } from "../runtime.js";
 import { EngineChoiceSchema, contractOutput } from "./contract.js";
 import { chooseEngine } from "./engine-choice.js";
-import type { Json } from "./level-tree.js";
+import type { EngineName, Json, TaskOutcome } from "./task-response.js";
 import { itemProgress, ModelTally, runTask } from "./run-task.js";
-import type { EngineName, TaskOutcome } from "./task-response.js";
 
 const TASKS = ["must_haves", "patterns", "exports", "imports"] as const;
 /** The condition type a check without one gets from the task type. */

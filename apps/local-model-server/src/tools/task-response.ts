@@ -15,9 +15,12 @@
  * so the levels nest. A result below the confidence threshold, with data that fails the caller's
  * schema, or with per-item problems has `success: false`; its data is kept for review.
  */
-import { RESPONSE_LEVELS, ToolResponse, type ResponseLevel } from "@local-mcp/core";
+import { ToolResponse, atLevel, levelIncludes, type LevelParts, type ResponseLevel } from "@local-mcp/core";
 import { estimateTokens } from "../domain/tokens.js";
-import { renderTree, type Json, type LevelTree } from "./level-tree.js";
+
+export type Json = Record<string, unknown>;
+/** A result's data at three levels, built with core's atLevel (later parts only add keys, at any depth). */
+export type LevelTree = LevelParts<Json, Json, Json>;
 
 export type EngineName = "deterministic" | "model";
 
@@ -43,8 +46,6 @@ export interface TaskOutcome {
   model?: ModelUsage;
   /** The deterministic data checked against the caller's `schema`. */
   schemaCheck?: { valid: boolean; error?: string };
-  /** `format: "detailed"` renders at least at this level. */
-  minimumLevel?: ResponseLevel;
 }
 
 export interface ResponseSettings {
@@ -55,10 +56,11 @@ export interface ResponseSettings {
   latencyMs: number;
 }
 
-const rank = (level: ResponseLevel) => RESPONSE_LEVELS.indexOf(level);
 const round3 = (n: number) => Math.round(n * 1000) / 1000;
 
 export class TaskResponse extends ToolResponse {
+  /** Bodies built, by level: the call's level is built once, in the constructor, and reused to render. */
+  private readonly bodies = new Map<ResponseLevel, Json>();
   private readonly rendered = new Map<ResponseLevel, Json>();
   /** Estimated tokens saved for the response as the call renders it (0 when it cost more than its input). */
   readonly tokensSaved: number;
@@ -86,14 +88,10 @@ export class TaskResponse extends ToolResponse {
     return this.outcome.model ? this.outcome.model.tokensIn + this.outcome.model.tokensOut : 0;
   }
 
-  private effective(level: ResponseLevel): ResponseLevel {
-    const minimum = this.outcome.minimumLevel;
-    return minimum !== undefined && rank(minimum) > rank(level) ? minimum : level;
-  }
-
   /** Everything but tokens_saved, tokens_over and stats. */
-  private body(requested: ResponseLevel): Json {
-    const level = this.effective(requested);
+  private body(level: ResponseLevel): Json {
+    const built = this.bodies.get(level);
+    if (built) return built;
     const { outcome, settings } = this;
     const model = outcome.model;
     const confidence = model ? round3(model.confidence) : 1;
@@ -107,7 +105,7 @@ export class TaskResponse extends ToolResponse {
     const schemaValid = model ? model.schemaValid && (outcome.schemaCheck?.valid ?? true) : outcome.schemaCheck?.valid;
     const body: Json = {
       success: errors.length === 0,
-      data: renderTree(outcome.data, level),
+      data: atLevel(level, outcome.data),
       error: errors.length === 0 ? null : errors.join(" "),
       confidence,
       tokens_used: this.tokensUsed,
@@ -115,7 +113,8 @@ export class TaskResponse extends ToolResponse {
       ...(model ? { retries: model.retries } : {}),
       ...(schemaValid === undefined ? {} : { schema_valid: schemaValid }),
     };
-    if (rank(level) >= rank("standard") && model?.name) body.model = model.name;
+    if (levelIncludes(level, "standard") && model?.name) body.model = model.name;
+    this.bodies.set(level, body);
     return body;
   }
 
@@ -131,7 +130,7 @@ export class TaskResponse extends ToolResponse {
         if (this.tokensOver > 0) out.tokens_over = this.tokensOver;
       }
     }
-    if (this.effective(level) === "full") {
+    if (level === "full") {
       const model = this.outcome.model;
       out.stats = {
         input_tokens_estimate: estimateTokens(this.outcome.inputChars),
