@@ -15,7 +15,7 @@
  * so the levels nest. A result below the confidence threshold, with data that fails the caller's
  * schema, or with per-item problems has `success: false`; its data is kept for review.
  */
-import { ToolResponse, atLevel, levelIncludes, type LevelParts, type ResponseLevel } from "@local-mcp/core";
+import { ToolResponse, atLevel, type LevelParts, type ResponseLevel } from "@local-mcp/core";
 import { estimateTokens } from "../domain/tokens.js";
 
 export type Json = Record<string, unknown>;
@@ -103,17 +103,19 @@ export class TaskResponse extends ToolResponse {
       errors.push(`Low confidence (${confidence} < ${settings.confidenceThreshold}): the model was unsure; review the data before using it, or handle this task directly.`);
     }
     const schemaValid = model ? model.schemaValid && (outcome.schemaCheck?.valid ?? true) : outcome.schemaCheck?.valid;
-    const body: Json = {
-      success: errors.length === 0,
-      data: atLevel(level, outcome.data),
-      error: errors.length === 0 ? null : errors.join(" "),
-      confidence,
-      tokens_used: this.tokensUsed,
-      engine: outcome.engine,
-      ...(model ? { retries: model.retries } : {}),
-      ...(schemaValid === undefined ? {} : { schema_valid: schemaValid }),
-    };
-    if (levelIncludes(level, "standard") && model?.name) body.model = model.name;
+    const body = atLevel(level, {
+      minimal: {
+        success: errors.length === 0,
+        data: atLevel(level, outcome.data),
+        error: errors.length === 0 ? null : errors.join(" "),
+        confidence,
+        tokens_used: this.tokensUsed,
+        engine: outcome.engine,
+        ...(model ? { retries: model.retries } : {}),
+        ...(schemaValid === undefined ? {} : { schema_valid: schemaValid }),
+      },
+      standard: model?.name ? { model: model.name } : {},
+    });
     this.bodies.set(level, body);
     return body;
   }
@@ -121,24 +123,26 @@ export class TaskResponse extends ToolResponse {
   toResponse(level: ResponseLevel): Record<string, unknown> {
     const cached = this.rendered.get(level);
     if (cached) return cached;
-    const body = this.body(level);
-    const out: Json = {};
-    for (const [key, value] of Object.entries(body)) {
-      out[key] = value;
+    const measured: Json = {};
+    for (const [key, value] of Object.entries(this.body(level))) {
+      measured[key] = value;
       if (key === "tokens_used") {
-        out.tokens_saved = this.tokensSaved;
-        if (this.tokensOver > 0) out.tokens_over = this.tokensOver;
+        measured.tokens_saved = this.tokensSaved;
+        if (this.tokensOver > 0) measured.tokens_over = this.tokensOver;
       }
     }
-    if (level === "full") {
-      const model = this.outcome.model;
-      out.stats = {
-        input_tokens_estimate: estimateTokens(this.outcome.inputChars),
-        response_tokens_estimate: this.responseTokens,
-        latency_ms: Math.round(this.settings.latencyMs * 10) / 10,
-        ...(model ? { model_calls: model.calls, model_tokens_in: model.tokensIn, model_tokens_out: model.tokensOut } : {}),
-      };
-    }
+    const model = this.outcome.model;
+    const out = atLevel(level, {
+      minimal: measured,
+      full: {
+        stats: {
+          input_tokens_estimate: estimateTokens(this.outcome.inputChars),
+          response_tokens_estimate: this.responseTokens,
+          latency_ms: Math.round(this.settings.latencyMs * 10) / 10,
+          ...(model ? { model_calls: model.calls, model_tokens_in: model.tokensIn, model_tokens_out: model.tokensOut } : {}),
+        },
+      },
+    });
     this.rendered.set(level, out);
     return out;
   }
