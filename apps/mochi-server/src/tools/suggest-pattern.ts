@@ -1,4 +1,4 @@
-import { READ_ONLY, defineTool, ToolResponse, type ResponseLevel } from "@local-mcp/core";
+import { READ_ONLY, defineTool, eachAtLevel, LeveledResponse } from "@local-mcp/core";
 import { z } from "zod";
 import type { Catalog, Pattern } from "../domain/catalog/catalog-schema.js";
 import { entryUri } from "../resources/mochi-uris.js";
@@ -22,33 +22,26 @@ interface RankedPattern {
   relevance: number;
 }
 
-class SuggestPatternResponse extends ToolResponse {
-  constructor(
-    private readonly ranked: readonly RankedPattern[],
-    private readonly inferenceMs: number,
-    private readonly rankedBy: "embeddings" | "embeddings+model",
-    private readonly catalogVersion: string,
-    private readonly note: string | undefined,
-  ) {
-    super();
-  }
-
-  toResponse(level: ResponseLevel): Record<string, unknown> {
-    const standard = level !== "minimal";
-    const full = level === "full";
-    return {
-      patterns: this.ranked.map((r) => ({
-        name: r.pattern.name,
-        relevance: r.relevance,
-        uri: entryUri("pattern", r.pattern.name),
-        ...(standard ? { title: r.pattern.title, description: r.pattern.description, example: r.example, occurrences: r.pattern.occurrences } : {}),
-        ...(full ? { embedding_score: r.embeddingScore, model_score: r.modelScore, locations: r.pattern.locations.slice(0, 5) } : {}),
+/** The ranked patterns at a level: each pattern rendered with core's eachAtLevel, so every level lists the same patterns. */
+function suggestionResponse(
+  ranked: readonly RankedPattern[],
+  inferenceMs: number,
+  rankedBy: "embeddings" | "embeddings+model",
+  catalogVersion: string,
+  note: string | undefined,
+): LeveledResponse {
+  return new LeveledResponse((level) => ({
+    minimal: {
+      patterns: eachAtLevel(level, ranked, (r) => ({
+        minimal: { name: r.pattern.name, relevance: r.relevance, uri: entryUri("pattern", r.pattern.name) },
+        standard: { title: r.pattern.title, description: r.pattern.description, example: r.example, occurrences: r.pattern.occurrences },
+        full: { embedding_score: r.embeddingScore, model_score: r.modelScore, locations: r.pattern.locations.slice(0, 5) },
       })),
-      inference_time_ms: this.inferenceMs,
-      ...(standard ? { ranked_by: this.rankedBy, catalog_version: this.catalogVersion } : {}),
-      ...(full && this.note !== undefined ? { note: this.note } : {}),
-    };
-  }
+      inference_time_ms: inferenceMs,
+    },
+    standard: { ranked_by: rankedBy, catalog_version: catalogVersion },
+    full: note === undefined ? {} : { note },
+  }));
 }
 
 const Output = z.object({
@@ -121,7 +114,7 @@ export function suggestPatternTool(runtime: MochiRuntime) {
       ranked.sort((a, b) => b.relevance - a.relevance || b.embeddingScore - a.embeddingScore);
       const ms = Math.round((performance.now() - started) * 10) / 10;
       runtime.latency.record("suggest_pattern", ms);
-      return new SuggestPatternResponse(ranked.slice(0, limit), ms, rankedBy, catalog.version, note);
+      return suggestionResponse(ranked.slice(0, limit), ms, rankedBy, catalog.version, note);
     },
   });
 }
