@@ -95,3 +95,5 @@ export { isProcessAlive } from "./files/process-alive.js";
 export { errnoCode, isMissingPathError } from "./files/errno.js";
 export { seedFrom, seededRandom } from "./seeded-random.js";
 export { nestingDepth } from "./nesting-depth.js";
+export { DASHBOARD_CSP, DASHBOARD_HEADERS, DEFAULT_MAX_BODY_BYTES, HttpError, readJsonObject, sendAsset, sendJson } from "./dashboard/http-responses.js";
+export type { ReadJsonOptions, SendOptions } from "./dashboard/http-responses.js";

@@ -10,7 +10,7 @@ import {
   type Tool,
 } from "@modelcontextprotocol/server";
 import { z } from "zod";
-import { ToolError, ToolErrorBodySchema, toToolError } from "../errors.js";
+import { ToolError, toToolError } from "../errors.js";
 import { withDeadline } from "../guards/deadline.js";
 import { ProgressReporter } from "../guards/progress.js";
 import { createLogger, type LogFields, type Logger } from "../logger.js";
@@ -105,13 +105,44 @@ interface PreparedTool {
   listing: () => Tool;
 }
 
+/** zod's JSON Schema bounds of every `z.number().int()`, which say nothing a client needs (Number.MAX_SAFE_INTEGER). */
+const SAFE_INTEGER_BOUND = 9_007_199_254_740_991;
+
+/** Drops `minimum: -2^53+1` and `maximum: 2^53-1` wherever they are (each costs tokens in every listing). */
+function withoutSafeIntegerBounds(node: unknown): void {
+  if (Array.isArray(node)) {
+    for (const item of node) withoutSafeIntegerBounds(item);
+    return;
+  }
+  if (node === null || typeof node !== "object") return;
+  const record = node as Record<string, unknown>;
+  if (record.minimum === -SAFE_INTEGER_BOUND) delete record.minimum;
+  if (record.maximum === SAFE_INTEGER_BOUND) delete record.maximum;
+  for (const value of Object.values(record)) withoutSafeIntegerBounds(value);
+}
+
 function jsonSchemaOf(schema: z.ZodType, io: "input" | "output"): Record<string, unknown> {
   const json = z.toJSONSchema(schema, { io, unrepresentable: "any" }) as Record<string, unknown>;
   delete json.$schema;
+  withoutSafeIntegerBounds(json);
   return json;
 }
 
-function prepareTool(tool: AnyToolDefinition): PreparedTool {
+/**
+ * What an error's structuredContent needs to pass a tool's output schema: SDK 1.x clients validate
+ * it even when `isError` (the v2 client skips errors), so the schema admits any object with an
+ * `error` — the error body itself (errors.ts) is not repeated in every tool's schema.
+ */
+const ERROR_BRANCH = { type: "object", required: ["error"] } as const;
+
+/**
+ * The levels, explained once for every server (appended to its instructions); each tool's
+ * `response_level` says only its default.
+ */
+export const RESPONSE_LEVELS_NOTE =
+  "Every tool takes response_level: minimal (ids and counts), standard (adds names, titles, summaries) or full (everything); each tool's schema names its default. Ask for more only when you need it. An answer above 25,000 tokens is refused with RESOURCE_EXHAUSTED saying what fits.";
+
+function prepareTool(tool: AnyToolDefinition, serverDefault: ResponseLevel | undefined): PreparedTool {
   let input: z.ZodObject | undefined;
   // tool.input is read only here, on first listing or call: a tool may build its schema lazily (lazySchema).
   const withLevel = (): z.ZodObject => {
@@ -120,9 +151,7 @@ function prepareTool(tool: AnyToolDefinition): PreparedTool {
     }
     return (input ??= tool.input
       .extend({
-        [RESPONSE_LEVEL_ARG]: ResponseLevelSchema.optional().describe(
-          "How much to return: minimal (default: ids and counts), standard (adds names and titles), full (everything).",
-        ),
+        [RESPONSE_LEVEL_ARG]: ResponseLevelSchema.optional().describe(`default: ${tool.responseLevel ?? serverDefault ?? "minimal"}`),
       })
       .strict());
   };
@@ -133,11 +162,7 @@ function prepareTool(tool: AnyToolDefinition): PreparedTool {
       title: tool.title,
       description: tool.description,
       inputSchema: jsonSchemaOf(withLevel(), "input") as Tool["inputSchema"],
-      // The client validates structuredContent, errors included: the schema admits the result or the error body.
-      outputSchema: {
-        type: "object" as const,
-        anyOf: [jsonSchemaOf(tool.output, "output"), jsonSchemaOf(ToolErrorBodySchema, "output")],
-      },
+      outputSchema: { type: "object" as const, anyOf: [jsonSchemaOf(tool.output, "output"), ERROR_BRANCH] },
       annotations: { title: tool.title, ...tool.annotations },
     });
   return { definition: tool, input: withLevel, listing: list };
@@ -229,7 +254,7 @@ export function createServer(definition: ServerDefinition): CreatedServer {
   const tools = new Map<string, PreparedTool>();
   for (const tool of definition.tools) {
     if (tools.has(tool.name)) throw new Error(`Duplicate tool name: ${tool.name}`);
-    tools.set(tool.name, prepareTool(tool));
+    tools.set(tool.name, prepareTool(tool, definition.responseLevel));
   }
   // Resource change notifications (resource-watch.ts): a 2025-era client subscribes to the
   // resources it wants to hear about; a 2026-07-28 client names them, and the list, in
@@ -351,7 +376,7 @@ export function createServer(definition: ServerDefinition): CreatedServer {
         // Not the SDK's default Ajv (built in the constructor): see json-schema-validator.ts.
         jsonSchemaValidator: zodJsonSchemaValidator,
         cacheHints: CACHE_HINTS,
-        ...(definition.instructions ? { instructions: definition.instructions } : {}),
+        instructions: definition.instructions ? `${definition.instructions}\n\n${RESPONSE_LEVELS_NOTE}` : RESPONSE_LEVELS_NOTE,
       },
     );
     server.setRequestHandler("tools/list", () => ({ tools: [...tools.values()].map((t) => t.listing()) }));
