@@ -5,7 +5,7 @@
  * original did). Each request reads the project through the store, which reuses the parsed
  * project while category.yaml and config.yaml are unchanged.
  */
-import type { IncomingMessage } from "node:http";
+import { HttpError } from "@local-mcp/core";
 import {
   CatDocInputError,
   validateCategory,
@@ -16,7 +16,6 @@ import {
 import type { CatDocProject, CatDocStore, ValidationReport } from "../domain/index.js";
 import { categoryDetail, functorDetail, morphismDetail, naturalTransformationDetail, objectDetail } from "./details.js";
 import { buildGraph } from "./graph.js";
-import { HttpError } from "./http-responses.js";
 import { traceView } from "./trace-view.js";
 import {
   categorySummaries,
@@ -26,8 +25,6 @@ import {
   objectViews,
   parseLimit,
 } from "./views.js";
-
-const MAX_BODY_BYTES = 64 * 1024;
 
 /** What a handler gets: the parameters (the JSON body's fields for POST, the query's for GET) and the store. */
 export interface ApiCall {
@@ -73,29 +70,6 @@ export class ApiParams {
     if (typeof value === "number") return parseLimit(String(value), name);
     return parseLimit(this.text(name), name);
   }
-}
-
-export async function readJsonObject(req: IncomingMessage): Promise<Record<string, unknown>> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    const buffer = chunk as Buffer;
-    size += buffer.length;
-    if (size > MAX_BODY_BYTES) throw new HttpError(413, "INVALID_INPUT", `Request body larger than ${MAX_BODY_BYTES} bytes`);
-    chunks.push(buffer);
-  }
-  const text = Buffer.concat(chunks).toString("utf8").trim();
-  if (text === "") return {};
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    throw new HttpError(400, "INVALID_INPUT", "The request body is not valid JSON");
-  }
-  if (value === null || typeof value !== "object" || Array.isArray(value)) {
-    throw new HttpError(400, "INVALID_INPUT", "The request body must be a JSON object");
-  }
-  return value as Record<string, unknown>;
 }
 
 type Handler = (call: ApiCall, id: string | undefined) => Promise<unknown>;

@@ -9,4 +9,4 @@ export { buildGraph } from "./graph.js";
 export type { GraphCategory, GraphData, GraphEdge, GraphNode, GraphOptions } from "./graph.js";
 export { traceView } from "./trace-view.js";
 export type { TraceRequest, TraceStep, TraceView } from "./trace-view.js";
-export type { ApiErrorBody } from "./http-responses.js";
+export type { ApiErrorBody } from "./server.js";

@@ -7,18 +7,29 @@
 import { createServer } from "node:http";
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { checkLoopbackRequest, silentLogger } from "@local-mcp/core";
-import type { Logger } from "@local-mcp/core";
-import { CatDocConflictError } from "../domain/index.js";
+import { ERROR_STATUS, HttpError, checkLoopbackRequest, isToolError, readJsonObject, sendAsset, sendJson, silentLogger } from "@local-mcp/core";
+import type { ErrorCode, Logger } from "@local-mcp/core";
+import { CatDocConflictError, isCatDocError } from "../domain/index.js";
 import { DASHBOARD_HOST, DEFAULT_DASHBOARD_PORT } from "../defaults.js";
 import type { CatDocStore } from "../domain/index.js";
-import { ApiParams, findHandler, readJsonObject } from "./api-routes.js";
-import { HttpError, PAGE_CSP, errorResponse, sendBytes, sendJson } from "./http-responses.js";
+import { ApiParams, findHandler } from "./api-routes.js";
 import { loadStaticAssets } from "./static-assets.js";
 import type { StaticAsset } from "./static-assets.js";
 
 /** The port `catdoc dashboard` uses when neither --port nor config.yaml names one. */
 export { DASHBOARD_HOST, DEFAULT_DASHBOARD_PORT };
+
+/**
+ * An error answer of the API. It keeps the original dashboard's `error` string (its clients read
+ * `data.error`) and adds `code` (core's error codes), `status`, and a `suggestion` when known.
+ */
+export interface ApiErrorBody {
+  error: string;
+  code: ErrorCode;
+  status: number;
+  suggestion?: string;
+  details?: Record<string, unknown>;
+}
 
 export interface DashboardOptions {
   store: CatDocStore;
@@ -92,14 +103,14 @@ async function handle(req: IncomingMessage, res: ServerResponse, context: Contex
   const refused = checkLoopbackRequest(req, context.port);
   if (refused !== undefined) {
     context.logger.warn("request refused", { reason: refused, url: req.url });
-    sendJson(res, 403, { error: `Forbidden: ${refused}`, code: "FORBIDDEN", status: 403 }, headOnly);
+    sendJson(res, 403, { error: `Forbidden: ${refused}`, code: "FORBIDDEN", status: 403 }, { headOnly });
     return;
   }
   let url: URL;
   try {
     url = new URL(req.url ?? "/", `http://${DASHBOARD_HOST}:${context.port}`);
   } catch {
-    sendJson(res, 400, { error: "Malformed request URL", code: "INVALID_INPUT", status: 400 }, headOnly);
+    sendJson(res, 400, { error: "Malformed request URL", code: "INVALID_INPUT", status: 400 }, { headOnly });
     return;
   }
   if (url.pathname === "/api" || url.pathname.startsWith("/api/")) {
@@ -109,11 +120,10 @@ async function handle(req: IncomingMessage, res: ServerResponse, context: Contex
   const asset = context.assets.get(url.pathname);
   if (asset === undefined || (method !== "GET" && method !== "HEAD")) {
     const status = asset === undefined ? 404 : 405;
-    sendJson(res, status, { error: status === 404 ? "Not found" : `Method ${method} not allowed`, code: status === 404 ? "NOT_FOUND" : "INVALID_INPUT", status }, headOnly);
+    sendJson(res, status, { error: status === 404 ? "Not found" : `Method ${method} not allowed`, code: status === 404 ? "NOT_FOUND" : "INVALID_INPUT", status }, { headOnly });
     return;
   }
-  const pageHeaders: Record<string, string> = url.pathname === "/" ? { "Content-Security-Policy": PAGE_CSP } : {};
-  sendBytes(res, asset.body, asset.contentType, headOnly, pageHeaders);
+  sendAsset(res, asset.body, asset.contentType, { headOnly });
 }
 
 async function handleApi(req: IncomingMessage, res: ServerResponse, url: URL, context: Context, headOnly: boolean): Promise<void> {
@@ -126,12 +136,32 @@ async function handleApi(req: IncomingMessage, res: ServerResponse, url: URL, co
     }
     const method = req.method ?? "GET";
     const { handler, id } = findHandler(method, segments);
-    const params = method === "POST" ? new ApiParams(await readJsonObject(req)) : ApiParams.fromQuery(url.searchParams);
+    const params = method === "POST" ? new ApiParams(await readJsonObject(req, { emptyAsObject: true })) : ApiParams.fromQuery(url.searchParams);
     const body = await handler({ params, store: context.store }, id);
-    sendJson(res, 200, body, headOnly);
+    sendJson(res, 200, body, { headOnly });
   } catch (error) {
     const answer = errorResponse(error);
     if (answer.internal) context.logger.error("API request failed", { url: req.url, error });
-    sendJson(res, answer.status, answer.body, headOnly, answer.headers);
+    sendJson(res, answer.status, answer.body, { headOnly, headers: answer.headers });
   }
+}
+
+/** The error body and status for anything a handler threw; `internal` is set for bugs. */
+function errorResponse(error: unknown): { status: number; body: ApiErrorBody; headers: Readonly<Record<string, string>>; internal: boolean } {
+  if (error instanceof HttpError) {
+    return { status: error.status, body: { error: error.message, code: error.code, status: error.status }, headers: error.headers, internal: false };
+  }
+  if (isCatDocError(error) || isToolError(error)) {
+    const status = ERROR_STATUS[error.code];
+    const body: ApiErrorBody = { error: error.message, code: error.code, status };
+    if (error.suggestion !== undefined && error.suggestion !== "") body.suggestion = error.suggestion;
+    if (error.details !== undefined && Object.keys(error.details).length > 0) body.details = error.details;
+    return { status, body, headers: {}, internal: false };
+  }
+  return {
+    status: 500,
+    body: { error: "Internal error in the dashboard server (see its log)", code: "INTERNAL", status: 500 },
+    headers: {},
+    internal: true,
+  };
 }

@@ -4,13 +4,13 @@
  * and stored but never returned: the settings view says only whether one is set and where from.
  */
 import type { IncomingMessage } from "node:http";
+import { HttpError, readJsonObject } from "@local-mcp/core";
 import { z } from "zod";
 import type { FunctionStatus } from "../domain/gate/gate-report.js";
 import { FUNCTION_STATUSES } from "../domain/gate/gate-report.js";
 import { StoredSettingsSchema } from "../domain/settings/settings-store.js";
 import type { StoredSettings } from "../domain/settings/settings-store.js";
 import type { SoloServices } from "../services.js";
-import { HttpError, readJsonObject } from "./http-responses.js";
 
 export interface DashboardContext {
   /** The services as configured now (rebuilt after a settings change). */
@@ -43,7 +43,7 @@ const SettingsPatchSchema = z
 
 function parseOrThrow<T extends z.ZodType>(schema: T, value: unknown): z.infer<T> {
   const parsed = schema.safeParse(value);
-  if (!parsed.success) throw new HttpError(400, parsed.error.issues.map((i) => `${i.path.join(".") || "body"}: ${i.message}`).join("; "));
+  if (!parsed.success) throw new HttpError(400, "INVALID_INPUT", parsed.error.issues.map((i) => `${i.path.join(".") || "body"}: ${i.message}`).join("; "));
   return parsed.data;
 }
 
@@ -127,7 +127,7 @@ const ROUTES: Route[] = [
       const tag = url.searchParams.get("tag") ?? "";
       const limit = Math.min(500, Math.max(1, Number(url.searchParams.get("limit") ?? 200) || 200));
       const offset = Math.max(0, Number(url.searchParams.get("offset") ?? 0) || 0);
-      if (status && !FUNCTION_STATUSES.includes(status as FunctionStatus)) throw new HttpError(400, `Unknown status ${status}.`);
+      if (status && !FUNCTION_STATUSES.includes(status as FunctionStatus)) throw new HttpError(400, "INVALID_INPUT", `Unknown status ${status}.`);
       const { total, functions } = await ctx.services().library.list(
         {
           ...(status ? { statuses: [status as FunctionStatus] } : {}),
@@ -161,7 +161,7 @@ const ROUTES: Route[] = [
     mutates: false,
     handle: async (m, _req, _url, ctx) => {
       const { version } = await ctx.services().library.get(m[1] ?? "", Number(m[2]));
-      if (!version) throw new HttpError(404, "No such version.");
+      if (!version) throw new HttpError(404, "NOT_FOUND", "No such version.");
       return {
         name: version.name,
         version: version.version,
@@ -194,7 +194,7 @@ const ROUTES: Route[] = [
     path: /^\/api\/settings$/,
     mutates: true,
     handle: async (_m, req, _url, ctx) => {
-      const patch = parseOrThrow(SettingsPatchSchema, await readJsonObject(req));
+      const patch = parseOrThrow(SettingsPatchSchema, await readJsonObject(req, { requireJsonType: true }));
       const mapped: { [K in keyof StoredSettings]?: StoredSettings[K] | null } = {
         embedder: patch.embedder,
         embeddingModel: patch.embedding_model,
@@ -213,11 +213,11 @@ const ROUTES: Route[] = [
     path: /^\/api\/settings\/api-key$/,
     mutates: true,
     handle: async (_m, req, _url, ctx) => {
-      const { key } = parseOrThrow(z.object({ key: z.string().min(1).max(512) }).strict(), await readJsonObject(req));
+      const { key } = parseOrThrow(z.object({ key: z.string().min(1).max(512) }).strict(), await readJsonObject(req, { requireJsonType: true }));
       try {
         await ctx.services().settingsStore.writeApiKey(key);
       } catch (error) {
-        throw new HttpError(400, (error as Error).message);
+        throw new HttpError(400, "INVALID_INPUT", (error as Error).message);
       }
       ctx.reload();
       return settingsView(ctx.services());

@@ -8,12 +8,11 @@ import { randomBytes, timingSafeEqual } from "node:crypto";
 import { createServer } from "node:http";
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { checkLoopbackRequest, isToolError } from "@local-mcp/core";
+import { HttpError, checkLoopbackRequest, isToolError, sendAsset, sendJson } from "@local-mcp/core";
 import type { Logger } from "@local-mcp/core";
 import type { SoloServices } from "../services.js";
 import { findRoute } from "./api-routes.js";
 import type { DashboardContext } from "./api-routes.js";
-import { HttpError, sendJson, sendStatic } from "./http-responses.js";
 import { APP_SCRIPT } from "./page/app-script.js";
 import { APP_STYLES } from "./page/app-styles.js";
 import { INDEX_HTML } from "./page/index-html.js";
@@ -84,12 +83,12 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
     const method = req.method ?? "GET";
     const page = PAGES[url.pathname];
     if (page && method === "GET") {
-      sendStatic(res, page.body, page.type);
+      sendAsset(res, page.body, page.type);
       return;
     }
     const found = findRoute(method, url.pathname);
-    if (found === undefined) throw new HttpError(404, `No route ${url.pathname}.`);
-    if (found === "method") throw new HttpError(405, `${method} is not allowed on ${url.pathname}.`);
+    if (found === undefined) throw new HttpError(404, "NOT_FOUND", `No route ${url.pathname}.`);
+    if (found === "method") throw new HttpError(405, "INVALID_INPUT", `${method} is not allowed on ${url.pathname}.`);
     if (found.route.mutates && !sameToken(req.headers[TOKEN_HEADER], token)) {
       sendJson(res, 403, { error: { code: "FORBIDDEN", message: "This change needs the dashboard token (open the URL printed by `solo-assets dashboard`)." } });
       return;
@@ -105,7 +104,7 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
         return;
       }
       if (error instanceof HttpError) {
-        sendJson(res, error.status, { error: { code: "HTTP", message: error.message } });
+        sendJson(res, error.status, { error: { code: error.code, message: error.message } }, { headers: error.headers });
       } else if (isToolError(error)) {
         sendJson(res, error.status, { error: { code: error.code, message: error.message, suggestion: error.suggestion } });
       } else {
