@@ -129,6 +129,29 @@ const sdkWithoutAjv = {
   },
 };
 
+/**
+ * Next to an app's package.json (not in dist/, so it is not published): which modules each output
+ * file holds, for core/testing's load observer (loadedModules), which names the packages and
+ * sources a process loaded. Keys are paths inside dist/; values are `node_modules/<package>/` once
+ * per package, and the app's and core's own files (`src/tools/x.ts`, `packages/core/dist/…`).
+ */
+export const BUNDLE_INPUTS = "bundle-inputs.json";
+
+export function chunkInputs(meta) {
+  const map = {};
+  for (const [output, { inputs }] of Object.entries(meta.outputs)) {
+    if (!output.endsWith(".js")) continue;
+    const names = new Set();
+    for (const input of Object.keys(inputs)) {
+      const at = input.lastIndexOf("node_modules/");
+      if (at >= 0) names.add(`node_modules/${packageOf(input.slice(at + "node_modules/".length))}/`);
+      else names.add(input.replace(/^(\.\.\/)+/, ""));
+    }
+    map[output.replace(/^dist\//, "")] = [...names].sort();
+  }
+  return map;
+}
+
 /** Bundles the app in `appDir` into `appDir/dist`. Returns the esbuild metafile. */
 export async function bundleApp(appDir, { metafile } = {}) {
   const pkg = JSON.parse(readFileSync(join(appDir, "package.json"), "utf8"));
@@ -157,11 +180,13 @@ export async function bundleApp(appDir, { metafile } = {}) {
     // CommonJS libraries inside the bundle (ajv, handlebars…) call `require` for Node built-ins.
     banner: { js: 'import { createRequire as __bundleCreateRequire } from "node:module";\nconst require = __bundleCreateRequire(import.meta.url);' },
     plugins: [sdkWithoutAjv, ...(process.env.BUNDLE_ALL_ZOD_LOCALES ? [] : [zodEnglishOnly])],
-    // Not minified: the load observer of the start-up tests (core/testing) names the packages a
-    // chunk holds by esbuild's `// node_modules/…` comments, which minifying strips. Minified
-    // (BUNDLE_MINIFY=1, for measuring) mochi-mcp's initialize took 0.72× server-memory's time
-    // against 0.80× unminified on SDK v2 (2026-11-25).
-    ...(process.env.BUNDLE_MINIFY ? { minifyWhitespace: true, minifySyntax: true } : {}),
+    // Minified (whitespace and syntax, not identifiers: names stay readable in stack traces).
+    // V8 scans every byte of a module before it runs, and the start-up path loads ~1.2 MB of
+    // bundled SDK and zod: minified mochi-mcp answers initialize in 0.72× server-memory's time
+    // against 0.80× unminified (SDK v2, 2026-11-25). Minifying strips esbuild's `// path`
+    // comments, so what each chunk holds is written to bundle-inputs.json (below) for the load
+    // observer of the start-up tests. BUNDLE_MINIFY=0 builds unminified, to measure again.
+    ...(process.env.BUNDLE_MINIFY === "0" ? {} : { minifyWhitespace: true, minifySyntax: true }),
     metafile: true,
     logLevel: "warning",
     logOverride: { "unsupported-require-call": "silent" },
@@ -185,6 +210,7 @@ export async function bundleApp(appDir, { metafile } = {}) {
     if (!existsSync(join(appDir, from))) throw new Error(`bundle-app: ${from} is missing`);
     cpSync(join(appDir, from), join(appDir, to), { recursive: true });
   }
+  writeFileSync(join(appDir, BUNDLE_INPUTS), `${JSON.stringify(chunkInputs(result.metafile))}\n`);
   if (metafile) writeFileSync(metafile, JSON.stringify(result.metafile));
   return result.metafile;
 }

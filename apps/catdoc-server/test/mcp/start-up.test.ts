@@ -4,7 +4,7 @@
  * @duckdb/node-api, @google/genai), nor CatDoc's own yaml, MiniSearch, commander, the validators,
  * the importer or the dashboard, which load when a tool first needs them. What a process loaded is
  * recorded by core's module-load observer (`node --import LOAD_OBSERVER_URL`); a bundle chunk counts
- * as every source esbuild put in it (its `// path` comments, read by core's loadedModules).
+ * as every source esbuild put in it (the app's bundle-inputs.json, read by core's loadedModules).
  */
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";

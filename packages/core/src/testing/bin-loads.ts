@@ -1,8 +1,9 @@
 /**
  * What a run of a built bin loaded, through the module-load observer (load-observer.ts): the npm
- * packages, the app's own sources and core's, and the bytes read. A bundle chunk counts as every
- * module esbuild put in it (it opens each with a `// path` comment), so the answer names sources
- * whether the bin is a bundle or not.
+ * packages, the app's own sources and core's, and the bytes read. A bundle file counts as every
+ * module esbuild put in it — the app's bundle-inputs.json, written by scripts/bundle-app.mjs from
+ * esbuild's metafile, says which — so the answer names sources whether the bin is a bundle or not,
+ * minified or not.
  */
 import { execFile } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -29,8 +30,27 @@ export interface BinRun extends LoadedModules {
 /** The package a path is in: after its last `node_modules/` (pnpm's `.pnpm/<id>/node_modules/<name>` and npm's nesting alike). */
 const PACKAGE = /^(?:.*\/)?node_modules\/((?:@[^/]+\/)?[^/]+)\//;
 const CORE = "packages/core/";
-/** esbuild's comment opening each module it bundled. */
-const BUNDLED_MODULE = /^\/\/ (\S+\.(?:[cm]?js|ts|json))$/gm;
+/** Written next to an app's package.json by scripts/bundle-app.mjs: dist path → what that file holds. */
+const BUNDLE_INPUTS = "bundle-inputs.json";
+const DIST = "/dist/";
+
+/** What the bundle file at `path` (inside an app's dist/) holds, from its app's bundle-inputs.json. */
+function bundledInputs(path: string, maps: Map<string, Record<string, string[]>>): string[] {
+  const appDir = path.slice(0, path.lastIndexOf(DIST));
+  let map = maps.get(appDir);
+  if (map === undefined) {
+    const file = join(appDir, BUNDLE_INPUTS);
+    try {
+      map = JSON.parse(readFileSync(file, "utf8")) as Record<string, string[]>;
+    } catch {
+      throw new Error(`loadedModules: ${path} is a bundle but ${file} is missing or unreadable; build the app with scripts/bundle-app.mjs (pnpm build)`);
+    }
+    maps.set(appDir, map);
+  }
+  const inputs = map[path.slice(appDir.length + DIST.length)];
+  if (inputs === undefined) throw new Error(`loadedModules: ${path} is not in ${join(appDir, BUNDLE_INPUTS)}; rebuild the app (pnpm build)`);
+  return inputs;
+}
 
 /** The packages and sources in what a process loaded (`readLoadLog`'s answer); a bundle chunk stands for what esbuild put in it. */
 export function loadedModules(modules: readonly string[]): LoadedModules {
@@ -46,6 +66,7 @@ export function loadedModules(modules: readonly string[]): LoadedModules {
       if (own?.[1] !== undefined) sources.add(own[1]);
     }
   };
+  const maps = new Map<string, Record<string, string[]>>();
   const files = new Set(modules.filter((m) => !m.startsWith("node:")).map((m) => (m.startsWith("file:") ? fileURLToPath(m) : m)));
   for (const path of files) {
     // A CommonJS builtin is logged by its bare name (`fs`); only files count.
@@ -58,8 +79,9 @@ export function loadedModules(modules: readonly string[]): LoadedModules {
       continue;
     }
     bytes += Buffer.byteLength(text);
-    if (!path.includes("/dist/") || path.includes("/node_modules/")) continue;
-    for (const match of text.matchAll(BUNDLED_MODULE)) add(match[1] ?? "");
+    // An app's bundle (apps/x/dist, not core's per-module tsc output, not an installed package).
+    if (!path.includes(DIST) || path.includes("/node_modules/") || path.includes(`/${CORE}`)) continue;
+    for (const input of bundledInputs(path, maps)) add(input);
   }
   return { packages, sources, bytes };
 }
