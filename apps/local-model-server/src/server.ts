@@ -19,6 +19,7 @@ const INSTRUCTIONS = [
   "local_generate (GSD PLAN/SUMMARY/STATE/VERIFICATION files from templates),",
   "local_git (status/diff/log as exact lists), local_analyze (exports, functions, types, dependencies of TS/JS).",
   "Parsers do the work by default (confidence 1); a local model handles natural-language checks and summaries.",
+  "Every tool takes engine: auto (default: exact parsers where they suffice, the model where judgment is needed), deterministic (parsers only) or model (the local model for everything).",
   "When a result has success=false or the error suggests it, handle the task directly.",
 ].join(" ");
 

@@ -4,10 +4,8 @@ import { nestingDepth } from "@local-mcp/core";
 
 export const EngineChoiceSchema = z
   .enum(["auto", "deterministic", "model"])
-  .optional()
-  .describe(
-    "Which engine does the work. auto (default): exact parsers (YAML, the TypeScript compiler, regex, git) wherever they suffice, the model where judgment is needed. deterministic: parsers only. model: the local model for everything.",
-  );
+  // Explained once, in the server's instructions (server.ts).
+  .optional();
 
 /** The contract's fields other than `data`, built once (zod schemas are immutable, so every tool's output shares them). */
 function buildContractFields() {
@@ -59,7 +57,7 @@ export const FilesSchema = z
   .array(z.string().min(1).max(4096))
   .min(1)
   .max(200)
-  .describe("Files to read: relative to the first configured root, or absolute inside the roots");
+  .describe("Paths under the roots (relative to the first)");
 
 /** Free-form JSON arguments (`schema`, `variables`) nest at most this deep. */
 export const MAX_JSON_DEPTH = 64;

@@ -30,7 +30,7 @@ const input = z.object({
     .min(1)
     .max(10)
     .optional()
-    .describe("dependencies: levels of the import graph to analyse (1, the default: the named files; 2: also the files they import; …)"),
+    .describe("dependencies: import levels, default 1"),
   engine: EngineChoiceSchema,
 });
 
@@ -56,8 +56,7 @@ export function localAnalyzeTool(runtime: LocalModelRuntime) {
     name: "local_analyze",
     title: "Analyze code structure",
     description: [
-      "Structure of TS/JS files without reading them: exports, functions (name, line, params), types (interfaces, type aliases, enums), dependencies (imports, internal files and packages; depth follows relative imports).",
-      "Keys are the paths as given; followed files are keyed relative to the first root. Other languages go to the local model when one is configured.",
+      "Structure of TS/JS files without reading them, per path: exports, functions (name, line, params), types, or dependencies (imports, followed to depth).",
     ].join(" "),
     input,
     get output() {

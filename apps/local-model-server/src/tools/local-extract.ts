@@ -32,21 +32,21 @@ const TASKS = ["pattern_match", "frontmatter", "exports", "imports", "structure"
 
 const input = z.object({
   task_type: z.enum(TASKS).describe(
-    "frontmatter: YAML frontmatter fields; pattern_match: regex matches; exports / imports: of TS/JS modules; structure: outline (Markdown headings and GSD blocks, TS/JS symbols)",
+    "structure: outline (headings, GSD blocks, TS/JS symbols)",
   ),
   files: FilesSchema,
   extract: z
     .object({
-      patterns: z.array(z.string().min(1).max(1000)).min(1).max(50).optional().describe("pattern_match: regexes, plain or /body/flags; searched per line (multiline)"),
-      fields: z.array(z.string().min(1).max(200)).max(100).optional().describe("frontmatter: fields to extract (dotted paths reach nested keys); all top-level fields when omitted"),
-      format: z.enum(["json", "list"]).optional().describe("json (default): an object per file; list: a list of strings per file"),
-      summarize: z.boolean().optional().describe("structure: add a model-written summary of each file (needs a model)"),
+      patterns: z.array(z.string().min(1).max(1000)).min(1).max(50).optional().describe("pattern_match: regexes (plain or /body/flags), per line"),
+      fields: z.array(z.string().min(1).max(200)).max(100).optional().describe("frontmatter: dotted paths; default all"),
+      format: z.enum(["json", "list"]).optional().describe("default json: an object per file; list: strings"),
+      summarize: z.boolean().optional().describe("structure: add a model summary"),
     })
     .strict()
     .optional(),
   schema: boundedJsonObject()
     .optional()
-    .describe("JSON Schema for each file's `data`: the model's output is constrained to it; deterministic data is checked against it (schema_valid)"),
+    .describe("JSON Schema each file's data must match"),
   engine: EngineChoiceSchema,
 });
 
@@ -89,10 +89,7 @@ export function localExtractTool(runtime: LocalModelRuntime) {
     name: "local_extract",
     title: "Extract structured data from files",
     description: [
-      "Reads files so you do not have to and returns only what you ask for: frontmatter fields of GSD PLAN/SUMMARY files, regex matches, exports/imports of TS/JS modules, outlines.",
-      "Results are keyed by the path as given.",
-      "response_level minimal: only counts (files, files with a result, entries); standard (the default): adds results per file — found, data and the line of each entry; full: adds each file's size and per-entry details.",
-      "Deterministic and exact by default; the local model (if configured) writes summaries (structure + summarize) and handles files the parsers do not (engine auto) or everything (engine model).",
+      "Reads files for you and returns only the facts asked for, per path: frontmatter fields (GSD PLAN/SUMMARY), regex matches, TS/JS exports or imports, outlines. Exact parsers; minimal: counts only.",
     ].join(" "),
     input,
     get output() {

@@ -19,15 +19,15 @@ const TASKS = ["summary", "plan", "verification", "state_update"] as const;
 const DEFAULT_TEMPLATE: Record<(typeof TASKS)[number], string> = { summary: "summary", plan: "plan", verification: "verification", state_update: "state" };
 
 const input = z.object({
-  task_type: z.enum(TASKS).optional().describe("summary | plan | verification | state_update: picks the shipped GSD template when `template` is omitted"),
+  task_type: z.enum(TASKS).optional().describe("the shipped template, when template is omitted"),
   template: z
     .string()
     .min(1)
     .max(200_000)
     .optional()
-    .describe("A template name (see the local-model CLI: `local-model templates`) or an inline Handlebars template (anything containing {{ or a line break)"),
-  variables: boundedJsonObject().optional().describe("Values for the template's variables; a missing one is an error naming it"),
-  output_path: z.string().min(1).max(4096).optional().describe("Write the result here (atomically, under the roots); minimal responses then omit the content"),
+    .describe("a template name or inline Handlebars"),
+  variables: boundedJsonObject().optional(),
+  output_path: z.string().min(1).max(4096).optional().describe("write the result here; minimal then omits it"),
   engine: EngineChoiceSchema,
 });
 
@@ -49,8 +49,7 @@ export function localGenerateTool(runtime: LocalModelRuntime) {
     name: "local_generate",
     title: "Generate a file from a template",
     description: [
-      "Fills a template with your variables — strict substitution, no creativity. Shipped GSD templates: plan (PLAN.md), summary (SUMMARY.md), state (STATE.md), verification (VERIFICATION.md); or an inline Handlebars template.",
-      "A variable the template needs and you did not give is an error naming it. With output_path the file is written atomically under the roots.",
+      "Fills a GSD template (PLAN, SUMMARY, STATE, VERIFICATION) or inline Handlebars with your variables, strictly; returns or writes the text. A missing variable is an error naming it.",
     ].join(" "),
     input,
     get output() {

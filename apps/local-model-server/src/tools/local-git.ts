@@ -22,18 +22,18 @@ import { ModelTally, runTask } from "./run-task.js";
 const TASKS = ["status", "diff", "log", "changed_files"] as const;
 
 const input = z.object({
-  task_type: z.enum(TASKS).describe("status: staged/modified/untracked/renamed/deleted; diff: line counts per file; log: commits; changed_files: every path that differs"),
+  task_type: z.enum(TASKS).describe("diff: line counts per file"),
   options: z
     .object({
-      paths: z.array(z.string().min(1).max(4096)).max(100).optional().describe("Limit to these files or directories (under the roots)"),
-      limit: z.number().int().min(1).max(1000).optional().describe("log: number of commits (default 10)"),
+      paths: z.array(z.string().min(1).max(4096)).max(100).optional().describe("only these paths"),
+      limit: z.number().int().min(1).max(1000).optional().describe("log: commits, default 10"),
       format: z.enum(["summary", "detailed"]).optional().describe("detailed: every detail (as response_level full)"),
-      staged: z.boolean().optional().describe("diff: staged changes (index vs HEAD) instead of unstaged ones"),
-      ref: z.string().min(1).max(200).optional().describe("diff / changed_files: compare the work tree with this revision; log: start from it"),
+      staged: z.boolean().optional().describe("diff: index vs HEAD"),
+      ref: z.string().min(1).max(200).optional().describe("revision to compare with (log: start at)"),
     })
     .strict()
     .optional(),
-  repo: z.string().min(1).max(4096).optional().describe("A directory of the work tree (default: the first root)"),
+  repo: z.string().min(1).max(4096).optional().describe("default: the first root"),
   engine: EngineChoiceSchema,
 });
 
@@ -96,11 +96,7 @@ export function localGitTool(runtime: LocalModelRuntime) {
     name: "local_git",
     title: "Summarize git state",
     description: [
-      "Runs git and returns exact lists instead of raw output: status (staged, modified, untracked, renamed, deleted), diff (numstat per file; staged with options.staged), log (commits; options.limit), changed_files.",
-      "Paths are relative to the repository's top level; options.paths limits every command.",
-      "response_level minimal: a summary — status: branch and counts per kind; diff: files_changed, insertions, deletions; log: oneline, `<short hash> <subject>` per commit; changed_files: count.",
-      "standard (the default): adds the lists — status paths per kind, diff changes per file, commits (hash, message, date, full hash, author), the changed files — and repo;",
-      "full: adds status entries with their XY codes, commit emails and bodies.",
+      "Git status, diff, log or changed files as exact lists instead of raw output; minimal gives counts and one line per commit.",
     ].join(" "),
     input,
     get output() {

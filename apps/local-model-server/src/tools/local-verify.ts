@@ -22,12 +22,12 @@ const DEFAULT_TYPE: Record<(typeof TASKS)[number], ConditionType> = { must_haves
 
 const check = z
   .object({
-    id: z.string().min(1).max(200).describe("Check identifier, e.g. DATA-01"),
-    description: z.string().max(2000).optional().describe("What to verify; a check with only a description is judged by the model"),
-    file: z.string().min(1).max(4096).describe("File to check (relative to the first root)"),
+    id: z.string().min(1).max(200).describe("e.g. DATA-01"),
+    description: z.string().max(2000).optional().describe("alone: judged by the local model"),
+    file: z.string().min(1).max(4096),
     condition: z
       .object({
-        type: z.enum(CONDITION_TYPES).optional().describe("contains: substring; exports: exported name; imports: module or imported name; pattern: regex. Default from task_type"),
+        type: z.enum(CONDITION_TYPES).optional().describe("pattern: regex; default from task_type"),
         value: z.string().min(1).max(10_000),
       })
       .strict()
@@ -36,7 +36,7 @@ const check = z
   .strict();
 
 const input = z.object({
-  task_type: z.enum(TASKS).optional().describe("must_haves (default), patterns, exports, imports: also the condition type of checks that give none"),
+  task_type: z.enum(TASKS).optional().describe("default must_haves; sets the condition type of checks without one"),
   checks: z.array(check).min(1).max(200),
   engine: EngineChoiceSchema,
 });
@@ -61,9 +61,7 @@ export function localVerifyTool(runtime: LocalModelRuntime) {
     name: "local_verify",
     title: "Verify a checklist against code",
     description: [
-      "Checks requirements (e.g. a GSD plan's must_haves) against files without you reading them.",
-      "Conditions are exact: contains (substring), exports (exported name, through re-exports), imports (module or imported name), pattern (regex); evidence is `line N: <snippet>`.",
-      "A check with only a description (no condition) is judged by the local model; without a model that is NOT_READY. A check on a missing file fails.",
+      "Checks requirements (e.g. a GSD plan's must_haves) against files without you reading them: pass or fail per check, with `line N: <snippet>` evidence.",
     ].join(" "),
     input,
     get output() {
