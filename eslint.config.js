@@ -21,6 +21,34 @@ export default tseslint.config(
     rules: { "no-console": "error" },
   },
   {
+    // Configuration is read in one place per package: the environment reaches code as a parsed
+    // config object, so a module's behaviour is set by its arguments, and tests pass their own env.
+    files: ["packages/*/src/**/*.ts", "apps/*/src/**/*.ts"],
+    ignores: [
+      "apps/*/src/{cli,mcp,config}.ts",
+      "apps/*/src/cli/**",
+      "packages/core/src/config.ts",
+      "packages/core/src/server/run-main.ts",
+      "packages/core/src/sample/mcp.ts",
+      "packages/core/src/testing/**",
+    ],
+    rules: {
+      "no-restricted-properties": [
+        "error",
+        { object: "process", property: "env", message: "Read the environment in the package's config or entry module (config.ts, cli.ts, mcp.ts) and pass the parsed value in." },
+      ],
+    },
+  },
+  {
+    // llama.cpp is reached only through core's inference layer (model loading, GPU choice, limits).
+    files: ["packages/*/src/**/*.ts", "apps/*/src/**/*.ts", "bench/**", "scripts/**"],
+    ignores: ["packages/core/src/inference/**"],
+    rules: {
+      "no-restricted-imports": ["error", { paths: [{ name: "node-llama-cpp", message: "Use @local-mcp/core/inference." }], patterns: [{ group: ["node-llama-cpp/*"], message: "Use @local-mcp/core/inference." }] }],
+      "no-restricted-syntax": ["error", { selector: "ImportExpression[source.value=/^node-llama-cpp/]", message: "Use @local-mcp/core/inference." }],
+    },
+  },
+  {
     // Scripts, benchmarks and tests print their results.
     files: ["scripts/**", "bench/**", "**/test/**", ".ci/**"],
     rules: { "no-console": "off" },

@@ -74,6 +74,12 @@ export class MochiModel {
     this.loading ??= (async () => {
       const s = this.settings;
       try {
+        // The headers first, through core's gguf subpath only: a model or adapter that cannot load
+        // (not GGUF, missing keys, an adapter for another model) fails here, NOT_READY naming the
+        // file, before the inference engine and its modules are loaded at all.
+        const { readLoadableLoraHeader, readLoadableModelHeader } = await import("@local-mcp/core/gguf");
+        const model = await readLoadableModelHeader(s.modelPath as string);
+        for (const adapter of s.adapters) await readLoadableLoraHeader(adapter.path, model);
         const { LlamaEngine } = await import("@local-mcp/core/inference");
         const engine = new LlamaEngine(
           {
