@@ -12,7 +12,7 @@ import {
   silentLogger,
   type ResponseLevel,
 } from "../src/index.js";
-import { assertLevelsNested, connectInProcess } from "../src/testing/index.js";
+import { assertLevelsNested, assertMinimalShare, connectInProcess, jsonTokens } from "../src/testing/index.js";
 
 describe("atLevel: the one level builder", () => {
   const parts = {
@@ -125,5 +125,22 @@ describe("the level pipeline through a real client", () => {
     const built = new LeveledResponse((level) => ({ minimal: { items: eachAtLevel(level, [1, 2], (n) => ({ minimal: { n }, full: { sq: n * n } })) } }));
     expect(fixed.toResponse("standard")).toEqual({ a: 1, b: 2 });
     expect(built.toResponse("full")).toEqual({ items: [{ n: 1, sq: 1 }, { n: 2, sq: 4 }] });
+  });
+});
+
+describe("assertMinimalShare", () => {
+  const ids = Array.from({ length: 60 }, (_, i) => `object-${i}`);
+  it("passes a minimal answer of at most 25 % of full, or of at most 120 tokens", async () => {
+    const full = { items: ids.map((id) => ({ id, title: `The document called ${id}, about many things`, tags: ["a", "b", "c"] })) };
+    await expect(assertMinimalShare("small", { minimal: { count: 60 }, full })).resolves.toMatchObject({ minimal: expect.any(Number) });
+    const figures = await assertMinimalShare("ids", { minimal: { ids: ids.slice(0, 30) }, full });
+    expect(figures.ratio).toBeLessThanOrEqual(0.25);
+  });
+
+  it("throws for a minimal answer over 120 tokens and over 25 % of full", async () => {
+    const minimal = { items: ids.map((id) => ({ id })) };
+    const full = { items: ids.map((id) => ({ id, title: id })) };
+    expect(await jsonTokens(minimal)).toBeGreaterThan(120);
+    await expect(assertMinimalShare("heavy", { minimal, full })).rejects.toThrow(/heavy: minimal is \d+ tokens/);
   });
 });

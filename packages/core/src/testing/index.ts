@@ -13,7 +13,8 @@ export { cpuSeconds, stderrLine } from "./process-probes.js";
 export type { InEraOptions } from "./in-era.js";
 export { callEveryTool, readEveryResource } from "./every-tool.js";
 export type { ToolCase, ToolOutcome } from "./every-tool.js";
-export { assertLevelsNested } from "./levels.js";
+export { MINIMAL_FLOOR_TOKENS, MINIMAL_SHARE, assertLevelsNested, assertMinimalShare, jsonTokens } from "./levels.js";
+export type { MinimalShare } from "./levels.js";
 export { runInspectorCli } from "./inspector-cli.js";
 export type { InspectorCliOptions } from "./inspector-cli.js";
 export {
