@@ -8,7 +8,7 @@ import { MetadataOutput, MorphismOutput } from "./support/schemas.js";
 const SHOWN = { defaultLimit: 100, maxLimit: 1000 };
 
 const input = lazySchema(() => z.object({
-  categoryId: z.string().min(1).describe("The category id (see catdoc_list_categories)."),
+  categoryId: z.string().min(1),
   limit: limitInput("objects and morphisms (each)", SHOWN),
 }));
 
@@ -18,7 +18,7 @@ const output = lazySchema(() => z.object({
   morphismCount: z.number().int(),
   identityCount: z.number().int(),
   objects: z.array(z.object({ id: z.string(), title: z.string().optional(), domain: z.string().optional(), metadata: MetadataOutput().optional() })),
-  morphisms: z.array(MorphismOutput()),
+  morphisms: z.array(MorphismOutput().partial({ source: true, target: true }).describe("minimal: ids; standard adds source, target, name")),
   functorsFrom: z.array(z.string()),
   functorsTo: z.array(z.string()),
   truncated: z.boolean(),
@@ -30,9 +30,7 @@ export const catdocShowCategoryTool = defineCatDocTool({
   name: "catdoc_show_category",
   title: "Show a category",
   description:
-    "Shows one category: its objects and morphisms (the first `limit` of each; page through them with catdoc_list_objects / " +
-    "catdoc_list_morphisms and this categoryId) and the functors into and out of it. minimal: ids and counts; standard: adds " +
-    "name, object titles and domains, morphism names; full: adds metadata.",
+    "Shows one category: its objects and morphisms (the first limit of each) and the functors into and out of it.",
   get input() {
     return input();
   },
@@ -60,8 +58,8 @@ export const catdocShowCategoryTool = defineCatDocTool({
           full: { metadata: o.metadata },
         })),
         morphisms: eachAtLevel(level, morphisms.items, (m) => ({
-          minimal: { id: m.id, source: m.source, target: m.target },
-          standard: { name: m.name, isIdentity: identityIds.has(m.id) },
+          minimal: { id: m.id },
+          standard: { source: m.source, target: m.target, name: m.name, isIdentity: identityIds.has(m.id) },
           full: { metadata: m.metadata },
         })),
         functorsFrom: index.model.functors.filter((f) => f.sourceCategory === category.id).map((f) => f.id),
