@@ -10,9 +10,9 @@ const PAGE = { defaultLimit: 200, maxLimit: 2000 };
 const EDGES = { defaultLimit: 1000, maxLimit: 10_000 };
 
 const input = lazySchema(() => z.object({
-  categoryId: z.string().min(1).optional().describe("Only this category (and the functors into or out of it)."),
-  includeIdentities: z.boolean().optional().describe("Include identity morphisms as edges (default false)."),
-  edgeLimit: z.number().int().min(1).max(EDGES.maxLimit).optional().describe(`Most edges to return (default ${EDGES.defaultLimit}).`),
+  categoryId: z.string().min(1).optional().describe("only this category"),
+  includeIdentities: z.boolean().optional().describe("default false"),
+  edgeLimit: z.number().int().min(1).max(EDGES.maxLimit).optional().describe(`default ${EDGES.defaultLimit}`),
   ...pagingInput("nodes", PAGE),
 }));
 
@@ -59,11 +59,7 @@ export const catdocGetGraphTool = defineCatDocTool({
   name: "catdoc_get_graph",
   title: "Get the document graph",
   description:
-    "Returns the graph of the project or one category: objects as nodes, morphisms as edges (between the nodes returned), and " +
-    "the functors and natural transformations between categories. Nodes come a page at a time (limit/offset), edges up to " +
-    "edgeLimit; for the whole graph at once read the resource catdoc://graph (small projects only: above 25,000 tokens it is refused). minimal: the counts and the node ids of the page; " +
-    "standard: adds the nodes (with titles and domains) and the edges among them (endpoints, names), the categories, functors " +
-    "and natural transformations; full: adds metadata and the functors' object mappings.",
+    "The graph of the project or one category: objects as nodes (a page at a time), the morphisms among them as edges, and the functors and natural transformations. A small project's whole graph: resource catdoc://graph.",
   get input() {
     return input();
   },

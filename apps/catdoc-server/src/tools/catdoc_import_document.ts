@@ -25,15 +25,15 @@ async function chooseCategory(load: () => Promise<CatDocProject>, categoryId: st
 }
 
 const input = lazySchema(() => z.object({
-  filePath: z.string().min(1).describe("A Markdown file or a directory (searched recursively), relative to the project root."),
-  domain: z.string().min(1).optional().describe("Domain for documents whose frontmatter names none (default: the project's import.defaultDomain, else 'general')."),
+  filePath: z.string().min(1).describe("relative to the project root"),
+  domain: z.string().min(1).optional().describe("for documents naming none"),
   categoryId: z
     .string()
     .min(1)
     .optional()
-    .describe("Category to import into (default: the project's only category; a new 'documents' category when it has none)."),
-  dryRun: z.boolean().optional().describe("Return the plan and write nothing (default false)."),
-  force: z.boolean().optional().describe("Overwrite title, domain, tags and document path of objects that exist (default false)."),
+    .describe("default: the only category, else a new one"),
+  dryRun: z.boolean().optional().describe("plan only, write nothing"),
+  force: z.boolean().optional().describe("overwrite existing objects' fields"),
   limit: limitInput("items per list in the report", SHOWN),
 }));
 
@@ -81,13 +81,7 @@ export const catdocImportDocumentTool = defineCatDocTool({
   name: "catdoc_import_document",
   title: "Import Markdown documents",
   description:
-    "Imports a Markdown file, or every Markdown file under a directory, into a category of category.yaml: each document becomes " +
-    "an object (frontmatter id/title/domain/tags; no id → the file name slugged; no title → the first heading) that points to " +
-    "its file (metadata.path), and its references (@object-id, [[wiki link]], [text](./other.md)) to objects of the same " +
-    "category become morphisms 'references'. Unresolved references are reported, never invented. All or nothing: one locked " +
-    "write of category.yaml. Use dryRun: true first to see the plan. Paths must be inside the project root (else FORBIDDEN). " +
-    "Re-importing updates instead of duplicating: without force only metadata.path, metadata.contentHash and missing tags " +
-    "are written and differing title/domain/tags are reported as conflicts; force overwrites them from the document.",
+    "Imports a Markdown file or directory into a category: each document becomes an object (frontmatter id, title, domain, tags) and its references (@id, [[link]], relative links) become morphisms. All or nothing; a re-import updates. Try dryRun first.",
   get input() {
     return input();
   },

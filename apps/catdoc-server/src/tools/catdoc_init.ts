@@ -5,8 +5,8 @@ import { resolveInsideRoot } from "../domain/paths.js";
 import { defineCatDocTool } from "./catdoc-tool.js";
 
 const input = lazySchema(() => z.object({
-  directory: z.string().min(1).optional().describe("Folder to initialize, relative to the project root (default: the root itself)."),
-  force: z.boolean().optional().describe("Overwrite an existing project's category.yaml and config.yaml (default false)."),
+  directory: z.string().min(1).optional().describe("default: the project root"),
+  force: z.boolean().optional().describe("replace an existing project (destroys it)"),
 }));
 
 const output = lazySchema(() => z.object({
@@ -23,9 +23,7 @@ export const catdocInitTool = defineCatDocTool({
   name: "catdoc_init",
   title: "Initialize a CatDoc project",
   description:
-    "Creates .catdoc/category.yaml (empty categories, functors, natural transformations) and .catdoc/config.yaml in the project root " +
-    "(or in `directory`, inside the root). Use it once, when other catdoc tools answer 'CatDoc project not initialized'. " +
-    "Fails with CONFLICT when a project exists; `force: true` replaces category.yaml and config.yaml (destroys their content).",
+    "Creates an empty CatDoc project (.catdoc/category.yaml and config.yaml). Use once, when tools answer 'CatDoc project not initialized'; CONFLICT when one exists.",
   get input() {
     return input();
   },

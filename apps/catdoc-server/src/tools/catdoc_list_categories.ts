@@ -30,9 +30,7 @@ export const catdocListCategoriesTool = defineCatDocTool({
   name: "catdoc_list_categories",
   title: "List categories",
   description:
-    "Lists the categories of the CatDoc project. Start here to learn the category ids the other tools take. minimal: the page " +
-    "counts and the category ids; standard: adds each category with its name and object and morphism counts; full: adds the " +
-    "functors into and out of each category.",
+    "Lists the categories and their ids: start here. Standard adds names and object and morphism counts.",
   get input() {
     return input();
   },

@@ -31,10 +31,7 @@ export const catdocListFunctorsTool = defineCatDocTool({
   name: "catdoc_list_functors",
   title: "List functors",
   description:
-    "Lists the functors (structure-preserving maps from one category of documents to another, e.g. requirements → specifications) " +
-    "with how many objects and morphisms each maps. Show one with catdoc_show_functor, check it with catdoc_validate_functor. " +
-    "minimal: the page counts and the functor ids; standard: adds each functor with its name, categories and mapping counts; " +
-    "full: adds the names of the categories.",
+    "Lists the functors (maps from one category of documents to another, e.g. requirements → specifications) with their mapping counts.",
   get input() {
     return input();
   },

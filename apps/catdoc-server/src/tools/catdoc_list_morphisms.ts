@@ -9,9 +9,9 @@ import { MorphismOutput } from "./support/schemas.js";
 const PAGE = { defaultLimit: 50, maxLimit: 1000 };
 
 const input = lazySchema(() => z.object({
-  categoryId: z.string().min(1).optional().describe("Only morphisms of this category."),
-  objectId: z.string().min(1).optional().describe("Only morphisms out of or into this object."),
-  includeIdentities: z.boolean().optional().describe("Also list identity morphisms (default true)."),
+  categoryId: z.string().min(1).optional().describe("only this category"),
+  objectId: z.string().min(1).optional().describe("only those touching it"),
+  includeIdentities: z.boolean().optional().describe("default true"),
   ...pagingInput("morphisms", PAGE),
 }));
 
@@ -25,10 +25,7 @@ export const catdocListMorphismsTool = defineCatDocTool({
   name: "catdoc_list_morphisms",
   title: "List morphisms (relations)",
   description:
-    "Lists the morphisms (relations between documents) in file order, optionally of one category or touching one object, a page " +
-    "at a time. To follow relations from one object to another use catdoc_trace; to read one use catdoc_show_morphism. minimal: " +
-    "the page counts and the morphism ids; standard: adds each morphism with its source, target, category, name and whether it " +
-    "is an identity; full: adds metadata.",
+    "Lists the morphisms (relations between documents) in file order, of one category or object if asked, a page at a time. To follow paths use catdoc_trace.",
   get input() {
     return input();
   },

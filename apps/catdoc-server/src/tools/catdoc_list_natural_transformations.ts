@@ -30,10 +30,7 @@ export const catdocListNaturalTransformationsTool = defineCatDocTool({
   name: "catdoc_list_natural_transformations",
   title: "List natural transformations",
   description:
-    "Lists the natural transformations η: F ⇒ G (a component morphism η_A: F(A) → G(A) for each object A, relating two functors " +
-    "between the same categories). Show one with catdoc_show_natural_transformation, check it with " +
-    "catdoc_validate_natural_transformation. minimal: the page counts and the ids; standard: adds each transformation with its " +
-    "name, functors and component count; full: adds the categories the functors go between.",
+    "Lists the natural transformations η: F ⇒ G (a component η_A: F(A) → G(A) per object, between two functors).",
   get input() {
     return input();
   },

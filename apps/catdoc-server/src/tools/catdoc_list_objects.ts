@@ -8,8 +8,8 @@ import { MetadataOutput } from "./support/schemas.js";
 const PAGE = { defaultLimit: 50, maxLimit: 1000 };
 
 const input = lazySchema(() => z.object({
-  domain: z.string().min(1).optional().describe("Only objects of this domain (exact match)."),
-  categoryId: z.string().min(1).optional().describe("Only objects of this category."),
+  domain: z.string().min(1).optional().describe("only this domain"),
+  categoryId: z.string().min(1).optional().describe("only this category"),
   ...pagingInput("objects", PAGE),
 }));
 
@@ -35,9 +35,7 @@ export const catdocListObjectsTool = defineCatDocTool({
   name: "catdoc_list_objects",
   title: "List objects (documents)",
   description:
-    "Lists the objects (documents) of the project in file order, optionally only one domain or one category, a page at a time. " +
-    "To find objects by words use catdoc_search; to read one use catdoc_show_object. minimal: the page counts and the object " +
-    "ids; standard: adds each object with its category, title and domain; full: adds metadata and the path of the object's document.",
+    "Lists the objects (documents) in file order, of one domain or category if asked, a page at a time. To find them by words use catdoc_search.",
   get input() {
     return input();
   },

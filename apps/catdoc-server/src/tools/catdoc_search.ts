@@ -20,10 +20,10 @@ function snippet(documents: DocumentSet, hit: SearchHit): string | null {
 }
 
 const input = lazySchema(() => z.object({
-  query: z.string().trim().min(1).max(1000).describe("Words to look for."),
-  domain: z.string().min(1).optional().describe("Only objects of this domain."),
-  categoryId: z.string().min(1).optional().describe("Only objects of this category."),
-  limit: z.number().int().min(1).max(MAX_LIMIT).optional().describe(`Most hits to return (default ${DEFAULT_LIMIT}, at most ${MAX_LIMIT}).`),
+  query: z.string().trim().min(1).max(1000),
+  domain: z.string().min(1).optional().describe("only this domain"),
+  categoryId: z.string().min(1).optional().describe("only this category"),
+  limit: z.number().int().min(1).max(MAX_LIMIT).optional().describe(`default ${DEFAULT_LIMIT}`),
 }));
 
 const output = lazySchema(() => z.object({
@@ -50,10 +50,7 @@ export const catdocSearchTool = defineCatDocTool({
   name: "catdoc_search",
   title: "Search documents",
   description:
-    "Ranked full-text search (BM25+, with prefix and fuzzy matching; Japanese and other CJK text included) over object ids, " +
-    "titles, domains, tags, metadata and document content. Use it to find the objects a question is about before showing or " +
-    "tracing them. minimal: ids and scores; standard: adds title, domain and category; full: adds matched terms and fields, the " +
-    "document path and a snippet.",
+    "Ranked full-text search (BM25+, prefix, fuzzy, CJK) over object ids, titles, domains, tags, metadata and content. Use it to find the objects a question is about.",
   get input() {
     return input();
   },

@@ -11,7 +11,7 @@ function firstEntries(mapping: Record<string, string>, limit: number): Record<st
 }
 
 const input = lazySchema(() => z.object({
-  functorId: z.string().min(1).describe("The functor id (see catdoc_list_functors)."),
+  functorId: z.string().min(1),
   limit: limitInput("mapping entries (each mapping)", SHOWN),
 }));
 
@@ -34,9 +34,7 @@ export const catdocShowFunctorTool = defineCatDocTool({
   name: "catdoc_show_functor",
   title: "Show a functor",
   description:
-    "Shows one functor F: C → D: its categories, the natural transformations that use it and, at full level, its object and " +
-    "morphism mappings (the first `limit` entries of each). To check it obeys the laws use catdoc_validate_functor. minimal: ids " +
-    "and counts; standard: adds names; full: adds the mappings.",
+    "Shows one functor F: C → D: its categories and the natural transformations using it; full adds its object and morphism mappings.",
   get input() {
     return input();
   },

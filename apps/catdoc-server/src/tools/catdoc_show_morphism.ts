@@ -5,8 +5,8 @@ import { defineCatDocTool } from "./catdoc-tool.js";
 import { MetadataOutput } from "./support/schemas.js";
 
 const input = lazySchema(() => z.object({
-  morphismId: z.string().min(1).describe("The morphism id (see catdoc_list_morphisms)."),
-  categoryId: z.string().min(1).optional().describe("The category to look in (default: the one it is defined in)."),
+  morphismId: z.string().min(1),
+  categoryId: z.string().min(1).optional().describe("default: where it is defined"),
 }));
 
 const output = lazySchema(() => z.object({
@@ -26,8 +26,7 @@ export const catdocShowMorphismTool = defineCatDocTool({
   name: "catdoc_show_morphism",
   title: "Show a morphism",
   description:
-    "Shows one morphism (a relation source → target): its category, whether it is an identity, and its images under the functors " +
-    "out of its category. minimal: ids; standard: adds name and the titles of source and target; full: adds metadata.",
+    "Shows one morphism (a relation source → target): its category, whether it is an identity, and its images under functors.",
   get input() {
     return input();
   },

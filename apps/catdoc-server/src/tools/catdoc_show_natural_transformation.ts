@@ -7,7 +7,7 @@ import { limitInput } from "./support/paging.js";
 const SHOWN = { defaultLimit: 200, maxLimit: 5000 };
 
 const input = lazySchema(() => z.object({
-  id: z.string().min(1).describe("The natural transformation id (see catdoc_list_natural_transformations)."),
+  id: z.string().min(1).describe("natural transformation id"),
   limit: limitInput("components", SHOWN),
 }));
 
@@ -29,9 +29,7 @@ export const catdocShowNaturalTransformationTool = defineCatDocTool({
   name: "catdoc_show_natural_transformation",
   title: "Show a natural transformation",
   description:
-    "Shows one natural transformation η: F ⇒ G: its functors and categories and its components η_A (the first `limit`). To check " +
-    "the components and naturality squares use catdoc_validate_natural_transformation. minimal: ids and the component count; " +
-    "standard: adds names and categories; full: adds the components with their morphisms' endpoints.",
+    "Shows one natural transformation η: F ⇒ G: its functors, categories and components η_A.",
   get input() {
     return input();
   },

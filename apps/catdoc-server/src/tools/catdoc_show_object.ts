@@ -13,8 +13,8 @@ const MAX_CONTENT_CHARS = 50_000;
 const Arrow = lazySchema(() => z.object({ id: z.string(), source: z.string(), target: z.string(), name: z.string().optional() }));
 
 const input = lazySchema(() => z.object({
-  objectId: z.string().min(1).describe("The object id (see catdoc_list_objects or catdoc_search)."),
-  categoryId: z.string().min(1).optional().describe("The category to look in (default: the one the object is defined in)."),
+  objectId: z.string().min(1),
+  categoryId: z.string().min(1).optional().describe("default: where it is defined"),
   limit: limitInput("morphisms each way", SHOWN),
 }));
 
@@ -46,10 +46,7 @@ export const catdocShowObjectTool = defineCatDocTool({
   name: "catdoc_show_object",
   title: "Show an object (document)",
   description:
-    "Shows one object: its category, the morphisms out of and into it (identity excluded), and at full level its metadata and " +
-    "the Markdown of its document. minimal: ids and counts; standard: adds title, domain and the morphisms with names; full: " +
-    `adds metadata, where the document lives and its content (up to ${MAX_CONTENT_CHARS} characters; read the resource ` +
-    "catdoc://objects/{id} for all of it).",
+    "Shows one object (document): its category and its morphisms in and out; full adds metadata and its Markdown (the whole text: resource catdoc://objects/{id}).",
   get input() {
     return input();
   },

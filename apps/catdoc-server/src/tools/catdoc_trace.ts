@@ -11,17 +11,17 @@ const DEFAULT_MAX_PATHS = 10;
 const MAX_PATHS = 100;
 
 const input = lazySchema(() => z.object({
-  sourceId: z.string().min(1).describe("The object the path starts at."),
-  targetId: z.string().min(1).describe("The object the path ends at."),
-  findAll: z.boolean().optional().describe("List every simple path up to maxDepth, not only the shortest (default false)."),
-  categoryId: z.string().min(1).optional().describe("Trace inside this category (default: the source's category)."),
+  sourceId: z.string().min(1),
+  targetId: z.string().min(1),
+  findAll: z.boolean().optional().describe("every simple path, not only the shortest"),
+  categoryId: z.string().min(1).optional().describe("default: the source's"),
   targetCategoryId: z
     .string()
     .min(1)
     .optional()
-    .describe("Trace across categories into this one, through functors (default: the target's category when it differs from the source's)."),
-  maxDepth: z.number().int().min(1).max(50).optional().describe(`Longest path, in morphisms or cross-category steps (default ${DEFAULT_MAX_DEPTH}).`),
-  maxPaths: z.number().int().min(1).max(MAX_PATHS).optional().describe(`Most paths listed (default ${DEFAULT_MAX_PATHS}).`),
+    .describe("default: the target's"),
+  maxDepth: z.number().int().min(1).max(50).optional().describe(`default ${DEFAULT_MAX_DEPTH}`),
+  maxPaths: z.number().int().min(1).max(MAX_PATHS).optional().describe(`default ${DEFAULT_MAX_PATHS}`),
 }));
 
 const output = lazySchema(() => z.object({
@@ -42,10 +42,7 @@ export const catdocTraceTool = defineCatDocTool({
   name: "catdoc_trace",
   title: "Trace a path between documents",
   description:
-    "Finds how one document leads to another: the shortest path of morphisms (breadth-first) between two objects of a category, " +
-    "or with findAll every simple path up to maxDepth, shortest first. When the two objects are in different categories (or " +
-    "targetCategoryId is given) it traces across categories through functors and natural-transformation components, then inside " +
-    "the target category. found: false is a normal result. minimal: lengths and ids; standard: adds names; full: adds titles.",
+    "Finds how one document leads to another: the shortest path of morphisms between two objects (findAll: every path up to maxDepth), across categories through functors. found: false is a result.",
   get input() {
     return input();
   },

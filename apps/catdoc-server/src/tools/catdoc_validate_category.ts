@@ -3,15 +3,13 @@ import { z } from "zod";
 import { defineCatDocTool } from "./catdoc-tool.js";
 import { ValidationOutput, validationPagingInput, validationView, validators } from "./support/validation-view.js";
 
-const input = lazySchema(() => z.object({ categoryId: z.string().min(1).describe("The category id."), ...validationPagingInput() }));
+const input = lazySchema(() => z.object({ categoryId: z.string().min(1), ...validationPagingInput() }));
 
 export const catdocValidateCategoryTool = defineCatDocTool({
   name: "catdoc_validate_category",
   title: "Validate a category",
   description:
-    "Checks one category: every object has an identity, every morphism's source and target are objects of the category, no id " +
-    "is defined twice, and (warning) composable pairs f: A → B, g: B → C have a morphism A → C. isValid: false is a normal " +
-    "result. Same output as catdoc_validate.",
+    "Checks one category: identities, morphism endpoints, duplicate ids and (warning) missing compositions. Answers as catdoc_validate.",
   get input() {
     return input();
   },

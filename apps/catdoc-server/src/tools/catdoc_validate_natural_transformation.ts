@@ -3,15 +3,13 @@ import { z } from "zod";
 import { defineCatDocTool } from "./catdoc-tool.js";
 import { ValidationOutput, validationPagingInput, validationView, validators } from "./support/validation-view.js";
 
-const input = lazySchema(() => z.object({ id: z.string().min(1).describe("The natural transformation id (see catdoc_list_natural_transformations)."), ...validationPagingInput() }));
+const input = lazySchema(() => z.object({ id: z.string().min(1).describe("natural transformation id"), ...validationPagingInput() }));
 
 export const catdocValidateNaturalTransformationTool = defineCatDocTool({
   name: "catdoc_validate_natural_transformation",
   title: "Validate a natural transformation",
   description:
-    "Checks one natural transformation η: F ⇒ G: both functors exist and share source and target categories, every object A " +
-    "has a component η_A in the target category going F(A) → G(A), and (warning) each naturality square has a morphism " +
-    "F(A) → G(B) for both sides to compose to. isValid: false is a normal result. Same output as catdoc_validate.",
+    "Checks one natural transformation η: F ⇒ G: a component F(A) → G(A) for every object and (warning) naturality squares. Answers as catdoc_validate.",
   get input() {
     return input();
   },

@@ -20,8 +20,8 @@ export function pagingInput(what: string, bounds: PageBounds) {
       .min(1)
       .max(bounds.maxLimit)
       .optional()
-      .describe(`Most ${what} to return (default ${bounds.defaultLimit}, at most ${bounds.maxLimit}).`),
-    offset: z.number().int().min(0).optional().describe(`Skip this many ${what} first; to page on, pass the previous answer's nextOffset.`),
+      .describe(`default ${bounds.defaultLimit}`),
+    offset: z.number().int().min(0).optional().describe("the last answer's nextOffset"),
   };
 }
 

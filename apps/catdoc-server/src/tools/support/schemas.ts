@@ -15,4 +15,4 @@ export const MorphismOutput = lazySchema(() => z.object({
   metadata: MetadataOutput().optional(),
 }));
 
-export const FORMAT_INPUT = lazySchema(() => z.enum(["json"]).optional().describe("Output format; only json (the result is structured JSON)."));
+export const FORMAT_INPUT = lazySchema(() => z.enum(["json"]).optional());
