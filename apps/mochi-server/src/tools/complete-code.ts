@@ -51,15 +51,13 @@ export function completeCodeTool(runtime: MochiRuntime) {
     name: "complete_code",
     title: "Complete code like this codebase",
     description:
-      "Completes code at a cursor in the style of this codebase: `prefix` is the code before the cursor, `suffix` the code after it. " +
-      "Uses fill-in-the-middle when the model has FIM tokens, else continues the prefix. The completion stops at a sensible boundary " +
-      "(end of the line or block, a blank line, or where the suffix begins); up to 3 sampled alternatives come with it.",
+      "Completes code at a cursor in this codebase's style (fill-in-the-middle when the model can), cut at a sensible boundary, with up to 3 sampled alternatives.",
     input: z.object({
-      prefix: z.string().max(200_000).describe("Code before the cursor"),
-      suffix: z.string().max(200_000).optional().describe("Code after the cursor"),
-      language: z.string().max(40).optional().describe("Programming language, e.g. typescript or python"),
-      max_tokens: z.number().int().min(1).max(1_024).optional().describe("Maximum tokens per completion (default 128)"),
-      max_alternatives: z.number().int().min(0).max(3).optional().describe("How many alternatives to sample (default 3)"),
+      prefix: z.string().max(200_000).describe("code before the cursor"),
+      suffix: z.string().max(200_000).optional().describe("code after the cursor"),
+      language: z.string().max(40).optional().describe("e.g. typescript"),
+      max_tokens: z.number().int().min(1).max(1_024).optional().describe("per completion, default 128"),
+      max_alternatives: z.number().int().min(0).max(3).optional().describe("default 3"),
     }),
     output: Output,
     annotations: READ_ONLY,

@@ -56,13 +56,11 @@ export function domainQueryTool(runtime: MochiRuntime) {
     name: "domain_query",
     title: "Ask the codebase's model",
     description:
-      "Ask a question about this codebase (its conventions, patterns, where and how things are done) and get an answer from the " +
-      "codebase's fine-tuned model. The question is grounded in the catalog entries most relevant to it, whose URIs come back in " +
-      "`sources`. Alpaca format: `instruction` is the question or task, `input` optional context such as code.",
+      "Ask this codebase's fine-tuned model a question about the codebase (its conventions, patterns, where and how things are done); the answer comes with the catalog entries it was grounded in.",
     input: z.object({
-      instruction: z.string().min(1).max(4_000).describe("The question or instruction"),
-      input: z.string().max(20_000).optional().describe("Additional context, e.g. a code snippet"),
-      max_tokens: z.number().int().min(1).max(4_096).optional().describe("Maximum tokens to generate (default 512)"),
+      instruction: z.string().min(1).max(4_000).describe("the question or task"),
+      input: z.string().max(20_000).optional().describe("context, e.g. code"),
+      max_tokens: z.number().int().min(1).max(4_096).optional().describe("default 512"),
     }),
     output: Output,
     annotations: READ_ONLY,

@@ -70,16 +70,11 @@ export function suggestPatternTool(runtime: MochiRuntime) {
     name: "suggest_pattern",
     title: "Suggest this codebase's patterns for a goal",
     description:
-      "Given what you are trying to achieve (`goal`) and optionally the code around it (`context`), returns the patterns this " +
-      "codebase uses for such work (error classes, result types, registries, factories…) with an example from the code and a " +
-      "relevance in [0,1]. Ranked by embeddings over the catalog, re-ranked by the codebase's model when it is loaded. Works from " +
-      "the catalog alone when no model is configured. minimal: each pattern's name, relevance and resource uri (read it for the " +
-      "code); standard (the default): adds the title, description, an example from the code and the occurrence count, and how " +
-      "it was ranked; full: adds the scores behind the relevance and up to 5 locations.",
+      "Returns the patterns this codebase uses for what you are trying to do (error classes, result types, registries, factories…), ranked by relevance, each with its mochi:// resource and, from standard, an example from the code.",
     input: z.object({
-      goal: z.string().min(1).max(4_000).describe("What you are trying to achieve"),
-      context: z.string().max(20_000).optional().describe("The code you are working on"),
-      limit: z.number().int().min(1).max(10).optional().describe("How many patterns to return (default 3)"),
+      goal: z.string().min(1).max(4_000),
+      context: z.string().max(20_000).optional().describe("the code you are working on"),
+      limit: z.number().int().min(1).max(10).optional().describe("default 3"),
     }),
     output: Output,
     annotations: READ_ONLY,

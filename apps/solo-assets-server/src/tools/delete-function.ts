@@ -7,9 +7,8 @@ export function createDeleteFunctionTool(host: SoloServerServices) {
     name: "delete_function",
     title: "Delete a function",
     description:
-      "Removes a function from the library: it no longer appears in search, lists or get_function. Its saved versions " +
-      "stay readable through get_function_history and get_function(name, version). Only delete when the user asks.",
-    input: z.object({ name: z.string().min(1).max(100).describe("The function's name") }),
+      "Removes a function from search, lists and get_function; its versions stay in get_function_history. Only when the user asks.",
+    input: z.object({ name: z.string().min(1).max(100) }),
     output: z.object({
       name: z.string(),
       deleted: z.boolean(),

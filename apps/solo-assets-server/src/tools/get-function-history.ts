@@ -39,9 +39,8 @@ export function createGetFunctionHistoryTool(host: SoloServerServices) {
     name: "get_function_history",
     title: "A function's versions",
     description:
-      "Lists every saved version of a function, newest first, with each version's gate status; fetch one with " +
-      "get_function(name, version). History stays after delete_function.",
-    input: z.object({ name: z.string().min(1).max(100).describe("The function's name") }),
+      "Lists every saved version of a function, newest first, with its gate status (also after delete_function).",
+    input: z.object({ name: z.string().min(1).max(100) }),
     output: z.object({
       name: z.string(),
       deleted: z.boolean(),

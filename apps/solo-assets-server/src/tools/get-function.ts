@@ -9,12 +9,10 @@ export function createGetFunctionTool(host: SoloServerServices) {
     name: "get_function",
     title: "Get a function's code",
     description:
-      "Returns the full source of a function from the library (the latest version, or the given one) so you can use it " +
-      "in your work: paste it into the project or import it. Find names with search_functions first. Check `status`: " +
-      "'active' passed the quality gate; 'broken' did not; 'unverified' was stored without tests.",
+      "Returns a library function's source (latest or given version) to use in your work, with its status: active passed the quality gate, broken did not, unverified ran no tests.",
     input: z.object({
-      name: z.string().min(1).max(100).describe("The function's name"),
-      version: z.number().int().min(1).optional().describe("A specific version (see get_function_history); default the latest"),
+      name: z.string().min(1).max(100),
+      version: z.number().int().min(1).optional().describe("default: the latest"),
     }),
     output: z.object({
       name: z.string(),

@@ -28,12 +28,11 @@ export function createListFunctionsTool(host: SoloServerServices) {
     name: "list_functions",
     title: "List the library's functions",
     description:
-      "Lists the functions in the library, most recently saved first, optionally filtered by status, tags or a text " +
-      "that the name or description contains. To find a function for a task, prefer search_functions.",
+      "Lists the library's functions, newest first, by status, tags or text in name or description. To find one for a task, use search_functions.",
     input: z.object({
-      status: StatusSchema.optional().describe("Only functions with this status"),
-      tags: z.array(z.string().min(1).max(50)).max(20).optional().describe("Only functions with any of these tags"),
-      text: z.string().max(200).optional().describe("Only functions whose name or description contains this text"),
+      status: StatusSchema.optional(),
+      tags: z.array(z.string().min(1).max(50)).max(20).optional().describe("any of these"),
+      text: z.string().max(200).optional().describe("in name or description"),
       limit: z.number().int().min(1).max(500).default(50),
       offset: z.number().int().min(0).default(0),
     }),

@@ -10,29 +10,23 @@ export function createSaveFunctionTool(host: SoloServerServices) {
     name: "save_function",
     title: "Save a verified function",
     description:
-      "Stores a finished, reusable Python function in the personal function library after a quality gate: Ruff lint " +
-      "(E/F errors reject; W/I are fixed automatically and the fixed code is stored), a type check, its test cases run in " +
-      "an isolated environment with its dependencies, and an optional LLM critic. This is for storing verified assets for " +
-      "later reuse — it is NOT a way to run or try out code. Search with search_functions before writing new code. Every " +
-      "save is a new version; the answer says which step rejected the code and why (the traceback for failing tests), " +
-      "so you can fix it and save again; an 'unverified' answer says which step could not run and what to install. Test cases: [{\"input\": {\"arg\": value}, \"expected\": value}] or assert " +
-      "statements as strings.",
+      "Stores a finished, reusable Python function in the library after a quality gate (Ruff, type check, its tests in a sandbox, optional critic). NOT a way to run code. Search with search_functions before writing new code. A rejection says which step failed and why.",
     input: z.object({
-      name: z.string().min(1).max(100).describe("The function's name, as written after `def` in code"),
-      code: z.string().min(1).max(200_000).describe("Complete Python source defining the function at top level (imports included)"),
-      description: z.string().min(1).max(4000).describe("What the function does, in a sentence or two (used for search)"),
-      tags: z.array(z.string().min(1).max(50)).max(20).default([]).describe("Keywords, e.g. ['text', 'dates']"),
+      name: z.string().min(1).max(100).describe("as after def"),
+      code: z.string().min(1).max(200_000).describe("Python source with imports"),
+      description: z.string().min(1).max(4000).describe("what it does (for search)"),
+      tags: z.array(z.string().min(1).max(50)).max(20).default([]),
       dependencies: z
         .array(z.string().min(1).max(200))
         .max(50)
         .default([])
-        .describe("PyPI requirements the code imports, e.g. ['python-dateutil>=2.8']; the standard library needs none"),
+        .describe("PyPI requirements, e.g. python-dateutil>=2.8"),
       test_cases: z
         .array(TestCaseSchema)
         .max(200)
         .default([])
-        .describe('[{"input": {"text": "A B"}, "expected": "a-b"}] (keyword arguments → expected return value), or assert statements like "assert f(1) == 2"'),
-      skip_tests: z.boolean().default(false).describe("Store without running tests; the function is then 'unverified'"),
+        .describe('{"input": {kwargs}, "expected": value} or "assert f(1) == 2"'),
+      skip_tests: z.boolean().default(false).describe("store as unverified"),
     }),
     output: z.object({
       name: z.string(),

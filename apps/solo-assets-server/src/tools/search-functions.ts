@@ -46,15 +46,12 @@ export function createSearchFunctionsTool(host: SoloServerServices) {
     name: "search_functions",
     title: "Search the function library",
     description:
-      "Finds verified functions in the personal library by meaning: describe what you need in plain words (\"parse an " +
-      "ISO date string into a datetime\"). Call this BEFORE writing a new helper function — reuse beats rewriting. Results " +
-      "are ranked by semantic similarity fused with keyword matches; broken functions are left out unless include_broken. " +
-      "Fetch the code of a match with get_function.",
+      "Finds verified functions in the personal library by meaning (\"parse an ISO date\"). Call it BEFORE writing a helper function: reuse beats rewriting. Fetch a match with get_function.",
     input: z.object({
-      query: z.string().min(1).max(2000).describe("What the function should do, in natural language"),
-      limit: z.number().int().min(1).max(50).default(5).describe("How many results (default 5)"),
-      tags: z.array(z.string().min(1).max(50)).max(20).optional().describe("Only functions with any of these tags"),
-      include_broken: z.boolean().default(false).describe("Also return functions whose last save failed the gate"),
+      query: z.string().min(1).max(2000).describe("what the function should do"),
+      limit: z.number().int().min(1).max(50).default(5),
+      tags: z.array(z.string().min(1).max(50)).max(20).optional().describe("any of these"),
+      include_broken: z.boolean().default(false).describe("include functions failing the gate"),
     }),
     output: z.object({
       count: z.number().int(),
