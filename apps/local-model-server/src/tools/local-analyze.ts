@@ -39,7 +39,7 @@ const entry = z.object({
   exports: z.array(z.string()).optional(),
   imports: z.array(importSchema).optional(),
   functions: z.array(z.object({ name: z.string(), line: z.number().int(), params: z.array(z.string()) })).optional(),
-  types: z.array(z.object({ name: z.string(), kind: z.enum(["interface", "type", "enum"]), line: z.number().int() })).optional(),
+  types: z.array(z.object({ name: z.string(), kind: z.enum(["interface", "type", "enum"]).optional(), line: z.number().int().optional() })).optional().describe("types, minimal: names; standard adds kind and line"),
   dependencies: z
     .object({ internal: z.array(z.string()), external: z.array(z.string()), unresolved: z.array(z.string()).optional(), outside: z.array(z.string()).optional() })
     .optional(),
@@ -127,7 +127,6 @@ function renderAnalysis(task: AnalyzeTask, a: AnalyzedFile, guard: PathGuard): {
   const exports = analysis.exports.map(exportLabel);
   const imports = analysis.imports.map((i) => ({ from: i.from, items: i.items }));
   const functions = analysis.functions.map((f) => ({ name: f.name, line: f.line, params: f.params }));
-  const types = analysis.types.map((t) => ({ name: t.name, kind: t.kind, line: t.line }));
   const d = analysis.dependencies;
   const dependencies = {
     internal: d.internal.map((p) => guard.display(p)),
@@ -135,28 +134,45 @@ function renderAnalysis(task: AnalyzeTask, a: AnalyzedFile, guard: PathGuard): {
     ...(d.unresolved.length > 0 ? { unresolved: d.unresolved } : {}),
     ...(d.outside.length > 0 ? { outside: d.outside } : {}),
   };
-  const minimal: Json =
-    task === "exports" ? { exports } : task === "functions" ? { functions } : task === "types" ? { types } : { imports, dependencies };
-  const standard: Json = {
-    depth: a.depth,
-    lines: {
-      exports: Object.fromEntries(analysis.exports.map((e) => [exportLabel(e), e.line])),
-      imports: analysis.imports.map((i) => i.line),
-    },
-  };
-  const full: Json = {
-    exports,
-    imports,
-    functions,
-    types,
-    dependencies,
-    file: { path: a.file.relative, bytes: a.file.bytes, tokens_estimate: estimateTextTokens(a.file.text) },
-    details: {
-      exports: analysis.exports.map((e) => ({ name: e.name, kind: e.kind, line: e.line, type_only: e.typeOnly, ...(e.from ? { from: e.from } : {}), ...(e.local ? { local: e.local } : {}) })),
-      imports: analysis.imports.map((i) => ({ from: i.from, line: i.line, kind: i.kind, type_only: i.typeOnly })),
-      functions: analysis.functions.map((f) => ({ name: f.name, kind: f.kind, async: f.async, exported: f.exported, param_types: f.paramTypes, returns: f.returns })),
-      types: analysis.types.map((t) => ({ name: t.name, exported: t.exported })),
-    },
-  };
-  return { minimal, standard, full };
+  // Each level holds only the analysis asked for: standard adds where it is (lines), full its details.
+  switch (task) {
+    case "exports":
+      return {
+        minimal: { exports },
+        standard: { depth: a.depth, lines: { exports: Object.fromEntries(analysis.exports.map((e) => [exportLabel(e), e.line])) } },
+        full: {
+          file: fileOf(a),
+          details: {
+            exports: analysis.exports.map((e) => ({ name: e.name, kind: e.kind, line: e.line, type_only: e.typeOnly, ...(e.from ? { from: e.from } : {}), ...(e.local ? { local: e.local } : {}) })),
+          },
+        },
+      };
+    case "dependencies":
+      return {
+        minimal: { imports, dependencies },
+        standard: { depth: a.depth, lines: { imports: analysis.imports.map((i) => i.line) } },
+        full: { file: fileOf(a), details: { imports: analysis.imports.map((i) => ({ from: i.from, line: i.line, kind: i.kind, type_only: i.typeOnly })) } },
+      };
+    case "functions":
+      return {
+        minimal: { functions },
+        standard: { depth: a.depth },
+        full: {
+          file: fileOf(a),
+          details: {
+            functions: analysis.functions.map((f) => ({ name: f.name, kind: f.kind, async: f.async, exported: f.exported, param_types: f.paramTypes, returns: f.returns })),
+          },
+        },
+      };
+    case "types":
+      return {
+        minimal: { types: analysis.types.map((t) => ({ name: t.name })) },
+        standard: { types: analysis.types.map((t) => ({ kind: t.kind, line: t.line })), depth: a.depth },
+        full: { file: fileOf(a), details: { types: analysis.types.map((t) => ({ name: t.name, exported: t.exported })) } },
+      };
+  }
+}
+
+function fileOf(a: AnalyzedFile): Json {
+  return { path: a.file.relative, bytes: a.file.bytes, tokens_estimate: estimateTextTokens(a.file.text) };
 }
