@@ -12,7 +12,15 @@ const counted = defineTool({
   name: "counted",
   title: "Counted",
   description: "Counts, or fails when asked to.",
-  input: z.object({ count: z.number().int(), from: z.number().int().min(1), fail: z.boolean().optional() }),
+  input: z.object({
+    count: z.number().int(),
+    from: z.number().int().min(1),
+    fail: z.boolean().optional(),
+    extra: z.record(z.string(), z.unknown()).optional(),
+    // Parameters named like keywords are parameters: never stripped.
+    additionalProperties: z.unknown().optional(),
+    propertyNames: z.object({ type: z.literal("string") }).optional(),
+  }),
   output: z.object({ count: z.number().int(), nested: z.array(z.object({ n: z.number().int().nonnegative() })) }),
   annotations,
   handler: async ({ count, fail }) => {
@@ -65,6 +73,16 @@ describe("tools/list: what each tool costs a model", () => {
     const tool = (await client.listTools()).tools.find((t) => t.name === "counted");
     expect((tool?.inputSchema.properties as Record<string, unknown>).from).toEqual({ type: "integer", minimum: 1 });
     expect(JSON.stringify(tool?.outputSchema)).toContain('"minimum":0');
+  });
+
+  it("schemas carry no constraint that constrains nothing: a record's propertyNames string and additionalProperties {}", async () => {
+    const client = await connect();
+    const tool = (await client.listTools()).tools.find((t) => t.name === "counted");
+    const properties = tool?.inputSchema.properties as Record<string, unknown>;
+    expect(properties.extra).toEqual({ type: "object" });
+    expect(Object.keys(properties)).toEqual(expect.arrayContaining(["additionalProperties", "propertyNames"]));
+    expect(properties.additionalProperties).toEqual({});
+    expect(tool?.inputSchema.additionalProperties).toBe(false);
   });
 
   it("output schemas do not repeat the error body, yet an error's structuredContent passes them (SDK 1.x clients validate errors too)", async () => {

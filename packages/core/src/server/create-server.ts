@@ -108,23 +108,39 @@ interface PreparedTool {
 /** zod's JSON Schema bounds of every `z.number().int()`, which say nothing a client needs (Number.MAX_SAFE_INTEGER). */
 const SAFE_INTEGER_BOUND = 9_007_199_254_740_991;
 
-/** Drops `minimum: -2^53+1` and `maximum: 2^53-1` wherever they are (each costs tokens in every listing). */
-function withoutSafeIntegerBounds(node: unknown): void {
+const isEmptyObject = (value: unknown) => value !== null && typeof value === "object" && !Array.isArray(value) && Object.keys(value).length === 0;
+
+/**
+ * Drops what zod writes that constrains nothing yet costs tokens in every listing, wherever it is:
+ * `minimum: -2^53+1` and `maximum: 2^53-1` (its bounds of `.int()`), and a record's
+ * `propertyNames: { type: "string" }` and `additionalProperties: {}` (every JSON key is a string;
+ * `{}` admits any value).
+ */
+function withoutNoOpConstraints(node: unknown): void {
   if (Array.isArray(node)) {
-    for (const item of node) withoutSafeIntegerBounds(item);
+    for (const item of node) withoutNoOpConstraints(item);
     return;
   }
   if (node === null || typeof node !== "object") return;
   const record = node as Record<string, unknown>;
+  // A `properties` map is keyed by parameter names, not keywords: only its schemas are walked.
+  for (const map of [record.properties, record.$defs, record.definitions]) {
+    if (map !== null && typeof map === "object") for (const schema of Object.values(map)) withoutNoOpConstraints(schema);
+  }
   if (record.minimum === -SAFE_INTEGER_BOUND) delete record.minimum;
   if (record.maximum === SAFE_INTEGER_BOUND) delete record.maximum;
-  for (const value of Object.values(record)) withoutSafeIntegerBounds(value);
+  const names = record.propertyNames as Record<string, unknown> | undefined;
+  if (names !== undefined && Object.keys(names).length === 1 && names.type === "string") delete record.propertyNames;
+  if (isEmptyObject(record.additionalProperties)) delete record.additionalProperties;
+  for (const [key, value] of Object.entries(record)) {
+    if (key !== "properties" && key !== "$defs" && key !== "definitions") withoutNoOpConstraints(value);
+  }
 }
 
 function jsonSchemaOf(schema: z.ZodType, io: "input" | "output"): Record<string, unknown> {
   const json = z.toJSONSchema(schema, { io, unrepresentable: "any" }) as Record<string, unknown>;
   delete json.$schema;
-  withoutSafeIntegerBounds(json);
+  withoutNoOpConstraints(json);
   return json;
 }
 
