@@ -133,7 +133,7 @@ const sdkWithoutAjv = {
  * Next to an app's package.json (not in dist/, so it is not published): which modules each output
  * file holds, for core/testing's load observer (loadedModules), which names the packages and
  * sources a process loaded. Keys are paths inside dist/; values are `node_modules/<package>/` once
- * per package, and the app's and core's own files (`src/tools/x.ts`, `packages/core/dist/…`).
+ * per package, and the app's and core's own files (`src/tools/<tool>.ts`, `packages/core/dist/…`).
  */
 export const BUNDLE_INPUTS = "bundle-inputs.json";
 

@@ -1,6 +1,6 @@
 /**
- * The configuration of the CatDoc servers — the only module that reads the environment
- * (STYLE.md §6). `CATDOC_*` variables are parsed with zod through core's `parseEnvConfig`,
+ * The configuration of the CatDoc servers — the only module that reads the environment.
+ * `CATDOC_*` variables are parsed with zod through core's `parseEnvConfig`,
  * the shared `LOCAL_MCP_*` ones through `parseCommonConfig`; a bad value is an error naming
  * the variable. The environment and the working directory are parameters, so tests inject them.
  */

@@ -1,6 +1,6 @@
 /**
- * The configuration of the solo-assets bins — the only module that reads the environment
- * (STYLE.md §6). `SOLO_*` variables are parsed with zod through core's `parseEnvConfig`, the
+ * The configuration of the solo-assets bins — the only module that reads the environment.
+ * `SOLO_*` variables are parsed with zod through core's `parseEnvConfig`, the
  * shared `LOCAL_MCP_*` ones through `parseCommonConfig`, the Gemini key through
  * `geminiApiKeyFromEnv`. The environment is a parameter, so tests inject it. Settings chosen in
  * the dashboard live in a file next to the library (see domain/settings); a variable set here

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { ResponseLevelSchema } from "./response-level.js";
 import { LOG_LEVELS } from "./logger.js";
 
-/** The environment as a plain record; config modules take it as a parameter (STYLE.md §6). */
+/** The environment as a plain record; config modules take it as a parameter. */
 export type Env = Readonly<Record<string, string | undefined>>;
 
 export class ConfigError extends Error {

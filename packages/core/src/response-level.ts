@@ -1,7 +1,7 @@
 import { z } from "zod";
 
 /**
- * The response-level contract (seed 001): every tool result renders itself at one of three
+ * The response-level contract: every tool result renders itself at one of three
  * levels, and minimal ⊆ standard ⊆ full. No tool shapes its output outside this layer.
  */
 export const RESPONSE_LEVELS = ["minimal", "standard", "full"] as const;

@@ -41,7 +41,7 @@ export interface ToolContext {
   logger: Logger;
 }
 
-/** One tool: one file, one definition object (STYLE.md §2). */
+/** One tool: one file, one definition object. */
 export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z.ZodObject = z.ZodObject> {
   name: string;
   title: string;

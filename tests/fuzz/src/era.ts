@@ -1,5 +1,5 @@
 /**
- * The two MCP protocol eras a fuzz run drives a server through (the SDK's docs/protocol-versions.md):
+ * The two MCP protocol eras a fuzz run drives a server through (the SDK's protocol-versions guide):
  * `legacy` is the 2025-11-25 `initialize` handshake (the v2 client's default), `modern` is
  * 2026-07-28 (no `initialize`: the client probes with `server/discover` and every request carries
  * the `_meta` envelope), pinned, so a server that does not serve it fails to connect instead of

@@ -1,4 +1,4 @@
-/** The 19 tools of catdoc-mcp, in the order of the design's table (seed 003). */
+/** The 19 tools of catdoc-mcp, in the order tools/list shows them. */
 import type { AnyToolDefinition } from "@local-mcp/core";
 import type { ProjectAccess } from "../project-access.js";
 import { bindCatDocTool } from "./catdoc-tool.js";

@@ -1,4 +1,4 @@
-/** Every tool of the server, in the order tools/list shows them (STYLE.md §2). */
+/** Every tool of the server, in the order tools/list shows them. */
 import type { AnyToolDefinition } from "@local-mcp/core";
 import type { SoloServerServices } from "../server.js";
 import { createDeleteFunctionTool } from "./delete-function.js";

@@ -1,5 +1,5 @@
 /**
- * The Alpaca prompt format Mochi was fine-tuned on (seed 000, T-domain-query):
+ * The Alpaca prompt format Mochi was fine-tuned on (the original design's domain-query task):
  *
  *     ### Instruction:
  *     {instruction}

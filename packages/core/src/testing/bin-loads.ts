@@ -15,7 +15,7 @@ import { LOAD_LOG_ENV, LOAD_OBSERVER_URL, readLoadLog } from "./load-log.js";
 export interface LoadedModules {
   /** npm packages, e.g. `zod`, `@modelcontextprotocol/server`. */
   packages: Set<string>;
-  /** Sources of the app (`src/cli.ts`) and of core (`core:src/server/run-main.ts` or `core:dist/…`). */
+  /** Sources of the app (`src/<file>.ts`) and of core (`core:src/server/run-main.ts` or `core:dist/…`). */
   sources: Set<string>;
   /** Bytes of the files loaded (bundle chunks, modules, packages' files). */
   bytes: number;

@@ -18,7 +18,7 @@ import {
 } from "../../src/inference/index.js";
 import { writeTinyLlamaGguf, writeTinyLoraGguf } from "../../src/testing/index.js";
 
-// Real llama.cpp through node-llama-cpp on tiny generated models, 1 thread (ARCHITECTURE.md).
+// Real llama.cpp through node-llama-cpp on tiny generated models, 1 thread (2 cores are shared by the whole suite).
 let dir: string;
 let modelPath: string;
 let fimModelPath: string;

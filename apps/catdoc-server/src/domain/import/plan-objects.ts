@@ -45,7 +45,7 @@ export interface ObjectPlanContext {
   documentOwners: ReadonlyMap<string, string>;
 }
 
-/** `./docs/a.md` → `docs/a.md`. */
+/** `./notes/a.md` → `notes/a.md`. */
 export function normalizeDocumentPath(path: string): string {
   return posix.normalize(path.replace(/\\/g, "/")).replace(/^\.\//, "");
 }

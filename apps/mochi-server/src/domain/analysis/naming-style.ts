@@ -53,7 +53,7 @@ export function identifierWords(name: string): string[] {
     .map((w) => w.toLowerCase());
 }
 
-/** `src/errors.ts` → `src-errors-ts`; `ToolError` → `tool-error`: safe in a URI segment. */
+/** `lib/errors.ts` → `lib-errors-ts`; `ToolError` → `tool-error`: safe in a URI segment. */
 export function slug(text: string): string {
   const words = identifierWords(text);
   return words.length > 0 ? words.join("-") : "x";

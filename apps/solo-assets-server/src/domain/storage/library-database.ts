@@ -1,5 +1,5 @@
 /**
- * The one module that touches DuckDB (STYLE.md §11). It binds every parameter (never string
+ * The one module that touches DuckDB. It binds every parameter (never string
  * concatenation), converts BIGINTs to numbers, and shares one library file between many
  * processes.
  *

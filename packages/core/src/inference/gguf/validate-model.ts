@@ -50,7 +50,7 @@ export interface ModelHyperparameters {
 
 /**
  * Checks a model header before llama.cpp sees it: a missing or mistyped hyperparameter aborts
- * the whole process inside llama.cpp (ARCHITECTURE.md), so every key llama.cpp reads is checked
+ * the whole process inside llama.cpp, so every key llama.cpp reads is checked
  * here for presence and stored type, the tokenizer for completeness, the tensors of llama and
  * qwen2 for presence and shape, and the data section for truncation. Returns every problem found
  * (empty when the file is fit to load).
