@@ -70,7 +70,7 @@ export function suggestPatternTool(runtime: MochiRuntime) {
     name: "suggest_pattern",
     title: "Suggest this codebase's patterns for a goal",
     description:
-      "Returns the patterns this codebase uses for what you are trying to do (error classes, result types, registries, factories…), ranked by relevance, each with its mochi:// resource and, from standard, an example from the code.",
+      "Returns the patterns this codebase uses for what you are trying to do (error classes, result types, registries, factories…), most relevant first, with an example from the code.",
     input: z.object({
       goal: z.string().min(1).max(4_000),
       context: z.string().max(20_000).optional().describe("the code you are working on"),

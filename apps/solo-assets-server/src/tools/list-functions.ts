@@ -30,7 +30,7 @@ export function createListFunctionsTool(host: SoloServerServices) {
     description:
       "Lists the library's functions, newest first, by status, tags or text in name or description. To find one for a task, use search_functions.",
     input: z.object({
-      status: StatusSchema.optional(),
+      status: StatusSchema.optional().describe("the gate's verdict"),
       tags: z.array(z.string().min(1).max(50)).max(20).optional().describe("any of these"),
       text: z.string().max(200).optional().describe("in name or description"),
       limit: z.number().int().min(1).max(500).default(50),

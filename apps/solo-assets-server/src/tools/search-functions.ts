@@ -46,7 +46,7 @@ export function createSearchFunctionsTool(host: SoloServerServices) {
     name: "search_functions",
     title: "Search the function library",
     description:
-      "Finds verified functions in the personal library by meaning (\"parse an ISO date\"). Call it BEFORE writing a helper function: reuse beats rewriting. Fetch a match with get_function.",
+      "Finds verified functions in the personal library by meaning (\"parse an ISO date\"). Call it BEFORE writing a helper function; fetch a match with get_function.",
     input: z.object({
       query: z.string().min(1).max(2000).describe("what the function should do"),
       limit: z.number().int().min(1).max(50).default(5),
