@@ -93,6 +93,8 @@ export { LockTimeoutError, acquireDirectoryLock, withDirectoryLock } from "./fil
 export type { DirectoryLockOptions, HeldLock, LockHolder } from "./files/directory-lock.js";
 export { isProcessAlive } from "./files/process-alive.js";
 export { errnoCode, isMissingPathError } from "./files/errno.js";
+export { MAX_PATH_BYTES, checkPathShape, confinePath, isInsideAny, pathErrorFrom, pathForbidden, quotePath, realPathOfNearest } from "./files/path-guard.js";
+export type { ConfineOptions, PathErrorContext } from "./files/path-guard.js";
 export { seedFrom, seededRandom } from "./seeded-random.js";
 export { nestingDepth } from "./nesting-depth.js";
 export { DASHBOARD_CSP, DASHBOARD_HEADERS, DEFAULT_MAX_BODY_BYTES, HttpError, readJsonObject, sendAsset, sendJson } from "./dashboard/http-responses.js";

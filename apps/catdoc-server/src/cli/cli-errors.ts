@@ -24,6 +24,11 @@ export function usageLine(problem: string): string {
   return `USAGE: ${oneLine(problem).replace(/\s+/g, " ").trim()} — see \`catdoc --help\` or \`catdoc <command> --help\``;
 }
 
+/** Core's ToolError (thrown by its path guard), known by its name: --help must not load core's index for isToolError. */
+function isCoreToolError(error: unknown): error is Error {
+  return error instanceof Error && error.name === "ToolError";
+}
+
 /** The line printed for a failure (without the `catdoc: ` prefix). */
 export function failureMessage(error: unknown): string {
   if (error instanceof CliConfigError) return oneLine(error.message);
@@ -31,7 +36,8 @@ export function failureMessage(error: unknown): string {
     const root = typeof error.details["root"] === "string" ? error.details["root"] : "";
     return `CatDoc project not initialized${root === "" ? "" : ` at '${root}'`}. Run \`catdoc init\` first.`;
   }
-  if (isCatDocError(error)) return oneLine(error.message);
+  // A coded error from the project or from core (its path guard): its message, as is.
+  if (isCatDocError(error) || isCoreToolError(error)) return oneLine(error.message);
   if (error instanceof Error) return `internal error: ${oneLine(error.message)}`;
   return `internal error: ${oneLine(String(error))}`;
 }

@@ -28,7 +28,7 @@ export type { CatDocModel, CatDocObject, Category, Functor, Morphism, MorphismRe
 
 export { findIdentities, identityIdFor, isMarkedIdentity } from "./identity.js";
 
-export { isInside, projectPaths, readInsideRoot, resolveInsideRoot } from "./paths.js";
+export { projectPaths, readInsideRoot, resolveInsideRoot } from "./paths.js";
 export type { ProjectPaths } from "./paths.js";
 export { DEFAULT_SETTINGS, ProjectConfigSchema, resolveSettings } from "./project-config.js";
 export type { ProjectConfig, ProjectSettings } from "./project-config.js";

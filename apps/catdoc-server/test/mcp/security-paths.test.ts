@@ -13,7 +13,6 @@ import { randomBytes } from "node:crypto";
 import { mkdir, readFile, readdir, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { pathErrorFrom } from "../../src/domain/paths.js";
 import { call, callError, callRaw, useCatDoc, writeProject } from "./helpers.js";
 
 const { tempDir, connect } = useCatDoc();
@@ -146,14 +145,5 @@ describe("paths the file system refuses get a coded error naming the argument, n
       const error = await callError(client, "catdoc_init", { directory, force: true });
       expect(error, directory).toMatchObject({ code: "NOT_FOUND", details: { field: "directory" } });
     }
-  });
-
-  it("no permission is FORBIDDEN and an unknown failure is passed on (pathErrorFrom)", () => {
-    const failure = (code: string) => Object.assign(new Error(code), { code });
-    expect(pathErrorFrom(failure("EACCES"), "docs", "filePath")).toMatchObject({ code: "FORBIDDEN", details: { field: "filePath" } });
-    expect(pathErrorFrom(failure("EPERM"), "docs", "filePath")).toMatchObject({ code: "FORBIDDEN" });
-    expect(pathErrorFrom(failure("EINVAL"), "docs", "filePath")).toMatchObject({ code: "INVALID_INPUT" });
-    const io = failure("EIO");
-    expect(pathErrorFrom(io, "docs", "filePath")).toBe(io);
   });
 });

@@ -11,9 +11,10 @@
 import type { Dirent } from "node:fs";
 import { lstat, readdir, realpath, stat } from "node:fs/promises";
 import { join, relative, sep } from "node:path";
+import { isPathInside } from "@local-mcp/core";
 import { CatDocInputError } from "../errors.js";
 import { MAX_DOCUMENT_BYTES } from "../documents.js";
-import { isInside, pathErrorFrom, resolveInsideRoot } from "../paths.js";
+import { pathErrorFrom, resolveInsideRoot } from "../paths.js";
 import type { SkippedDocument } from "./types.js";
 
 /** Most Markdown files one import reads. */
@@ -101,7 +102,7 @@ class Collector {
     const real = await realpath(link).catch(() => undefined);
     if (real === undefined) {
       this.skipped.push({ path, reason: "broken symbolic link" });
-    } else if (!isInside(this.realRoot, real)) {
+    } else if (!isPathInside(this.realRoot, real)) {
       this.skipped.push({ path, reason: "symbolic link that resolves outside the project root" });
     } else if ((await stat(real)).isFile()) {
       await this.addFile(real, false);
