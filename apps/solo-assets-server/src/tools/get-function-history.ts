@@ -1,23 +1,17 @@
-import { READ_ONLY, ToolResponse, atLevel, defineTool } from "@local-mcp/core";
-import type { ResponseLevel } from "@local-mcp/core";
+import { READ_ONLY, LeveledResponse, defineTool, eachAtLevel } from "@local-mcp/core";
 import { z } from "zod";
 import type { FunctionRecord, VersionRecord } from "../domain/library/function-record.js";
 import type { SoloServerServices } from "../server.js";
 import { gateDetails } from "./function-views.js";
 import { GateReportSchema, StatusSchema } from "./output-schemas.js";
 
-class HistoryResponse extends ToolResponse {
-  constructor(
-    private readonly name: string,
-    private readonly current: FunctionRecord | undefined,
-    private readonly versions: VersionRecord[],
-  ) {
-    super();
-  }
-
-  toResponse(level: ResponseLevel): Record<string, unknown> {
-    const versions = this.versions.map((v) =>
-      atLevel(level, {
+/** A function's versions, each rendered at the call's level (as many at every level). */
+function historyResponse(name: string, current: FunctionRecord | undefined, versions: VersionRecord[]): LeveledResponse {
+  return new LeveledResponse((level) => ({
+    minimal: {
+      name,
+      deleted: current === undefined,
+      versions: eachAtLevel(level, versions, (v) => ({
         minimal: { version: v.version, status: v.status, saved_at: v.createdAt },
         standard: {
           description: v.description,
@@ -25,13 +19,10 @@ class HistoryResponse extends ToolResponse {
           ...(v.metadata.gate.rejection ? { rejection: v.metadata.gate.rejection.kind } : {}),
         },
         full: { code: v.code, gate_report: gateDetails(v.metadata.gate) },
-      }),
-    );
-    return atLevel(level, {
-      minimal: { name: this.name, deleted: this.current === undefined, versions },
-      standard: { latest_version: this.current?.version ?? null },
-    });
-  }
+      })),
+    },
+    standard: { latest_version: current?.version ?? null },
+  }));
 }
 
 export function createGetFunctionHistoryTool(host: SoloServerServices) {
@@ -61,7 +52,7 @@ export function createGetFunctionHistoryTool(host: SoloServerServices) {
     annotations: READ_ONLY,
     handler: async (input, { signal }) => {
       const { current, versions } = await (await host.services()).library.history(input.name, signal);
-      return new HistoryResponse(input.name, current, versions);
+      return historyResponse(input.name, current, versions);
     },
   });
 }

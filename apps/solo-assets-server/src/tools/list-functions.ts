@@ -1,26 +1,15 @@
-import { READ_ONLY, ToolResponse, atLevel, defineTool } from "@local-mcp/core";
-import type { ResponseLevel } from "@local-mcp/core";
+import { READ_ONLY, LeveledResponse, defineTool } from "@local-mcp/core";
 import { z } from "zod";
 import type { FunctionRecord } from "../domain/library/function-record.js";
 import type { SoloServerServices } from "../server.js";
 import { functionSummary } from "./function-views.js";
 import { FunctionSummarySchema, StatusSchema } from "./output-schemas.js";
 
-class ListResponse extends ToolResponse {
-  constructor(
-    private readonly total: number,
-    private readonly offset: number,
-    private readonly functions: FunctionRecord[],
-  ) {
-    super();
-  }
-
-  toResponse(level: ResponseLevel): Record<string, unknown> {
-    return atLevel(level, {
-      minimal: { total: this.total, count: this.functions.length, functions: this.functions.map((f) => functionSummary(f, level)) },
-      standard: { offset: this.offset },
-    });
-  }
+function listResponse(total: number, offset: number, functions: FunctionRecord[]): LeveledResponse {
+  return new LeveledResponse((level) => ({
+    minimal: { total, count: functions.length, functions: functions.map((f) => functionSummary(f, level)) },
+    standard: { offset },
+  }));
 }
 
 export function createListFunctionsTool(host: SoloServerServices) {
@@ -53,7 +42,7 @@ export function createListFunctionsTool(host: SoloServerServices) {
         { limit: input.limit, offset: input.offset },
         signal,
       );
-      return new ListResponse(total, input.offset, functions);
+      return listResponse(total, input.offset, functions);
     },
   });
 }

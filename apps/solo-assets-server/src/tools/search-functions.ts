@@ -1,5 +1,4 @@
-import { READ_ONLY, openWorld, ToolResponse, atLevel, defineTool } from "@local-mcp/core";
-import type { ResponseLevel } from "@local-mcp/core";
+import { READ_ONLY, openWorld, LeveledResponse, defineTool } from "@local-mcp/core";
 import { z } from "zod";
 import type { SearchOutcome } from "../domain/library/function-library.js";
 import type { SoloServerServices } from "../server.js";
@@ -8,16 +7,14 @@ import { FunctionSummarySchema } from "./output-schemas.js";
 
 const round = (n: number | undefined, digits = 4) => (n === undefined ? undefined : Number(n.toFixed(digits)));
 
-class SearchResponse extends ToolResponse {
-  constructor(
-    private readonly query: string,
-    private readonly outcome: SearchOutcome,
-  ) {
-    super();
-  }
-
-  toResponse(level: ResponseLevel): Record<string, unknown> {
-    const results = this.outcome.hits.map((hit) =>
+function searchResponse(query: string, outcome: SearchOutcome): LeveledResponse {
+  const { embedding, unembedded } = outcome;
+  const note =
+    unembedded > 0
+      ? `${unembedded} function(s) have no vector of ${embedding.model} and were matched by keywords only; run \`solo-assets reindex\`.`
+      : undefined;
+  return new LeveledResponse((level) => {
+    const results = outcome.hits.map((hit) =>
       functionSummary(hit.function, level, {
         minimal: { score: round(hit.score, 5) },
         full: {
@@ -28,17 +25,12 @@ class SearchResponse extends ToolResponse {
         },
       }),
     );
-    const { embedding, unembedded } = this.outcome;
-    const note =
-      unembedded > 0
-        ? `${unembedded} function(s) have no vector of ${embedding.model} and were matched by keywords only; run \`solo-assets reindex\`.`
-        : undefined;
-    return atLevel(level, {
+    return {
       minimal: { count: results.length, results },
-      standard: { query: this.query, embedding_model: embedding.model, ...(note ? { note } : {}) },
+      standard: { query, embedding_model: embedding.model, ...(note ? { note } : {}) },
       full: { unembedded, ...(embedding.error ? { embedding_error: embedding.error } : {}) },
-    });
-  }
+    };
+  });
 }
 
 export function createSearchFunctionsTool(host: SoloServerServices) {
@@ -78,7 +70,7 @@ export function createSearchFunctionsTool(host: SoloServerServices) {
         signal,
         (done, total, message) => progress({ progress: done, total, message }),
       );
-      return new SearchResponse(input.query, outcome);
+      return searchResponse(input.query, outcome);
     },
   });
 }
