@@ -11,17 +11,9 @@ import { cp, readdir, readFile, writeFile } from "node:fs/promises";
 import { join, relative } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { assertMinimalShare, type MinimalShare } from "@local-mcp/core/testing";
+import { GIT_ENV } from "./git-repo-fixture.js";
 import { APP_DIR, configFor, connect, tempDir, type Connected } from "./helpers.js";
 
-const GIT_ENV = {
-  ...process.env,
-  GIT_CONFIG_GLOBAL: "/dev/null",
-  GIT_CONFIG_NOSYSTEM: "1",
-  GIT_AUTHOR_NAME: "Ada Tester",
-  GIT_AUTHOR_EMAIL: "ada@example.com",
-  GIT_COMMITTER_NAME: "Ada Tester",
-  GIT_COMMITTER_EMAIL: "ada@example.com",
-};
 const SUBJECTS = [
   ["parsing: frontmatter and outlines run in a worker pool", "A hostile YAML document no longer blocks the event loop; each parse has its own heap limit and deadline."],
   ["git: status, diff and log read git's -z output", "Paths with spaces, quotes or newlines are exact; renames keep their source path."],
