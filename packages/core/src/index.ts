@@ -20,6 +20,7 @@ export {
   estimateJsonTokens,
   estimateResponseTokens,
   responseTooLarge,
+  tokensAboveBudget,
 } from "./response-budget.js";
 export { LOG_LEVELS, createLogger, silentLogger } from "./logger.js";
 export type { LogFields, LogLevel, Logger, LoggerOptions } from "./logger.js";

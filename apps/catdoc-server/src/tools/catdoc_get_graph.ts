@@ -1,4 +1,4 @@
-import { eachAtLevel, lazySchema, LeveledResponse, READ_ONLY } from "@local-mcp/core";
+import { DEFAULT_MAX_RESPONSE_TOKENS, eachAtLevel, lazySchema, LeveledResponse, READ_ONLY, tokensAboveBudget } from "@local-mcp/core";
 import { z } from "zod";
 import { requireCategory } from "../domain/project-index.js";
 import { defineCatDocTool } from "./catdoc-tool.js";
@@ -8,6 +8,12 @@ import { MetadataOutput } from "./support/schemas.js";
 
 const PAGE = { defaultLimit: 200, maxLimit: 2000 };
 const EDGES = { defaultLimit: 1000, maxLimit: 10_000 };
+/**
+ * A page asked for without a limit holds up to 200 nodes, halved until its answer at the call's
+ * level is within this many o200k tokens (a 300-object project's 200 nodes and their edges were
+ * above 25,000 at standard): the default page fits at every level, with nextOffset to go on.
+ */
+const DEFAULT_PAGE_TOKENS = Math.floor(DEFAULT_MAX_RESPONSE_TOKENS * 0.8);
 
 const input = lazySchema(() => z.object({
   categoryId: z.string().min(1).optional().describe("only this category"),
@@ -67,39 +73,53 @@ export const catdocGetGraphTool = defineCatDocTool({
     return output();
   },
   annotations: READ_ONLY,
-  handler: async ({ categoryId, includeIdentities, edgeLimit, limit, offset }, { project }) => {
+  handler: async ({ categoryId, includeIdentities, edgeLimit, limit, offset }, { project, level }) => {
     const index = (await project.load()).index;
     if (categoryId !== undefined) requireCategory(index, categoryId);
     const graph = buildGraph(index, { categoryId, includeIdentities: includeIdentities === true });
-    const { items: nodes, info } = paginate(graph.nodes, { limit, offset }, PAGE, "nodes");
-    const shown = new Set(nodes.map((n) => `${n.categoryId}\u0000${n.id}`));
-    const among = graph.edges.filter((e) => shown.has(`${e.categoryId}\u0000${e.source}`) && shown.has(`${e.categoryId}\u0000${e.target}`));
-    const edges = among.slice(0, edgeLimit ?? EDGES.defaultLimit);
-    const shownIds = new Set(nodes.map((n) => n.id));
-    return new LeveledResponse((level) => ({
-      minimal: {
-        ...info,
-        edgeCount: graph.edges.length,
-        edgesReturned: edges.length,
-        edgesTruncated: edges.length < among.length,
-        nodeIds: nodes.map((n) => n.id),
-      },
-      standard: {
-        nodes: eachAtLevel(level, nodes, (n) => ({
-          minimal: { id: n.id, categoryId: n.categoryId, title: n.title, domain: n.domain },
-          full: { metadata: n.metadata },
-        })),
-        edges: eachAtLevel(level, edges, (e) => ({
-          minimal: { id: e.id, source: e.source, target: e.target, categoryId: e.categoryId, name: e.name, isIdentity: e.isIdentity },
-          full: { metadata: e.metadata },
-        })),
-        categories: graph.categories,
-        functors: eachAtLevel(level, graph.functors, (f) => ({
-          minimal: { id: f.id, name: f.name, sourceCategory: f.sourceCategory, targetCategory: f.targetCategory },
-          full: { objectMapping: Object.fromEntries(Object.entries(f.objectMapping).filter(([from]) => shownIds.has(from))) },
-        })),
-        naturalTransformations: graph.naturalTransformations.map(({ id, name, sourceFunctor, targetFunctor }) => ({ id, name, sourceFunctor, targetFunctor })),
-      },
-    }));
+    let pageSize = limit ?? PAGE.defaultLimit;
+    for (;;) {
+      const response = graphPage(graph, { limit: pageSize, offset, edgeLimit });
+      if (limit !== undefined || pageSize === 1) return response;
+      if ((await tokensAboveBudget(JSON.stringify(response.toResponse(level)), DEFAULT_PAGE_TOKENS)) === undefined) return response;
+      pageSize = Math.max(1, Math.floor(pageSize / 2));
+    }
   },
 });
+
+/** One page of the graph: `limit` nodes from `offset` and the edges among them (up to `edgeLimit`). */
+function graphPage(
+  graph: ReturnType<typeof buildGraph>,
+  { limit, offset, edgeLimit }: { limit: number; offset: number | undefined; edgeLimit: number | undefined },
+): LeveledResponse {
+  const { items: nodes, info } = paginate(graph.nodes, { limit, offset }, PAGE, "nodes");
+  const shown = new Set(nodes.map((n) => `${n.categoryId}\u0000${n.id}`));
+  const among = graph.edges.filter((e) => shown.has(`${e.categoryId}\u0000${e.source}`) && shown.has(`${e.categoryId}\u0000${e.target}`));
+  const edges = among.slice(0, edgeLimit ?? EDGES.defaultLimit);
+  const shownIds = new Set(nodes.map((n) => n.id));
+  return new LeveledResponse((level) => ({
+    minimal: {
+      ...info,
+      edgeCount: graph.edges.length,
+      edgesReturned: edges.length,
+      edgesTruncated: edges.length < among.length,
+      nodeIds: nodes.map((n) => n.id),
+    },
+    standard: {
+      nodes: eachAtLevel(level, nodes, (n) => ({
+        minimal: { id: n.id, categoryId: n.categoryId, title: n.title, domain: n.domain },
+        full: { metadata: n.metadata },
+      })),
+      edges: eachAtLevel(level, edges, (e) => ({
+        minimal: { id: e.id, source: e.source, target: e.target, categoryId: e.categoryId, name: e.name, isIdentity: e.isIdentity },
+        full: { metadata: e.metadata },
+      })),
+      categories: graph.categories,
+      functors: eachAtLevel(level, graph.functors, (f) => ({
+        minimal: { id: f.id, name: f.name, sourceCategory: f.sourceCategory, targetCategory: f.targetCategory },
+        full: { objectMapping: Object.fromEntries(Object.entries(f.objectMapping).filter(([from]) => shownIds.has(from))) },
+      })),
+      naturalTransformations: graph.naturalTransformations.map(({ id, name, sourceFunctor, targetFunctor }) => ({ id, name, sourceFunctor, targetFunctor })),
+    },
+  }));
+}
