@@ -25,6 +25,8 @@ export interface PathErrorContext {
   field?: string | undefined;
   /** What the roots are to the user, in FORBIDDEN messages ("the project root"; default "the allowed roots"). */
   place?: string | undefined;
+  /** How FORBIDDEN says a path leads out through a link (default "resolves outside"). */
+  resolvesOutside?: string | undefined;
   /** What to do instead of a refused path (FORBIDDEN's suggestion). */
   forbiddenSuggestion?: string | undefined;
   /** The NOT_FOUND message and suggestion for a missing path (default: `File or folder '<path>' not found`). */
@@ -163,7 +165,7 @@ export async function confinePath(roots: readonly string[], given: string, optio
     throw pathErrorFrom(Object.assign(new Error(`ENOENT: ${candidate}`), { code: "ENOENT" }), given, options);
   }
   if (nearest === undefined || !isInsideAny(realRoots, nearest.real)) {
-    throw pathForbidden(given, lexicallyInside ? "resolves outside" : "is outside", roots, options);
+    throw pathForbidden(given, lexicallyInside ? (options.resolvesOutside ?? "resolves outside") : "is outside", roots, options);
   }
   if (options.mustExist === true && nearest.rest.length > 0) {
     throw pathErrorFrom(Object.assign(new Error(`ENOENT: ${candidate}`), { code: "ENOENT" }), given, options);

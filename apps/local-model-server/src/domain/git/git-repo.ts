@@ -6,8 +6,8 @@
  */
 import { realpath } from "node:fs/promises";
 import { relative, sep } from "node:path";
-import { ToolError } from "@local-mcp/core";
-import { isInside, type PathGuard } from "../paths/path-guard.js";
+import { ToolError, isPathInside } from "@local-mcp/core";
+import type { PathGuard } from "../paths/path-guard.js";
 import { parseNumstat, type DiffSummary } from "./diff-parser.js";
 import { checkRef, filterOverrides, runGit, type GitRun } from "./git-runner.js";
 import { LOG_FORMAT, parseLog, type CommitInfo } from "./log-parser.js";
@@ -33,8 +33,8 @@ export class GitRepo {
     const top = (await runGit(["rev-parse", "--show-toplevel"], { cwd: directory, signal, searchPath })).trim();
     const toplevel = await realpath(top);
     let scope: string[] = [];
-    if (!guard.roots.some((root) => isInside(root, toplevel))) {
-      scope = guard.roots.filter((root) => isInside(toplevel, root)).map((root) => literal(relative(toplevel, root)));
+    if (!guard.roots.some((root) => isPathInside(root, toplevel))) {
+      scope = guard.roots.filter((root) => isPathInside(toplevel, root)).map((root) => literal(relative(toplevel, root)));
       // A work tree neither under nor around the roots (core.worktree pointing elsewhere): nothing of it may be listed.
       if (scope.length === 0) {
         throw new ToolError("FORBIDDEN", `The repository's work tree ${toplevel} is outside the allowed roots.`, {
@@ -55,7 +55,7 @@ export class GitRepo {
    */
   paths(absolutePaths: readonly string[], given: readonly string[]): PathFilter {
     const relativePaths = absolutePaths.map((path, i) => {
-      if (!isInside(this.toplevel, path)) {
+      if (!isPathInside(this.toplevel, path)) {
         throw new ToolError("INVALID_INPUT", `Path '${given[i] ?? path}' is not in the repository at ${this.toplevel}.`, {
           details: { field: `options.paths.${i}` },
         });

@@ -1,22 +1,35 @@
 /**
- * Path safety: every path a tool reads or writes resolves under the configured roots. Relative
- * paths are taken from the first root. `..` and absolute paths that leave the roots, and symlinks
- * whose target lies outside, are FORBIDDEN (checked on the real path); a missing file is
- * NOT_FOUND; files above the size cap and binary files (a NUL byte in the first 8 KiB) are
- * refused before their content is used. A path the file system cannot take (a NUL character, a
- * path above 4,095 bytes or a name above 255) is INVALID_INPUT; a loop of symlinks is NOT_FOUND;
- * a path the server may not read is FORBIDDEN — never INTERNAL.
+ * Path safety: every path a tool reads or writes resolves under the configured roots, by core's
+ * path guard (packages/core/src/files/path-guard.ts: relative paths from the first root; `..`,
+ * absolute paths and symlinks leading out FORBIDDEN on the real path; a missing file NOT_FOUND;
+ * NUL, above 4,095 bytes or a name above 255 INVALID_INPUT; a symlink loop NOT_FOUND; no permission
+ * FORBIDDEN — never INTERNAL). Here, what is this server's own: files above the size cap and binary
+ * files (a NUL byte in the first 8 KiB) are refused before their content is used, and writes stay
+ * out of version-control internals and the server's own config and state.
  */
 import type { Stats } from "node:fs";
 import { lstat, mkdir, readdir, realpath, stat } from "node:fs/promises";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
-import { isPathInside, ConfinementError, ToolError, errnoCode, isMissingPathError, openConfined, writeFileConfined, type ConfinedFile } from "@local-mcp/core";
+import {
+  ConfinementError,
+  ToolError,
+  checkPathShape,
+  confinePath,
+  errnoCode,
+  isInsideAny,
+  isMissingPathError,
+  isPathInside,
+  openConfined,
+  pathErrorFrom,
+  pathForbidden,
+  quotePath,
+  realPathOfNearest,
+  writeFileConfined,
+  type ConfinedFile,
+  type PathErrorContext,
+} from "@local-mcp/core";
 
 const SNIFF_BYTES = 8192;
-/** Longest path Linux takes (PATH_MAX, NUL included); a longer one names no file. */
-const MAX_PATH_BYTES = 4095;
-/** How much of an unusable path a message quotes. */
-const QUOTED_CHARS = 120;
 
 export interface TextFile {
   /** The path as the caller gave it (result keys use it). */
@@ -27,14 +40,6 @@ export interface TextFile {
   relative: string;
   text: string;
   bytes: number;
-}
-
-/** True when `candidate` (absolute) is `root` or lies below it: core's one check, under this app's name. */
-export const isInside = isPathInside;
-
-/** The start of a path, for messages about paths too long to quote whole. */
-function quoted(given: string): string {
-  return given.length <= QUOTED_CHARS ? given : `${given.slice(0, QUOTED_CHARS)}… (${given.length} characters)`;
 }
 
 /**
@@ -76,62 +81,28 @@ export class PathGuard {
     private readonly protection: WriteProtection = { files: [], dirs: [], names: [] },
   ) {
     if (roots.length === 0) throw new Error("PathGuard needs at least one root");
+    this.context = {
+      place: `the allowed roots; this server only touches files under ${roots.join(", ")}`,
+      resolvesOutside: "resolves (through a symlink) outside",
+      forbiddenSuggestion: "Use a path inside the configured roots (relative paths start at the first root), or handle this file directly.",
+      notFound: (given) => ({ message: `File not found: ${given}`, suggestion: `Check the path; relative paths start at ${this.primaryRoot}.` }),
+    };
   }
+
+  /** How this server's path errors (core's path guard) word a refusal and a missing file. */
+  private readonly context: PathErrorContext;
 
   get primaryRoot(): string {
     return this.roots[0] as string;
   }
 
   private inRoots(absolute: string): boolean {
-    return this.roots.some((root) => isInside(root, absolute));
+    return isInsideAny(this.roots, absolute);
   }
 
-  private checkShape(given: string): void {
-    if (given.length === 0) throw new ToolError("INVALID_INPUT", "An empty path was given.", { details: { path: given } });
-    if (given.includes("\0")) throw new ToolError("INVALID_INPUT", "A path contains a NUL character.", { details: { path: given } });
-    const bytes = Buffer.byteLength(given);
-    if (bytes > MAX_PATH_BYTES) throw this.tooLong(given, `is ${bytes} bytes long, above the ${MAX_PATH_BYTES}-byte limit of file paths`);
-  }
-
-  private tooLong(given: string, why: string): ToolError {
-    return new ToolError("INVALID_INPUT", `Path '${quoted(given)}' ${why}.`, {
-      suggestion: "Pass a shorter path: at most 4,095 bytes in all and 255 bytes per file or folder name.",
-      details: { path: given, maxPathBytes: MAX_PATH_BYTES },
-    });
-  }
-
-  /**
-   * A file-system error met while resolving or opening `given`, as a coded error: missing →
-   * NOT_FOUND, unusable name → INVALID_INPUT, symlink loop → NOT_FOUND, no permission →
-   * FORBIDDEN. Anything else (an I/O failure) is not the caller's doing and is returned as is.
-   */
+  /** A file-system error met on `given` as a coded error (core's pathErrorFrom); an I/O failure as is. */
   private fsFailure(given: string, error: unknown): unknown {
-    switch (errnoCode(error)) {
-      case "ENOENT":
-      case "ENOTDIR":
-        return new ToolError("NOT_FOUND", `File not found: ${given}`, {
-          suggestion: `Check the path; relative paths start at ${this.primaryRoot}.`,
-          details: { path: given },
-        });
-      case "ENAMETOOLONG":
-        return this.tooLong(given, "is too long for the file system (a name above 255 bytes, or the whole path above 4,095)");
-      case "EINVAL":
-        return new ToolError("INVALID_INPUT", `Path '${quoted(given)}' is not a valid file path.`, { details: { path: given } });
-      case "ELOOP":
-        return new ToolError("NOT_FOUND", `Path '${quoted(given)}' cannot be resolved: its symbolic links form a loop.`, {
-          suggestion: "Name the file itself rather than a path through the looping symbolic link, or fix the link.",
-          details: { path: given },
-        });
-      case "EACCES":
-      case "EPERM":
-        return new ToolError("FORBIDDEN", `Permission denied on '${quoted(given)}': this server's user may not use it.`, {
-          recoverable: false,
-          suggestion: "Use a path this server's user may read (or write, for an output path), or handle this file directly.",
-          details: { path: given },
-        });
-      default:
-        return error;
-    }
+    return pathErrorFrom(error, given, this.context);
   }
 
   /** `operation` with file-system errors about `given` turned into coded errors (fsFailure). */
@@ -144,48 +115,28 @@ export class PathGuard {
   }
 
   private forbidden(given: string, why: string): ToolError {
-    return new ToolError("FORBIDDEN", `Path '${given}' ${why}; this server only touches files under ${this.roots.join(", ")}.`, {
-      recoverable: false,
-      suggestion: "Use a path inside the configured roots (relative paths start at the first root), or handle this file directly.",
-      details: { path: given, roots: [...this.roots] },
-    });
+    return pathForbidden(given, why, this.roots, this.context);
   }
 
   /** Relative to the root holding `absolute`, `/`-separated (the absolute path if none holds it). */
   display(absolute: string): string {
-    const root = this.roots.find((r) => isInside(r, absolute));
+    const root = this.roots.find((r) => isPathInside(r, absolute));
     if (root === undefined) return absolute;
     const rel = relative(root, absolute);
     return rel === "" ? "." : rel.split(sep).join("/");
   }
 
-  /** The real path of an existing file or directory under the roots. */
-  async resolveExisting(given: string): Promise<string> {
-    this.checkShape(given);
-    const candidate = resolve(this.primaryRoot, given);
-    if (!this.inRoots(candidate)) {
-      // An alias of a root (a symlinked parent such as /tmp → /private/tmp) is fine when the real
-      // path is inside; anything else is refused without saying whether it exists.
-      const real = await realpath(candidate).catch(() => undefined);
-      if (real !== undefined && this.inRoots(real)) return real;
-      throw this.forbidden(given, "is outside the allowed roots");
-    }
-    const real = await this.guarded(given, realpath(candidate));
-    if (!this.inRoots(real)) throw this.forbidden(given, "resolves (through a symlink) outside the allowed roots");
-    return real;
+  /** The real path of an existing file or directory under the roots (core's confinePath). */
+  resolveExisting(given: string): Promise<string> {
+    return confinePath(this.roots, given, { ...this.context, mustExist: true });
   }
 
   /**
    * A path under the roots that may not exist yet (a git pathspec, a deleted file): refused when
-   * it leaves the roots lexically or when its nearest existing ancestor is really outside.
+   * it leaves the roots or when its nearest existing ancestor is really outside (core's confinePath).
    */
-  async resolveLoose(given: string): Promise<string> {
-    this.checkShape(given);
-    const candidate = resolve(this.primaryRoot, given);
-    if (!this.inRoots(candidate)) throw this.forbidden(given, "is outside the allowed roots");
-    const { real, rest } = await this.guarded(given, this.nearestExisting(candidate));
-    if (!this.inRoots(real)) throw this.forbidden(given, "resolves (through a symlink) outside the allowed roots");
-    return rest.length === 0 ? real : join(real, ...rest);
+  resolveLoose(given: string): Promise<string> {
+    return confinePath(this.roots, given, this.context);
   }
 
   /**
@@ -233,7 +184,7 @@ export class PathGuard {
     try {
       return await openConfined(path, this.roots);
     } catch (error) {
-      if (error instanceof ConfinementError) throw this.forbidden(given, "resolves (through a symlink) outside the allowed roots");
+      if (error instanceof ConfinementError) throw this.forbidden(given, "resolves (through a symlink) outside");
       throw this.fsFailure(given, error);
     }
   }
@@ -250,18 +201,19 @@ export class PathGuard {
    * real target path, for writeText.
    */
   async resolveForWrite(given: string): Promise<string> {
-    this.checkShape(given);
+    checkPathShape(given, this.context);
     const candidate = resolve(this.primaryRoot, given);
-    if (!this.inRoots(candidate)) throw this.forbidden(given, "is outside the allowed roots (writes stay under them)");
+    if (!this.inRoots(candidate)) throw this.forbidden(given, "is outside");
     const existing = await lstat(candidate).catch((error: unknown) => (isMissingPathError(error) ? undefined : Promise.reject(this.fsFailure(given, error))));
     if (existing?.isDirectory()) throw new ToolError("INVALID_INPUT", `'${given}' is a directory.`, { details: { path: given } });
     if (existing?.isSymbolicLink()) {
       const target = await realpath(candidate).catch(() => undefined);
-      if (target === undefined || !this.inRoots(target)) throw this.forbidden(given, "is a symlink pointing outside the allowed roots");
+      if (target === undefined || !this.inRoots(target)) throw this.forbidden(given, "is a symlink pointing outside");
     }
     const parent = dirname(candidate);
-    const { real, rest } = await this.guarded(given, this.nearestExisting(parent));
-    if (!this.inRoots(real)) throw this.forbidden(given, "resolves (through a symlink) outside the allowed roots");
+    const nearest = await this.guarded(given, realPathOfNearest(parent));
+    if (nearest === undefined || !this.inRoots(nearest.real)) throw this.forbidden(given, "resolves (through a symlink) outside");
+    const { real, rest } = nearest;
     const realParent = rest.length === 0 ? real : join(real, ...rest);
     // Before any folder is made: refused places get nothing, not even an empty folder.
     await this.assertWritable(given, candidate);
@@ -288,7 +240,7 @@ export class PathGuard {
     try {
       return await writeFileConfined(target, content, this.roots, { check: (real) => this.assertWritable(given, real) });
     } catch (error) {
-      if (error instanceof ConfinementError) throw this.forbidden(given, "resolves (through a symlink) outside the allowed roots");
+      if (error instanceof ConfinementError) throw this.forbidden(given, "resolves (through a symlink) outside");
       throw this.fsFailure(given, error);
     }
   }
@@ -300,8 +252,8 @@ export class PathGuard {
    * `.git` file's `gitdir:`) — or onto the server's own config or into its state dir.
    */
   private async assertWritable(given: string, absolute: string): Promise<void> {
-    const root = this.roots.find((r) => isInside(r, absolute));
-    if (root === undefined) throw this.forbidden(given, "is outside the allowed roots (writes stay under them)");
+    const root = this.roots.find((r) => isPathInside(r, absolute));
+    if (root === undefined) throw this.forbidden(given, "is outside");
     const components = relative(root, absolute).split(sep).filter((c) => c !== "");
     if (components.some((c) => VCS_NAMES.has(comparableName(c)))) {
       throw this.refusedWrite(given, "is inside version-control internals (.git, .hg, .svn, .jj …), where a written file could make git run a program");
@@ -313,7 +265,7 @@ export class PathGuard {
     if (this.protection.names.some((n) => n.toLowerCase() === name) || (files ?? []).some((f) => f.toLowerCase() === lower)) {
       throw this.refusedWrite(given, "is this server's configuration file, which no tool may write");
     }
-    if ((dirs ?? []).some((d) => isInside(d.toLowerCase(), lower))) {
+    if ((dirs ?? []).some((d) => isPathInside(d.toLowerCase(), lower))) {
       throw this.refusedWrite(given, "is inside this server's state folder, which no tool may write");
     }
     // Every folder from the target's up to the root: is it a git directory, or would this write make it one?
@@ -326,7 +278,7 @@ export class PathGuard {
       );
       const count = new Set([...present, ...(entry !== undefined && GIT_DIR_ENTRIES.has(entry) ? [entry] : [])]).size;
       if (count >= 2) throw this.refusedWrite(given, "is inside a git directory (a bare repository or a `.git` file's gitdir), where a written file could make git run a program");
-      if (folder === root || !isInside(root, folder)) break;
+      if (folder === root || !isPathInside(root, folder)) break;
       entry = undefined;
       folder = dirname(folder);
     }
@@ -334,33 +286,17 @@ export class PathGuard {
 
   /** The real path of `path`, or of its nearest existing ancestor joined with the rest. */
   private async realOf(path: string): Promise<string> {
-    return this.nearestExisting(path).then(
-      ({ real, rest }) => join(real, ...rest),
+    return realPathOfNearest(path).then(
+      (nearest) => (nearest === undefined ? path : join(nearest.real, ...nearest.rest)),
       () => path,
     );
   }
 
   private refusedWrite(given: string, why: string): ToolError {
-    return new ToolError("FORBIDDEN", `Path '${quoted(given)}' ${why}.`, {
+    return new ToolError("FORBIDDEN", `Path '${quotePath(given)}' ${why}.`, {
       recoverable: false,
       suggestion: "Write to an ordinary file of the project instead, or handle this file directly.",
       details: { path: given },
     });
-  }
-
-  private async nearestExisting(path: string): Promise<{ real: string; rest: string[] }> {
-    const rest: string[] = [];
-    let current = path;
-    for (;;) {
-      try {
-        return { real: await realpath(current), rest };
-      } catch (error) {
-        if (!isMissingPathError(error)) throw error;
-        const parent = dirname(current);
-        if (parent === current) throw error;
-        rest.unshift(basename(current));
-        current = parent;
-      }
-    }
   }
 }
