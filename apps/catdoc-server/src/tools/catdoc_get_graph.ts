@@ -9,9 +9,10 @@ import { MetadataOutput } from "./support/schemas.js";
 const PAGE = { defaultLimit: 200, maxLimit: 2000 };
 const EDGES = { defaultLimit: 1000, maxLimit: 10_000 };
 /**
- * A page asked for without a limit holds up to 200 nodes, halved until its answer at the call's
- * level is within this many o200k tokens (a 300-object project's 200 nodes and their edges were
- * above 25,000 at standard): the default page fits at every level, with nextOffset to go on.
+ * A page asked for without a limit holds up to 200 nodes, halved until its full answer is within
+ * this many o200k tokens (a 300-object project's 200 nodes and their edges were above 25,000 at
+ * standard): the default page fits at every level, is the same page at every level (so minimal ⊆
+ * standard ⊆ full holds), and nextOffset goes on from it.
  */
 const DEFAULT_PAGE_TOKENS = Math.floor(DEFAULT_MAX_RESPONSE_TOKENS * 0.8);
 
@@ -73,7 +74,7 @@ export const catdocGetGraphTool = defineCatDocTool({
     return output();
   },
   annotations: READ_ONLY,
-  handler: async ({ categoryId, includeIdentities, edgeLimit, limit, offset }, { project, level }) => {
+  handler: async ({ categoryId, includeIdentities, edgeLimit, limit, offset }, { project }) => {
     const index = (await project.load()).index;
     if (categoryId !== undefined) requireCategory(index, categoryId);
     const graph = buildGraph(index, { categoryId, includeIdentities: includeIdentities === true });
@@ -81,7 +82,7 @@ export const catdocGetGraphTool = defineCatDocTool({
     for (;;) {
       const response = graphPage(graph, { limit: pageSize, offset, edgeLimit });
       if (limit !== undefined || pageSize === 1) return response;
-      if ((await tokensAboveBudget(JSON.stringify(response.toResponse(level)), DEFAULT_PAGE_TOKENS)) === undefined) return response;
+      if ((await tokensAboveBudget(JSON.stringify(response.toResponse("full")), DEFAULT_PAGE_TOKENS)) === undefined) return response;
       pageSize = Math.max(1, Math.floor(pageSize / 2));
     }
   },

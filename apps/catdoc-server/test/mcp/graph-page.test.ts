@@ -15,6 +15,7 @@ describe("catdoc_get_graph's default page", () => {
     const root = await tempDir();
     await writeGeneratedProject(root, { ...size, functors: 4, naturalTransformations: 2, seed: 7 });
     const client = await connect(root);
+    const pages: string[][] = [];
     for (const level of LEVELS) {
       const result = await callRaw(client, "catdoc_get_graph", { response_level: level });
       expect(result.isError, `${level}: ${JSON.stringify(result.structuredContent).slice(0, 300)}`).not.toBe(true);
@@ -23,7 +24,11 @@ describe("catdoc_get_graph's default page", () => {
       expect(page.returned).toBeGreaterThan(0);
       expect(page.returned).toBeLessThanOrEqual(200);
       expect(page).toMatchObject({ truncated: true, nextOffset: page.returned });
+      pages.push((page as unknown as { nodeIds: string[] }).nodeIds);
     }
+    // The same page at every level: minimal ⊆ standard ⊆ full.
+    expect(pages[1]).toEqual(pages[0]);
+    expect(pages[2]).toEqual(pages[0]);
     // Following nextOffset at full (no limit given) visits every node once, in order.
     const seen: string[] = [];
     let offset: number | undefined = 0;
