@@ -14,15 +14,23 @@
  *    sample that bounds the rest: see catdocReadSample), every part of a split one read. Every
  *    server answers resources/list; one without resources (solo-assets) must list none.
  *
- * Tokens are estimated as core estimates them: the JSON text's length / 4 (`estimateJsonTokens`).
+ * 4. Every tool of every server at every level (catdoc on a 2,000-object project, local-model on
+ *    25 of this repository's source files copied into a temporary root, solo-assets with 20 saved
+ *    functions): each answer is at most 25,000 tokens, and minimal is at most 25% of full for every
+ *    call whose minimal answer is over 120 tokens.
+ *
+ * Tool answers are counted in o200k tokens (gpt-tokenizer: the tokenizer core's budget counts with,
+ * see packages/core/src/response-budget.ts) of the text content, the JSON a client shows the model.
+ * Resource pages and parts are measured as core cuts them: chars/4 (`estimateJsonTokens`).
  * The measured figures are printed as a table at the end.
  */
 import { delimiter, join } from "node:path";
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { copyFile, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { estimateJsonTokens } from "@local-mcp/core";
 import { spawnStdioServer, type SpawnedStdioServer } from "@local-mcp/core/testing";
 import type { ReadResourceResult, Resource } from "@modelcontextprotocol/client";
+import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generateProject, indexThisRepository, repositoryFiles, saveSoloFunctions, writeGeneratedProject, writeGitHistory } from "./support/budget-fixtures.js";
 import { BASE_ENV, REPO_ROOT, SERVERS, SERVER_NODE, type ServerUnderTest } from "./support/servers.js";
@@ -71,6 +79,15 @@ interface RatioCase {
 /** A call asking for the most the tool allows: every level must fit the budget or be withheld with RESOURCE_EXHAUSTED. */
 type WorstCase = RatioCase;
 
+interface EveryCase extends RatioCase {
+  expectError?: string;
+  /** Arguments that differ per level (a state-changing call, e.g. a new directory each time). */
+  perLevel?: (level: Level) => Record<string, unknown>;
+}
+
+/** A call whose minimal answer is at most this many tokens is exempt from the 25% rule (page fields alone are ~50). */
+const RATIO_FLOOR = 120;
+
 function keyOf(server: string, c: RatioCase): string {
   return `${server} ${c.label ?? c.tool}`;
 }
@@ -78,7 +95,7 @@ function keyOf(server: string, c: RatioCase): string {
 async function answer(server: SpawnedStdioServer, tool: string, args: Record<string, unknown>, level: Level): Promise<Answer> {
   const result = await server.client.callTool({ name: tool, arguments: { ...args, response_level: level } }, { timeout: 120_000 });
   const text = (result.content[0] as { text?: string } | undefined)?.text ?? "";
-  const tokens = estimateJsonTokens(text);
+  const tokens = countTokens(text, { disallowedSpecial: new Set() });
   if (!result.isError) return { tokens };
   const code = (result.structuredContent as { error?: { code?: string } } | undefined)?.error?.code ?? "?";
   return { tokens, error: code };
@@ -96,6 +113,11 @@ interface BudgetSuite {
   populate?: (server: SpawnedStdioServer) => Promise<void>;
   ratio: (dir: string) => RatioCase[];
   worst: (dir: string) => WorstCase[];
+  /**
+   * A call of every tool the server lists (run after the ratio and worst cases, in order: the
+   * state-changing ones last). `expectError` names the code a call must fail with at every level.
+   */
+  every: (server: SpawnedStdioServer, dir: string) => Promise<EveryCase[]>;
   /** Runs before the resources are measured (e.g. adding a long document). */
   beforeResources?: (server: SpawnedStdioServer, dir: string) => Promise<void>;
   /**
@@ -203,6 +225,33 @@ const SUITES: BudgetSuite[] = [
       { tool: "catdoc_show_category", args: { categoryId: "cat-0", limit: 1000 } },
       { tool: "catdoc_show_functor", args: { functorId: "F0", limit: 1000 } },
     ],
+    every: async (server, dir) => {
+      await Promise.all(LEVELS.map((level) => mkdir(join(dir, `fresh-${level}`))));
+      await writeFile(join(dir, "imported.md"), "---\nid: imported-note\ntitle: Imported note\n---\n# Imported note\n\nSee @c0-o1 and @c0-o2.\n");
+      const morphisms = await server.client.callTool({ name: "catdoc_list_morphisms", arguments: { categoryId: "cat-0", includeIdentities: false, limit: 1 } });
+      const morphismId = (morphisms.structuredContent as { ids: string[] }).ids[0] ?? "";
+      return [
+        { tool: "catdoc_list_categories", args: {} },
+        { tool: "catdoc_show_category", args: { categoryId: "cat-0" } },
+        { tool: "catdoc_list_objects", args: {} },
+        { tool: "catdoc_show_object", args: { objectId: "c0-o1" } },
+        { tool: "catdoc_list_morphisms", args: {} },
+        { tool: "catdoc_show_morphism", args: { morphismId } },
+        { tool: "catdoc_validate", args: {} },
+        { tool: "catdoc_validate_category", args: { categoryId: "cat-0" } },
+        { tool: "catdoc_validate_functor", args: { functorId: "F0" } },
+        { tool: "catdoc_validate_natural_transformation", args: { id: "eta-0" } },
+        { tool: "catdoc_trace", args: { sourceId: "c0-o1", targetId: "c0-o7" } },
+        { tool: "catdoc_search", args: { query: "algebra topology" } },
+        { tool: "catdoc_list_functors", args: {} },
+        { tool: "catdoc_show_functor", args: { functorId: "F0" } },
+        { tool: "catdoc_list_natural_transformations", args: {} },
+        { tool: "catdoc_show_natural_transformation", args: { id: "eta-0" } },
+        { tool: "catdoc_get_graph", args: {} },
+        { tool: "catdoc_import_document", args: { filePath: "imported.md", categoryId: "cat-0", dryRun: true } },
+        { tool: "catdoc_init", args: {}, perLevel: (level) => ({ directory: `fresh-${level}` }) },
+      ];
+    },
     // A document of ~100,000 tokens (in its own file, imported as an object): its resource comes in parts.
     beforeResources: async (server, dir) => {
       const lines = Array.from({ length: 5_000 }, (_, i) => `Paragraph ${i}: how the categories, their functors and the documents behind them fit together.`);
@@ -219,13 +268,23 @@ const SUITES: BudgetSuite[] = [
       { tool: "suggest_pattern", args: { goal: "register tools from definition objects in one loop", limit: 10 }, label: "suggest_pattern limit 10" },
     ],
     worst: () => [{ tool: "suggest_pattern", args: { goal: "a factory", context: "export function create() {}\n".repeat(700), limit: 10 } }],
+    // Without a model (MOCHI_MODEL empty) the model's tools answer NOT_READY, saying how to set one.
+    every: async () => [
+      { tool: "suggest_pattern", args: { goal: "custom error classes that carry an error code" } },
+      { tool: "domain_query", args: { instruction: "How does a tool report an error?" }, expectError: "NOT_READY" },
+      { tool: "complete_code", args: { prefix: "export function parse(" }, expectError: "NOT_READY" },
+    ],
   },
   {
     server: serverNamed("local-model-mcp"),
     setup: async (dir) => {
       await writeGitHistory(join(dir, "repo"), 400, 120);
       await mkdir(join(dir, "state"));
-      return { ...BASE_ENV, LOCAL_MODEL_ROOTS: [REPO_ROOT.replace(/\/$/, ""), join(dir, "repo")].join(delimiter), LOCAL_MODEL_STATE_DIR: join(dir, "state") };
+      // 25 of this repository's source files, copied into a root of their own (every-tool cases).
+      await mkdir(join(dir, "sources"));
+      await Promise.all(CORE_SOURCES().slice(0, 25).map((path) => copyFile(join(REPO_ROOT, path), join(dir, "sources", path.replaceAll("/", "__")))));
+      const roots = [REPO_ROOT.replace(/\/$/, ""), join(dir, "repo"), join(dir, "sources")];
+      return { ...BASE_ENV, LOCAL_MODEL_ROOTS: roots.join(delimiter), LOCAL_MODEL_STATE_DIR: join(dir, "state") };
     },
     ratio: (dir) => {
       const ts = CORE_SOURCES().slice(0, 40);
@@ -258,11 +317,32 @@ const SUITES: BudgetSuite[] = [
         { tool: "local_git", args: { task_type: "log", repo: join(dir, "repo"), options: { limit: 1000 } }, label: "local_git log 1000" },
       ];
     },
+    // The 25 source files copied by setup.
+    every: async (_server, dir) => {
+      const files = CORE_SOURCES().slice(0, 25).map((path) => join(dir, "sources", path.replaceAll("/", "__")));
+      const repo = join(dir, "repo");
+      return [
+        ...(["exports", "imports", "structure"] as const).map((task_type) => ({ tool: "local_extract", args: { task_type, files }, label: `local_extract ${task_type} ×25` })),
+        { tool: "local_extract", args: { task_type: "pattern_match", files, extract: { patterns: ["export (async )?function \\w+"] } }, label: "local_extract pattern_match ×25" },
+        ...(["exports", "functions", "types", "dependencies"] as const).map((task_type) => ({ tool: "local_analyze", args: { task_type, files }, label: `local_analyze ${task_type} ×25` })),
+        {
+          tool: "local_verify",
+          args: { checks: files.map((file, i) => ({ id: `CHECK-${i}`, file, condition: { type: "contains", value: "export" } })) },
+          label: "local_verify ×25",
+        },
+        ...(["status", "diff", "log", "changed_files"] as const).map((task_type) => ({
+          tool: "local_git",
+          args: { task_type, repo, ...(task_type === "status" ? {} : { options: { ref: "HEAD~50", ...(task_type === "log" ? { limit: 50 } : {}) } }) },
+          label: `local_git ${task_type}`,
+        })),
+        { tool: "local_generate", args: { template: "# {{title}}\n\n{{body}}\n", variables: { title: "Budgets", body: "Every tool at every level." } } },
+      ];
+    },
   },
   {
     server: serverNamed("solo-assets-mcp"),
     setup: async (dir) => ({ ...(await serverNamed("solo-assets-mcp").env(dir)) }),
-    populate: (server) => saveSoloFunctions(server.client, 16),
+    populate: (server) => saveSoloFunctions(server.client, 20),
     ratio: () => [
       { tool: "list_functions", args: {} },
       { tool: "search_functions", args: { query: "split text into words" } },
@@ -271,12 +351,27 @@ const SUITES: BudgetSuite[] = [
       { tool: "list_functions", args: { limit: 500 } },
       { tool: "search_functions", args: { query: "numbers", limit: 50 } },
     ],
+    every: async () => [
+      { tool: "search_functions", args: { query: "split text into words" } },
+      { tool: "list_functions", args: {} },
+      { tool: "get_function", args: { name: "median_1" } },
+      { tool: "get_function_history", args: { name: "median_1" } },
+      {
+        tool: "save_function",
+        args: { name: "clamp_value", code: "def clamp_value(x: float, low: float, high: float) -> float:\n    \"\"\"Clamp x into [low, high].\"\"\"\n    return max(low, min(high, x))\n", description: "Clamp a number into a range.", skip_tests: true },
+      },
+      { tool: "delete_function", args: {}, perLevel: (level) => ({ name: { minimal: "chunk_3", standard: "chunk_7", full: "chunk_11" }[level] }) },
+    ],
   },
   {
     server: serverNamed("local-mcp-sample"),
     setup: async () => ({ ...BASE_ENV }),
     ratio: () => [],
     worst: () => [{ tool: "echo", args: { text: "long ".repeat(20_000) }, label: "echo 100,000 chars" }],
+    every: async () => [
+      { tool: "echo", args: { text: "every level" } },
+      { tool: "wait", args: { ms: 10 } },
+    ],
   },
 ];
 
@@ -344,6 +439,32 @@ describe.each(SUITES)("token budgets of $server.name", (suite) => {
       }
     }
   });
+
+  it("every tool at every level: each answer within 25,000 o200k tokens, and minimal at most 25% of full when above 120 tokens", async () => {
+    const cases = await suite.every(server, dir);
+    const { tools } = await server.client.listTools();
+    expect(
+      tools.map((t) => t.name).filter((name) => !cases.some((c) => c.tool === name)),
+      `${suite.server.name}: tools without a case`,
+    ).toEqual([]);
+    const over: string[] = [];
+    for (const c of cases) {
+      const label = c.label ?? c.tool;
+      const measured = {} as Record<Level, Answer>;
+      for (const level of LEVELS) measured[level] = await answer(server, c.tool, { ...c.args, ...c.perLevel?.(level) }, level);
+      const failed = LEVELS.filter((l) => measured[l].error !== undefined);
+      const ratio = failed.length === 0 ? measured.minimal.tokens / measured.full.tokens : undefined;
+      const checked = ratio !== undefined && measured.minimal.tokens > RATIO_FLOOR;
+      if (checked && ratio > MAX_RATIO) over.push(`${label} (${ratio.toFixed(3)}: ${measured.minimal.tokens} of ${measured.full.tokens})`);
+      const verdict = failed.length > 0 ? `error at ${failed.join(", ")}` : !checked ? `minimal ≤ ${RATIO_FLOOR}` : ratio <= MAX_RATIO ? "ok" : "OVER";
+      rows.push({ server: suite.server.name, call: `${label} (every tool)`, answers: measured, ratio, verdict });
+      for (const level of LEVELS) {
+        expect.soft(measured[level].tokens, `${label} at ${level}`).toBeLessThanOrEqual(MAX_TOKENS);
+        expect.soft(measured[level].error, `${label} at ${level}`).toBe(c.expectError);
+      }
+    }
+    expect(over, `${suite.server.name}: minimal above 25% of full`).toEqual([]);
+  }, 240_000);
 
   it("every page of resources/list and resources/templates/list, and every read (each part of a split one; catdoc's generated objects sampled), stays within 25,000 tokens", async () => {
     const name = suite.server.name;
@@ -419,7 +540,7 @@ afterAll(() => {
   );
   console.log(
     [
-      `Token budgets (chars/4 of the JSON text; limit ${MAX_TOKENS}, minimal ≤ ${MAX_RATIO * 100}% of full):`,
+      `Token budgets (o200k tokens of the JSON text; limit ${MAX_TOKENS}, minimal ≤ ${MAX_RATIO * 100}% of full):`,
       `${"server".padEnd(16)} ${"call".padEnd(44)} ${"minimal".padStart(24)} ${"standard".padStart(24)} ${"full".padStart(24)} ${"ratio".padStart(6)}  verdict`,
       ...lines,
       "",
