@@ -30,7 +30,7 @@ export const catdocListCategoriesTool = defineCatDocTool({
   name: "catdoc_list_categories",
   title: "List categories",
   description:
-    "Lists the categories and their ids: start here. Standard adds names and object and morphism counts.",
+    "Lists the categories of the project and their ids: start here to learn the ids other tools take. Standard adds names and object and morphism counts.",
   get input() {
     return input();
   },

@@ -30,7 +30,7 @@ export const catdocListNaturalTransformationsTool = defineCatDocTool({
   name: "catdoc_list_natural_transformations",
   title: "List natural transformations",
   description:
-    "Lists the natural transformations η: F ⇒ G (a component η_A: F(A) → G(A) per object, between two functors).",
+    "Lists the natural transformations η: F ⇒ G (a component η_A: F(A) → G(A) per object, relating two functors between the same categories).",
   get input() {
     return input();
   },

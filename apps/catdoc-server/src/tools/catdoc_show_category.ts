@@ -30,7 +30,7 @@ export const catdocShowCategoryTool = defineCatDocTool({
   name: "catdoc_show_category",
   title: "Show a category",
   description:
-    "Shows one category: its objects and morphisms (the first limit of each) and the functors into and out of it.",
+    "Shows one category: its objects and morphisms (the first limit of each; page with catdoc_list_objects and catdoc_list_morphisms) and its functors.",
   get input() {
     return input();
   },

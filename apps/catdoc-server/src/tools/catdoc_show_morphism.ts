@@ -26,7 +26,7 @@ export const catdocShowMorphismTool = defineCatDocTool({
   name: "catdoc_show_morphism",
   title: "Show a morphism",
   description:
-    "Shows one morphism (a relation source → target): its category, whether it is an identity, and its images under functors.",
+    "Shows one morphism (a relation source → target between two documents): its category, whether it is an identity, and its images under functors.",
   get input() {
     return input();
   },

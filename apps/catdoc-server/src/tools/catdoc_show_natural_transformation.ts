@@ -29,7 +29,7 @@ export const catdocShowNaturalTransformationTool = defineCatDocTool({
   name: "catdoc_show_natural_transformation",
   title: "Show a natural transformation",
   description:
-    "Shows one natural transformation η: F ⇒ G: its functors, categories and components η_A.",
+    "Shows one natural transformation η: F ⇒ G: its functors, categories and components η_A. To check it use catdoc_validate_natural_transformation.",
   get input() {
     return input();
   },
