@@ -10,7 +10,7 @@ export function createSaveFunctionTool(host: SoloServerServices) {
     name: "save_function",
     title: "Save a verified function",
     description:
-      "Stores a finished, reusable Python function in the library after a quality gate (Ruff, type check, its tests in a sandbox, optional critic). NOT a way to run code. Search with search_functions before writing new code. A rejection says which step failed and why.",
+      "Stores a finished, reusable Python function in the library after a quality gate (Ruff, type check, sandboxed tests, optional critic). NOT a way to run code. Search with search_functions before writing new code; a rejection says why.",
     input: z.object({
       name: z.string().min(1).max(100).describe("as after def"),
       code: z.string().min(1).max(200_000).describe("Python source with imports"),
