@@ -9,7 +9,7 @@ export function createGetFunctionTool(host: SoloServerServices) {
     name: "get_function",
     title: "Get a function's code",
     description:
-      "Returns a library function's source (latest or given version) to use in your work, and its status: active (passed the gate), broken or unverified (no tests).",
+      "Returns a library function's source (latest or given version) to paste or import, and its status: active (passed the gate), broken or unverified (no tests).",
     input: z.object({
       name: z.string().min(1).max(100),
       version: z.number().int().min(1).optional().describe("default: the latest"),

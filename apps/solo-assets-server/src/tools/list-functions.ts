@@ -17,7 +17,7 @@ export function createListFunctionsTool(host: SoloServerServices) {
     name: "list_functions",
     title: "List the library's functions",
     description:
-      "Lists the library's functions, newest first, by status, tags or text in name or description. To find one for a task, use search_functions.",
+      "Lists the library's functions, newest first, filtered by status, tags or text. To find one for a task, use search_functions.",
     input: z.object({
       status: StatusSchema.optional().describe("the gate's verdict"),
       tags: z.array(z.string().min(1).max(50)).max(20).optional().describe("any of these"),

@@ -43,7 +43,7 @@ export function createSearchFunctionsTool(host: SoloServerServices) {
       query: z.string().min(1).max(2000).describe("what the function should do"),
       limit: z.number().int().min(1).max(50).default(5),
       tags: z.array(z.string().min(1).max(50)).max(20).optional().describe("any of these"),
-      include_broken: z.boolean().default(false).describe("include functions failing the gate"),
+      include_broken: z.boolean().default(false).describe("also those failing the gate"),
     }),
     output: z.object({
       count: z.number().int(),
