@@ -19,6 +19,8 @@ export {
   DEFAULT_MAX_RESPONSE_TOKENS,
   estimateJsonTokens,
   estimateResponseTokens,
+  jsonTokensAtMost,
+  preloadResponseTokenizer,
   responseTooLarge,
   tokensAboveBudget,
 } from "./response-budget.js";

@@ -81,14 +81,23 @@ function countWith(t: Tokenizer, text: string): number {
  */
 export async function tokensAboveBudget(text: string, maxTokens: number): Promise<number | undefined> {
   if (Buffer.byteLength(text, "utf8") <= maxTokens) return undefined;
-  tokenizer ??= await (loading ??= loadTokenizer());
-  const tokens = countWith(tokenizer, text);
+  const tokens = countWith(await loadedTokenizer(), text);
   return tokens > maxTokens ? tokens : undefined;
+}
+
+/** Loads the tokenizer now (once): for a checker that then counts synchronously (`jsonTokensAtMost`). */
+export async function preloadResponseTokenizer(): Promise<void> {
+  await loadedTokenizer();
+}
+
+async function loadedTokenizer(): Promise<Tokenizer> {
+  tokenizer ??= await (loading ??= loadTokenizer());
+  return tokenizer;
 }
 
 /**
  * Tokens of a JSON text, never fewer than its o200k tokens: counted as `tokensAboveBudget` counts
- * once the tokenizer has been loaded (by it), else its UTF-8 bytes.
+ * once the tokenizer has been loaded (by it or `preloadResponseTokenizer`), else its UTF-8 bytes.
  */
 export function jsonTokensAtMost(json: string): number {
   return tokenizer ? countWith(tokenizer, json) : Buffer.byteLength(json, "utf8");

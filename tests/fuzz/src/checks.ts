@@ -8,7 +8,7 @@
  * they fail only a strict run (every server's default: `FuzzTarget.strict`; FUZZ_STRICT overrides);
  * the report lists them either way.
  */
-import { DEFAULT_MAX_RESPONSE_TOKENS, ToolErrorBodySchema, estimateJsonTokens } from "@local-mcp/core";
+import { DEFAULT_MAX_RESPONSE_TOKENS, ToolErrorBodySchema, jsonTokensAtMost } from "@local-mcp/core";
 import { ProtocolErrorCode, type CallToolResult } from "@modelcontextprotocol/client";
 import type { CallOutcome } from "./connection.js";
 
@@ -114,8 +114,9 @@ export function checkCall(outcome: CallOutcome, context: CheckContext): CallRepo
   }
   if (outcome.kind === "result") {
     const text = JSON.stringify(outcome.result.structuredContent ?? textOf(outcome.result)) ?? "";
-    const tokens = estimateJsonTokens(text);
-    if (tokens > DEFAULT_MAX_RESPONSE_TOKENS) failures.push({ kind: "oversized_response", detail: `~${tokens} tokens (limit ${DEFAULT_MAX_RESPONSE_TOKENS})` });
+    // As core's budget counts: o200k tokens once runCase has loaded the tokenizer, else UTF-8 bytes (never fewer).
+    const tokens = Buffer.byteLength(text, "utf8") > DEFAULT_MAX_RESPONSE_TOKENS ? jsonTokensAtMost(text) : 0;
+    if (tokens > DEFAULT_MAX_RESPONSE_TOKENS) failures.push({ kind: "oversized_response", detail: `${tokens} tokens (limit ${DEFAULT_MAX_RESPONSE_TOKENS})` });
     if (context.sentinel && (text.includes(context.sentinel) || textOf(outcome.result).includes(context.sentinel))) {
       failures.push({ kind: "root_escape", detail: "the answer carries the text of a file outside the root" });
     }

@@ -8,6 +8,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { preloadResponseTokenizer } from "@local-mcp/core";
 import type { Tool } from "@modelcontextprotocol/client";
 import { CaseGenerator, type FuzzCase, type GoldenCall } from "./case-generator.js";
 import { checkCall, type CallReport, type Failure } from "./checks.js";
@@ -123,6 +124,8 @@ export async function runCase(connection: FuzzConnection, fuzzCase: Pick<FuzzCas
   }
   const writtenOutside = (await checks.prepared.writesOutside?.())?.filter((path) => !checks.seenOutside?.has(path));
   for (const path of writtenOutside ?? []) checks.seenOutside?.add(path);
+  // checkCall counts an answer's tokens as core's budget does (o200k), synchronously.
+  await preloadResponseTokenizer();
   const report = checkCall(outcome, {
     writtenOutside,
     deadlineMs,

@@ -1,4 +1,5 @@
 /** How one call's outcome is judged, and which runs count an INTERNAL answer as a failure. */
+import { preloadResponseTokenizer } from "@local-mcp/core";
 import { describe, expect, it } from "vitest";
 import { checkCall, type CheckContext } from "../src/checks.js";
 import type { CallOutcome } from "../src/connection.js";
@@ -35,6 +36,13 @@ describe("checkCall", () => {
     expect(kinds(toolError(body("NOT_FOUND")), { nonJsonAfter: 2 })).toEqual(["non_json_stdout"]);
     expect(kinds(toolError(body("NOT_FOUND", "x".repeat(120_000))))).toEqual(["oversized_response"]);
     expect(kinds({ kind: "result", latencyMs: 3, raw: false, result: { content: [], structuredContent: { text: "SENTINEL-1" } } })).toEqual(["root_escape"]);
+  });
+
+  it("measures an answer as core's budget does, in o200k tokens: 105,000 characters of words (~21,000 tokens; chars/4 said 26,250) fit", async () => {
+    await preloadResponseTokenizer();
+    const answer = (text: string): CallOutcome => ({ kind: "result", latencyMs: 3, raw: false, result: { content: [], structuredContent: { text } } });
+    expect(kinds(answer("word ".repeat(21_000)))).toEqual([]);
+    expect(kinds(answer("ab ".repeat(34_000)))).toEqual(["oversized_response"]);
   });
 
   it("lists INTERNAL answers as coded, and fails them only in a strict run", () => {
