@@ -1,8 +1,8 @@
 /**
  * minimal is what a model needs to decide its next step: on a library of 20 saved functions, each
  * reading tool's minimal answer costs at most 25 % of its full one (o200k tokens), unless it is
- * 120 tokens or less. Not held: get_function, whose minimal answer is the function's code (the
- * answer itself, pinned at minimal by tools.test.ts).
+ * 120 tokens or less. get_function's minimal is the version, status and signature (its code, the
+ * point of the call, comes from standard, its default level; tools.test.ts pins both).
  */
 import { assertMinimalShare } from "@local-mcp/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -40,5 +40,13 @@ describe("minimal ≤ 25 % of full (once minimal is over 120 tokens), on 20 save
     await share("search_functions", { query: "split a list into batches", limit: 10 });
     await share("list_functions", {});
     await share("get_function_history", { name: saved[0]!.name });
+  });
+
+  it("get_function: minimal holds the version, status and signature, not the code", async () => {
+    const longest = saved.reduce((a, b) => (corpusCode(b).length > corpusCode(a).length ? b : a));
+    const { minimal, full } = await share("get_function", { name: longest.name });
+    expect(full).toBeGreaterThan(4 * minimal);
+    const answer = await callTool(solo.client, "get_function", { name: longest.name, response_level: "minimal" });
+    expect(answer.body).not.toHaveProperty("code");
   });
 });

@@ -50,7 +50,11 @@ describe("response levels", () => {
     expect(Object.keys((search.minimal as { results: object[] }).results[0] ?? {}).sort()).toEqual(["name", "score", "status", "version"]);
     expect((search.full as { results: { similarity?: number }[] }).results[0]?.similarity).toBeGreaterThan(0);
     const get = await atLevels("get_function", { name: "count_words" });
-    expect(Object.keys(get.minimal as object).sort()).toEqual(["code", "name", "status", "version"]);
+    // minimal: which version, its status and signature (issue 16: ≤ 25 % of full); the code from standard, get_function's default.
+    expect(Object.keys(get.minimal as object).sort()).toEqual(["name", "signature", "status", "version"]);
+    expect((get.standard as { code: string }).code).toBe(WORDS.replace("Count the words", "Count words"));
+    const plain = await callTool(solo.client, "get_function", { name: "count_words" });
+    expect(plain.body).toEqual(get.standard);
     expect((get.full as { gate_report: { status: string } }).gate_report.status).toBe("unverified");
     await atLevels("list_functions", {});
     const history = await atLevels("get_function_history", { name: "count_words" });

@@ -18,9 +18,9 @@ export function createGetFunctionTool(host: SoloServerServices) {
       name: z.string(),
       version: z.number().int(),
       status: StatusSchema,
-      code: z.string(),
+      signature: z.string(),
+      code: z.string().optional(),
       description: z.string().optional(),
-      signature: z.string().optional(),
       tags: z.array(z.string()).optional(),
       dependencies: z.array(z.string()).optional(),
       test_cases: z.array(TestCaseSchema).optional(),
@@ -31,6 +31,9 @@ export function createGetFunctionTool(host: SoloServerServices) {
       embedding: z.record(z.string(), z.unknown()).optional(),
     }),
     annotations: READ_ONLY,
+    // The code is the point of the call: a plain call answers it (standard); minimal says which
+    // version and status there is and its signature, to decide whether to fetch the code.
+    responseLevel: "standard",
     handler: async (input, { signal }) => {
       const found = await (await host.services()).library.get(input.name, input.version, signal);
       const current = found.current;
@@ -38,10 +41,10 @@ export function createGetFunctionTool(host: SoloServerServices) {
       if (!chosen) throw new Error("get returned neither a version nor the current function");
       const docstring = found.version === undefined ? (current?.docstring ?? "") : undefined;
       return new LeveledResponse({
-        minimal: { name: chosen.name, version: chosen.version, status: chosen.status, code: chosen.code },
+        minimal: { name: chosen.name, version: chosen.version, status: chosen.status, signature: chosen.signature },
         standard: {
+          code: chosen.code,
           description: chosen.description,
-          signature: chosen.signature,
           tags: chosen.tags,
           dependencies: chosen.dependencies,
           test_cases: chosen.testCases,
