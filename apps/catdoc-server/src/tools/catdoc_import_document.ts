@@ -52,11 +52,12 @@ const output = lazySchema(() => z.object({
     proposedMorphisms: z.number().int(),
     existingMorphisms: z.number().int(),
     unresolved: z.number().int(),
+    warnings: z.number().int(),
   }),
-  added: z.array(ObjectItem()),
-  updated: z.array(ObjectItem()),
-  unchanged: z.array(ObjectItem()),
-  skipped: z.array(z.object({ path: z.string(), reason: z.string(), id: z.string().optional() })),
+  added: z.array(ObjectItem()).optional(),
+  updated: z.array(ObjectItem()).optional(),
+  unchanged: z.array(ObjectItem()).optional(),
+  skipped: z.array(z.object({ path: z.string(), reason: z.string(), id: z.string().optional() })).optional(),
   conflicts: z.array(
     z.object({
       id: z.string(),
@@ -65,13 +66,13 @@ const output = lazySchema(() => z.object({
       current: MetadataOutput().optional(),
       imported: MetadataOutput().optional(),
     }),
-  ),
+  ).optional(),
   proposedMorphisms: z.array(
     z.object({ id: z.string(), source: z.string(), target: z.string(), name: z.string().optional(), reason: z.enum(["@ref", "wikilink", "link"]).optional() }),
-  ),
-  unresolved: z.array(z.object({ source: z.string(), reference: z.string(), kind: z.enum(["@ref", "wikilink", "link"]).optional(), reason: z.string().optional() })),
-  warnings: z.array(z.string()).describe("What to do next, e.g. functors out of the category that must map the new morphisms."),
-  truncated: z.boolean(),
+  ).optional(),
+  unresolved: z.array(z.object({ source: z.string(), reference: z.string(), kind: z.enum(["@ref", "wikilink", "link"]).optional(), reason: z.string().optional() })).optional(),
+  warnings: z.array(z.string()).optional().describe("What to do next, e.g. functors out of the category that must map the new morphisms."),
+  truncated: z.boolean().optional(),
   notice: z.string().optional(),
   version: z.string().optional(),
   changes: z.array(z.string()).optional(),
@@ -89,6 +90,9 @@ export const catdocImportDocumentTool = defineCatDocTool({
     return output();
   },
   annotations: DESTRUCTIVE_IDEMPOTENT,
+  // An import is asked for its report: without response_level it answers the lists and warnings
+  // (standard); minimal is its counts, the warnings' too.
+  responseLevel: "standard",
   timeoutMs: 60_000,
   handler: async ({ filePath, domain, categoryId, dryRun, force, limit }, { project, signal }) => {
     const category = await chooseCategory(() => project.load(), categoryId);
@@ -128,7 +132,12 @@ export const catdocImportDocumentTool = defineCatDocTool({
           proposedMorphisms: report.proposedMorphisms.length,
           existingMorphisms: report.existingMorphisms.length,
           unresolved: report.unresolved.length,
+          warnings: report.warnings.length,
         },
+      },
+      // The lists and warnings behind the counts.
+      standard: {
+        warnings: report.warnings,
         added: eachAtLevel(level, first(report.added), objectParts),
         updated: eachAtLevel(level, first(report.updated), objectParts),
         unchanged: eachAtLevel(level, first(report.unchanged), objectParts),
@@ -146,7 +155,6 @@ export const catdocImportDocumentTool = defineCatDocTool({
           minimal: { source: u.source, reference: u.reference },
           standard: { kind: u.kind, reason: u.reason },
         })),
-        warnings: report.warnings,
         truncated,
         ...(truncated ? { notice: `Each list shows its first ${cap} items; counts has the totals. Raise limit (at most ${SHOWN.maxLimit}) to see more.` } : {}),
       },

@@ -15,7 +15,8 @@ const output = lazySchema(() => z.object({
   source: z.string(),
   target: z.string(),
   isIdentity: z.boolean(),
-  functorImages: z.array(z.object({ functorId: z.string(), image: z.string().nullable() })),
+  functorCount: z.number().int().describe("Functors out of its category; functorImages (standard) has each one's image."),
+  functorImages: z.array(z.object({ functorId: z.string(), image: z.string().nullable() })).optional(),
   name: z.string().optional(),
   sourceTitle: z.string().optional(),
   targetTitle: z.string().optional(),
@@ -40,8 +41,10 @@ export const catdocShowMorphismTool = defineCatDocTool({
     const isIdentity = category.identities.get(morphism.source)?.id === morphism.id;
     const functorImages = (index.functorsFrom.get(category.category.id) ?? []).map((f) => ({ functorId: f.id, image: f.morphismMapping[morphism.id] ?? null }));
     return new LeveledResponse(() => ({
-      minimal: { id: morphism.id, categoryId: category.category.id, source: morphism.source, target: morphism.target, isIdentity, functorImages },
+      minimal: { id: morphism.id, categoryId: category.category.id, source: morphism.source, target: morphism.target, isIdentity, functorCount: functorImages.length },
+      // Each functor's image: one entry per functor out of the category (minimal says how many).
       standard: {
+        functorImages,
         name: morphism.name,
         sourceTitle: category.objects.get(morphism.source)?.title,
         targetTitle: category.objects.get(morphism.target)?.title,

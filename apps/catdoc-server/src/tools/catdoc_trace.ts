@@ -75,7 +75,7 @@ export const catdocTraceTool = defineCatDocTool({
           length: result.paths[0]?.length ?? null,
           pathCount: paths.length,
           truncated: result.truncated || paths.length < result.paths.length,
-          paths: paths.map((p) => acrossPathAt(level, index, p)),
+          paths: paths.map((p, i) => acrossPathAt(level, index, p, i === 0)),
           sourceCategory: result.sourceCategory,
           targetCategory: result.targetCategory,
         },
@@ -99,7 +99,7 @@ export const catdocTraceTool = defineCatDocTool({
         length: result.shortestPath?.length ?? null,
         pathCount: result.paths.length,
         truncated: result.truncated,
-        paths: result.paths.map((p) => withinPathAt(level, index, p)),
+        paths: result.paths.map((p, i) => withinPathAt(level, index, p, i === 0)),
         categoryId: result.categoryId,
       },
     }));

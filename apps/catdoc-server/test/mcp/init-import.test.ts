@@ -57,13 +57,20 @@ describe("catdoc_import_document", () => {
       categoryId: "documents",
       categoryCreated: true,
       counts: { documentsRead: 2, added: 2, proposedMorphisms: 2, unresolved: 1 },
+    });
+    // minimal is the counts (issue 16: ≤ 25 % of full); the lists behind them come from standard.
+    expect(Object.keys(planned.minimal).sort()).toEqual(["categoryCreated", "categoryId", "counts", "dryRun", "written"]);
+    expect(planned.standard).toMatchObject({
       added: [{ id: "intro" }, { id: "usage" }],
       proposedMorphisms: [
         { id: "ref--intro--usage", source: "intro", target: "usage" },
         { id: "ref--usage--intro", source: "usage", target: "intro" },
       ],
       unresolved: [{ source: "usage", reference: "nowhere" }],
+      truncated: false,
     });
+    // Without response_level, an import answers at its own default: standard.
+    expect(await call(client, "catdoc_import_document", { filePath: "docs", dryRun: true })).toEqual(planned.standard);
     expect(planned.standard.added).toEqual([
       { id: "intro", path: "docs/intro.md", title: "Introduction" },
       { id: "usage", path: "docs/usage.md", title: "Usage" },

@@ -1,11 +1,12 @@
 /**
  * minimal is what a model needs to decide its next step: on realistic projects, every tool's
  * minimal answer costs at most 25 % of its full one (o200k tokens), unless it is 120 tokens or less.
- * Not yet held: catdoc_show_morphism once five or more functors leave its category (each image
- * is in minimal) and catdoc_trace with findAll over many paths (each path's ids are in minimal);
- * read-tools.test.ts and trace-search.test.ts pin those minimal answers.
+ * catdoc_show_morphism's minimal counts the functors out of its category (their images from
+ * standard), catdoc_trace's minimal holds the ids of the shortest path only (with findAll, the
+ * other paths' lengths), catdoc_import_document's minimal is its counts (the lists from standard).
  */
-import { cp } from "node:fs/promises";
+import { cp, writeFile } from "node:fs/promises";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { assertMinimalShare, type MinimalShare } from "@local-mcp/core/testing";
@@ -53,5 +54,29 @@ describe("minimal ≤ 25 % of full (once minimal is over 120 tokens)", () => {
       ["catdoc_list_natural_transformations", {}],
     ]);
     expect(figures).toHaveLength(4);
+  });
+
+  it("with many functors and paths: catdoc_show_morphism, catdoc_trace findAll, catdoc_import_document (dry run)", async () => {
+    const root = await tempDir();
+    // cat-0 has F0 and one twin per natural transformation: 7 functors out of it.
+    await writeGeneratedProject(root, { objects: 300, morphisms: 900, functors: 3, naturalTransformations: 6 });
+    await writeFile(join(root, "imported.md"), "---\nid: imported-note\ntitle: Imported note\n---\n# Imported note\n\nSee @c0-o1 and @c0-o2.\n");
+    const client = await connect(root);
+    const morphism = ((await call(client, "catdoc_list_morphisms", { categoryId: "cat-0", includeIdentities: false, limit: 1 })).ids as string[])[0];
+    const functors = (await call(client, "catdoc_show_morphism", { morphismId: morphism, response_level: "standard" })).functorImages as unknown[];
+    expect(functors.length).toBeGreaterThanOrEqual(5);
+    const figures = await shares(client, [
+      ["catdoc_show_morphism", { morphismId: morphism }],
+      ["catdoc_trace", { sourceId: "c0-o1", targetId: "c0-o20", findAll: true, maxPaths: 100}],
+      ["catdoc_import_document", { filePath: "imported.md", categoryId: "cat-0", dryRun: true }],
+    ]);
+    expect(figures).toHaveLength(3);
+    // Many paths (the share would grow with them if each path's ids were in minimal): the shortest
+    // path's ids, the others' lengths.
+    const trace = await call(client, "catdoc_trace", { sourceId: "c0-o1", targetId: "c0-o20", findAll: true, maxPaths: 100, response_level: "minimal" });
+    const paths = trace.paths as { length: number; objectIds?: string[] }[];
+    expect(trace.pathCount).toBeGreaterThanOrEqual(5);
+    expect(paths[0]?.objectIds?.length).toBe((paths[0]?.length ?? 0) + 1);
+    expect(paths.slice(1).every((p) => Object.keys(p).join() === "length")).toBe(true);
   });
 });

@@ -1,8 +1,9 @@
 /**
  * How catdoc_trace renders paths. Within a category a path is objects and morphisms; across
  * categories it is functor and component steps, then (with a target object) the path inside
- * the target category. minimal: lengths and ids; standard: adds names (and the morphisms of
- * each path); full: adds the titles of the objects passed.
+ * the target category. minimal: lengths, and the ids of the first (shortest) path only — with
+ * findAll, every other path's ids would make minimal most of the answer; standard: every path's
+ * ids and names (and the morphisms of each path); full: adds the titles of the objects passed.
  */
 import { atLevel, eachAtLevel, lazySchema } from "@local-mcp/core";
 import type { ResponseLevel } from "@local-mcp/core";
@@ -51,12 +52,29 @@ function titled(index: ProjectIndex, categoryId: string, ids: readonly string[])
   return ids.map((id) => ({ id, categoryId, title: category?.objects.get(id)?.title ?? categoryOfObject(index, id)?.objects.get(id)?.title ?? id }));
 }
 
-export function withinPathAt(level: ResponseLevel, index: ProjectIndex, path: TracePath) {
-  return atLevel(level, {
-    minimal: { length: path.length, objectIds: path.objectIds, morphismIds: path.morphisms.map((m) => m.id) },
-    standard: { morphisms: morphismsAt(level, path) },
-    full: { objects: titled(index, path.categoryId, path.objectIds) },
-  });
+interface PathParts {
+  minimal: { length: number } & Record<string, unknown>;
+  standard?: Record<string, unknown>;
+  full: Record<string, unknown>;
+}
+
+/** A path's parts, with its ids at minimal only when `first` (the shortest path); the others' from standard. */
+function pathAt(level: ResponseLevel, parts: PathParts, first: boolean) {
+  if (first) return atLevel(level, parts);
+  const { length, ...ids } = parts.minimal;
+  return atLevel(level, { minimal: { length }, standard: { ...ids, ...parts.standard }, full: parts.full });
+}
+
+export function withinPathAt(level: ResponseLevel, index: ProjectIndex, path: TracePath, first: boolean) {
+  return pathAt(
+    level,
+    {
+      minimal: { length: path.length, objectIds: path.objectIds, morphismIds: path.morphisms.map((m) => m.id) },
+      standard: { morphisms: morphismsAt(level, path) },
+      full: { objects: titled(index, path.categoryId, path.objectIds) },
+    },
+    first,
+  );
 }
 
 function stepParts(step: CrossStep) {
@@ -65,13 +83,13 @@ function stepParts(step: CrossStep) {
   return { minimal: { ...minimal, morphismId: step.morphism.id }, standard: { name: step.name, categoryId: step.categoryId, componentOf: step.componentOf } };
 }
 
-export function acrossPathAt(level: ResponseLevel, index: ProjectIndex, path: CrossCategoryPath) {
+export function acrossPathAt(level: ResponseLevel, index: ProjectIndex, path: CrossCategoryPath, first: boolean) {
   const arrival = path.arrival;
   const objects = [
     ...path.steps.map((s) => ({ id: s.fromObject, categoryId: s.kind === "functor" ? s.fromCategory : s.categoryId })),
     ...(arrival === null ? [{ id: path.resultObject, categoryId: path.resultCategory }] : arrival.objectIds.map((id) => ({ id, categoryId: path.resultCategory }))),
   ];
-  return atLevel(level, {
+  return pathAt(level, {
     minimal: {
       length: path.length,
       steps: eachAtLevel(level, path.steps, stepParts),
@@ -85,5 +103,5 @@ export function acrossPathAt(level: ResponseLevel, index: ProjectIndex, path: Cr
             }),
     },
     full: { objects: objects.map((o) => ({ ...o, title: index.categories.get(o.categoryId)?.objects.get(o.id)?.title ?? o.id })) },
-  });
+  }, first);
 }
