@@ -26,7 +26,7 @@ interface Candidate {
 
 const Output = z.object({
   completion: z.string().describe("The code to insert at the cursor (greedy)"),
-  alternatives: z.array(z.string()).max(3).describe("Up to 3 other completions, sampled, without duplicates"),
+  alternatives: z.array(z.string()).max(3).optional().describe("Up to 3 other completions, sampled, without duplicates"),
   inference_time_ms: z.number(),
   mode: z.enum(["infill", "prefix-completion"]).optional().describe("infill: fill-in-the-middle tokens; prefix-completion: the model has none"),
   boundary: z.enum(BOUNDARIES).optional().describe("Where the completion was cut"),
@@ -61,6 +61,8 @@ export function completeCodeTool(runtime: MochiRuntime) {
     }),
     output: Output,
     annotations: READ_ONLY,
+    // A plain call answers the alternatives too (standard); minimal is the completion alone.
+    responseLevel: "standard",
     timeoutMs: runtime.config.deadlineMs,
     requires: [runtime.model.readiness],
     memoryGuard: runtime.model.memoryGuard,
@@ -126,8 +128,9 @@ export function completeCodeTool(runtime: MochiRuntime) {
       }
       runtime.latency.record("complete_code", inferenceMs);
       return new LeveledResponse({
-        minimal: { completion: main.candidate.text, alternatives, inference_time_ms: Math.round(inferenceMs * 10) / 10 },
+        minimal: { completion: main.candidate.text, inference_time_ms: Math.round(inferenceMs * 10) / 10 },
         standard: {
+          alternatives,
           mode: main.result.mode === "infill" ? ("infill" as const) : ("prefix-completion" as const),
           boundary: main.candidate.boundary,
           language: language ?? null,
