@@ -18,12 +18,13 @@ import {
   estimateJsonTokens,
   parsePartUri,
   partUri,
+  seededRandom,
   silentLogger,
   type ResourceListing,
   type ServerDefinition,
 } from "../src/index.js";
 import { splitText } from "../src/server/resource-reads.js";
-import { connectInProcess, type InProcessConnection } from "../src/testing/index.js";
+import { connectInProcess, jsonTokens, type InProcessConnection } from "../src/testing/index.js";
 
 const LIMIT = 25_000;
 const INVALID_PARAMS = -32602;
@@ -311,6 +312,19 @@ describe("resources within the response budget", () => {
       for (const body of bodies.slice(0, -1)) expect(body.endsWith("\n")).toBe(true);
     });
 
+    it("text dense in tokens (ids, hashes): every part within 25,000 real o200k tokens, not only by chars/4", async () => {
+      // ~3 characters a token: parts cut by characters alone (80,000 a part) held ~27,000 tokens.
+      const random = seededRandom(7);
+      const hex = () => Math.floor(random() * 0xffffff).toString(16).padStart(6, "0");
+      const lines = Array.from({ length: 5_000 }, (_, i) => `- ${i}: ${Array.from({ length: 8 }, hex).join(" ")}`);
+      const s = { ...source(), markdown: lines.join("\n") };
+      const client = await connect(s);
+      const parts = await allParts(client, "test://doc");
+      expect(parts.length).toBeGreaterThan(2);
+      for (const part of parts) expect(await jsonTokens(part)).toBeLessThanOrEqual(LIMIT);
+      expect(parts.map((p) => bodyOf(textOf(p))).join("")).toBe(s.markdown);
+    });
+
     it("text: the same bytes on every read until the source changes", async () => {
       const s = source();
       const client = await connect(s);
@@ -352,7 +366,7 @@ describe("resources within the response budget", () => {
       const client = await connect(source());
       const graph = await rpcError(client.readResource({ uri: "test://graph" }));
       expect(graph.code).toBe(INTERNAL_ERROR);
-      expect(graph.message).toMatch(/RESOURCE_EXHAUSTED: test:\/\/graph is ~[\d]+ tokens \(chars\/4 of its JSON\), above the 25000-token limit/);
+      expect(graph.message).toMatch(/RESOURCE_EXHAUSTED: test:\/\/graph is ~[\d]+ tokens \(o200k, of its JSON\), above the 25000-token limit/);
       expect(graph.message).toContain("Use the get_graph tool with limit and offset.");
       expect(graph.data).toMatchObject({ uri: "test://graph", code: "RESOURCE_EXHAUSTED", maxTokens: LIMIT, suggestion: "Use the get_graph tool with limit and offset." });
       expect(estimateJsonTokens(graph.message)).toBeLessThan(200);

@@ -1,6 +1,7 @@
 /**
  * resources/read within the response budget. A resource whose read would pass it (Claude Code's
- * 25,000 tokens, chars/4 of the result's JSON) is never sent whole:
+ * 25,000 tokens, counted in o200k tokens of the result's JSON as every answer is: response-budget.ts)
+ * is never sent whole:
  *
  * - text (Markdown, plain text) is split at line boundaries into parts that each fit. Reading
  *   the URI gives part 1; every part starts with a notice — the size, which lines it holds, the
@@ -15,7 +16,7 @@
  */
 import { ProtocolError, ProtocolErrorCode as RpcErrorCode, ResourceNotFoundError } from "@modelcontextprotocol/server";
 import type { ResourceOversize } from "../resource-definition.js";
-import { CHARS_PER_TOKEN, estimateJsonTokens } from "../response-budget.js";
+import { CHARS_PER_TOKEN, tokensAboveBudget } from "../response-budget.js";
 
 /** The `_meta` key under which a part carries `{part, parts, next?}`. */
 export const RESOURCE_PART_META = "local-mcp/part";
@@ -113,7 +114,7 @@ export function resourceTooLarge(uri: string, tokens: number, maxTokens: number,
   const advice = suggestion ?? DEFAULT_SUGGESTION;
   return new ProtocolError(
     RpcErrorCode.InternalError,
-    `RESOURCE_EXHAUSTED: ${uri} is ~${tokens} tokens (chars/4 of its JSON), above the ${maxTokens}-token limit MCP clients such as Claude Code accept, so it was not sent. ${advice}`,
+    `RESOURCE_EXHAUSTED: ${uri} is ~${tokens} tokens (o200k, of its JSON), above the ${maxTokens}-token limit MCP clients such as Claude Code accept, so it was not sent. ${advice}`,
     { uri, code: "RESOURCE_EXHAUSTED", estimatedTokens: tokens, maxTokens, suggestion: advice },
   );
 }
@@ -124,8 +125,10 @@ export interface PartOptions {
   /** The resource's own URI (without `?part=`). */
   uri: string;
   text: string;
-  /** Estimated tokens of the whole read. */
+  /** o200k tokens of the whole read. */
   tokens: number;
+  /** The text's content hash: parts found for it are kept for the next part's read. */
+  version: string;
   maxTokens: number;
   suggestion: string | undefined;
 }
@@ -137,10 +140,15 @@ export interface RenderedPart {
   next?: string;
 }
 
-/** Room a part keeps for its notices, its URI, mimeType and `_meta` around the text. */
-function reservedChars(options: PartOptions): number {
+/** Room a part keeps for its notices, its URI, mimeType and `_meta` around the text: in JSON-escaped characters, and in UTF-8 bytes (never fewer than its tokens). */
+function reserved(options: PartOptions): { chars: number; bytes: number } {
   const worst = partNotice(options, { part: 9_999_999, parts: 9_999_999, firstLine: 99_999_999, lastLine: 99_999_999, totalLines: 99_999_999 });
-  return escapedLength(worst.head) + escapedLength(worst.tail) + 4 * options.uri.length + 600;
+  const head = JSON.stringify(worst.head);
+  const tail = JSON.stringify(worst.tail);
+  return {
+    chars: escapedLength(worst.head) + escapedLength(worst.tail) + 4 * options.uri.length + 600,
+    bytes: Buffer.byteLength(head) + Buffer.byteLength(tail) + 4 * Buffer.byteLength(JSON.stringify(options.uri)) + 600,
+  };
 }
 
 function partNotice(
@@ -159,15 +167,50 @@ function partNotice(
   return { head, tail };
 }
 
+/** Rooms (in JSON-escaped characters) found for recent texts: a split is re-derived for every part read. */
+const ROOMS = new Map<string, number>();
+const ROOMS_KEPT = 32;
+
+/**
+ * The largest room, from `room` down, whose parts each hold at most `limit` o200k tokens (as JSON
+ * text): a split by characters can hold twice the tokens where the text is dense (ids, code,
+ * symbols), so each part is counted, and the room shrinks until every part fits. The answer is a
+ * function of the text alone, so every part read of one text sees the same parts.
+ */
+async function fittingRoom(text: string, room: number, limit: number, key: string): Promise<number | undefined> {
+  const known = ROOMS.get(key);
+  if (known !== undefined) return known;
+  for (let size = room; size >= 1_000; size = Math.floor(size * 0.9)) {
+    const parts = splitText(text, size);
+    let fits = true;
+    for (const part of parts) {
+      if ((await tokensAboveBudget(JSON.stringify(part.text), limit)) !== undefined) {
+        fits = false;
+        break;
+      }
+    }
+    if (fits) {
+      if (ROOMS.size >= ROOMS_KEPT) ROOMS.delete(ROOMS.keys().next().value as string);
+      ROOMS.set(key, size);
+      return size;
+    }
+  }
+  return undefined;
+}
+
 /**
  * Part `part` (from 1) of a text above the budget, with its notices; undefined when parts of
  * `partTokens` cannot hold the notices (an absurdly long URI or suggestion) — refuse then.
+ * Each part's text holds at most `partTokens` o200k tokens less the notices' room.
  * A part number past the last is a resource-not-found error (-32602).
  */
-export function renderPart(options: PartOptions, part: number, partTokens: number): RenderedPart | undefined {
-  const room = partTokens * CHARS_PER_TOKEN - reservedChars(options);
-  if (room < 1_000) return undefined;
-  const parts = splitText(options.text, room);
+export async function renderPart(options: PartOptions, part: number, partTokens: number): Promise<RenderedPart | undefined> {
+  const room = partTokens * CHARS_PER_TOKEN - reserved(options).chars;
+  const limit = partTokens - reserved(options).bytes;
+  if (room < 1_000 || limit < 250) return undefined;
+  const fitting = await fittingRoom(options.text, room, limit, `${partTokens}:${options.version}`);
+  if (fitting === undefined) return undefined;
+  const parts = splitText(options.text, fitting);
   const chosen = parts[part - 1];
   if (!chosen) {
     const uri = partUri(options.uri, part);
@@ -183,7 +226,10 @@ export function renderPart(options: PartOptions, part: number, partTokens: numbe
   };
 }
 
-/** Estimated tokens of a read result, as core measures every response. */
-export function readTokens(result: unknown): number {
-  return estimateJsonTokens(JSON.stringify(result));
+/**
+ * The o200k tokens of a read result when it is above `maxTokens`, else undefined: counted as
+ * core counts every answer, never fewer than there are.
+ */
+export function readTokensAbove(result: unknown, maxTokens: number): Promise<number | undefined> {
+  return tokensAboveBudget(JSON.stringify(result), maxTokens);
 }

@@ -21,7 +21,7 @@ import {
   type ResourceTemplateDefinition,
 } from "../resource-definition.js";
 import { paginate, type PageLimits } from "./resource-pages.js";
-import { RESOURCE_PART_META, oversizeSuggestion, parsePartUri, readTokens, renderPart, resourceTooLarge } from "./resource-reads.js";
+import { RESOURCE_PART_META, oversizeSuggestion, parsePartUri, readTokensAbove, renderPart, resourceTooLarge } from "./resource-reads.js";
 
 /**
  * JSON-RPC error code of an unknown resource: -32602 Invalid params on every protocol revision
@@ -31,7 +31,7 @@ export const RESOURCE_NOT_FOUND = RpcErrorCode.InvalidParams;
 const MAX_COMPLETIONS = 100;
 
 export interface ResourceHandlerOptions {
-  /** Most tokens (chars/4 of the JSON) one read may have; see resource-reads.ts. */
+  /** Most o200k tokens of the JSON one read may have; see resource-reads.ts. */
   maxTokens: number;
   /** Most tokens of one part of a text split because it is above `maxTokens`. */
   partTokens: number;
@@ -111,13 +111,14 @@ export function createResourceHandlers(
     const whole: ReadResourceResult = {
       contents: [{ uri, mimeType: definition.mimeType, ...payload, _meta: { [RESOURCE_VERSION_META]: version } }],
     };
-    const tokens = readTokens(whole);
-    if (tokens <= options.maxTokens) {
+    const over = await readTokensAbove(whole, options.maxTokens);
+    if (over === undefined) {
       if (partRequest) {
         throw new ResourceNotFoundError(requested, `Resource not found: ${requested}. ${uri} fits in one read and has no parts; read ${uri}.`);
       }
       return whole;
     }
+    const tokens = over;
     const suggestion = oversizeSuggestion(definition.oversize, uri, variables);
     const isJson = "json" in body || /^application\/(.+\+)?json\b/i.test(definition.mimeType);
     const mode = "text" in payload ? (definition.oversize?.mode ?? (isJson ? "refuse" : "parts")) : "refuse";
@@ -126,8 +127,8 @@ export function createResourceHandlers(
       return resourceTooLarge(uri, tokens, options.maxTokens, suggestion);
     };
     if (mode === "refuse" || !("text" in payload)) throw refuse();
-    const part = renderPart(
-      { uri, text: payload.text, tokens, maxTokens: options.maxTokens, suggestion },
+    const part = await renderPart(
+      { uri, text: payload.text, tokens, maxTokens: options.maxTokens, suggestion, version },
       partRequest?.part ?? 1,
       options.partTokens,
     );
@@ -147,7 +148,7 @@ export function createResourceHandlers(
     };
     // The parts leave a fifth of the budget for their notices; this holds unless a definition's
     // suggestion is enormous, and then the read is refused rather than sent oversized.
-    if (readTokens(result) > options.maxTokens) throw refuse();
+    if ((await readTokensAbove(result, options.maxTokens)) !== undefined) throw refuse();
     return result;
   };
 
