@@ -14,10 +14,14 @@ export { SERVER_NAME, SERVER_SUMMARY, SERVER_VERSION } from "./app-info.js";
 
 const INSTRUCTIONS = [
   "Use these tools instead of reading files or raw command output yourself when you only need structured facts:",
-  "local_extract (frontmatter fields of GSD PLAN/SUMMARY files, regex matches, exports/imports, outlines),",
-  "local_verify (a checklist such as must_haves against code, with line evidence),",
-  "local_generate (GSD PLAN/SUMMARY/STATE/VERIFICATION files from templates),",
-  "local_git (status/diff/log as exact lists), local_analyze (exports, functions, types, dependencies of TS/JS).",
+  "local_extract (frontmatter fields of GSD PLAN/SUMMARY files, regex matches, exports/imports, outlines;",
+  "extract.patterns: regexes matched per line, extract.fields: dotted paths, default all, extract.summarize: a model summary of each outline),",
+  "local_verify (a checklist such as must_haves against code, with line evidence; a condition is checked exactly, pattern as a regex,",
+  "and task_type only sets the type of conditions that name none),",
+  "local_generate (GSD PLAN/SUMMARY/STATE/VERIFICATION files from templates, or inline Handlebars; output_path writes the file),",
+  "local_git (status/diff/log as exact lists; ref: the revision compared with, or where the log starts),",
+  "local_analyze (exports, functions, types, dependencies of TS/JS; depth: levels of imports followed).",
+  "Paths are relative to the first root (repo defaults to it).",
   "Parsers do the work by default (confidence 1); a local model handles natural-language checks and summaries.",
   "Every tool takes engine: auto (default: exact parsers where they suffice, the model where judgment is needed), deterministic (parsers only) or model (the local model for everything).",
   "When a result has success=false or the error suggests it, handle the task directly.",

@@ -53,11 +53,45 @@ export function contractOutput<D extends z.ZodType>(data: D) {
   });
 }
 
-export const FilesSchema = z
-  .array(z.string().min(1).max(4096))
-  .min(1)
-  .max(200)
-  .describe("Paths under the roots (relative to the first)");
+/**
+ * Bounds that guard the server without costing every tool list: `value.length` (or the number) is
+ * checked with the issue zod's own `.min()`/`.max()` raise — the same code and message, so
+ * INVALID_INPUT names the limit — but nothing is written into the JSON Schema of tools/list, which
+ * only zod's built-in checks reach. A model never comes near these limits; it need not read them.
+ */
+function within(min: number, max: number, origin: "string" | "array" | "number") {
+  return (value: string | unknown[] | number, ctx: z.RefinementCtx) => {
+    const size = typeof value === "number" ? value : value.length;
+    if (size < min) ctx.addIssue({ code: "too_small", origin, minimum: min, inclusive: true, input: value });
+    if (size > max) ctx.addIssue({ code: "too_big", origin, maximum: max, inclusive: true, input: value });
+  };
+}
+
+/** A string of `min` to `max` characters, its bounds unlisted (see within). */
+export const boundedString = (max: number, min = 1) => z.string().superRefine(within(min, max, "string"));
+
+/** An array of `min` to `max` items, its bounds unlisted (see within). */
+export const boundedArray = <T extends z.ZodType>(item: T, max: number, min = 0) => z.array(item).superRefine(within(min, max, "array"));
+
+/** An integer from `min` to `max`, its bounds unlisted (see within). */
+export const boundedInt = (min: number, max: number) => z.number().int().superRefine(within(min, max, "number"));
+
+/**
+ * An object that takes the keys of `listed` and `unlisted` and refuses any other with zod's
+ * `unrecognized_keys` issue, as `.strict()` does, while tools/list shows only `listed` and no
+ * `additionalProperties: false`: the first stage of the pipe is what zod lists for input, the
+ * second checks the whole object strictly. `unlisted` keeps inputs that older callers send (an
+ * alias of something the listing says another way) working without every conversation paying
+ * for their text.
+ */
+export function closedObject<L extends z.ZodRawShape, U extends z.ZodRawShape = Record<never, never>>(listed: L, unlisted?: U) {
+  const strict = z.strictObject({ ...listed, ...(unlisted as U) });
+  // Typed as unknown: the listed stage passes every key through to the strict one.
+  return z.pipe(z.looseObject(listed) as z.ZodType<unknown>, strict);
+}
+
+/** Paths under the roots, relative to the first (the server's instructions say so once). */
+export const FilesSchema = boundedArray(boundedString(4096), 200, 1);
 
 /** Free-form JSON arguments (`schema`, `variables`) nest at most this deep. */
 export const MAX_JSON_DEPTH = 64;

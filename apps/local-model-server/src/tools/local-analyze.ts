@@ -13,7 +13,7 @@ import { exportLabel } from "../domain/ts/exports.js";
 import { isScriptPath } from "../domain/ts/source-file.js";
 import { estimateTextTokens } from "../domain/tokens.js";
 import type { LocalModelRuntime } from "../runtime.js";
-import { EngineChoiceSchema, FilesSchema, contractOutput } from "./contract.js";
+import { boundedInt, EngineChoiceSchema, FilesSchema, contractOutput } from "./contract.js";
 import { chooseEngine } from "./engine-choice.js";
 import type { Json, TaskOutcome } from "./task-response.js";
 import { readFiles } from "./read-files.js";
@@ -24,13 +24,8 @@ const TASKS = ["dependencies", "exports", "functions", "types"] as const;
 const input = z.object({
   task_type: z.enum(TASKS),
   files: FilesSchema,
-  depth: z
-    .number()
-    .int()
-    .min(1)
-    .max(10)
-    .optional()
-    .describe("dependencies: import levels, default 1"),
+  // dependencies: levels of relative imports followed, 1 to 10, default 1
+  depth: boundedInt(1, 10).optional(),
   engine: EngineChoiceSchema,
 });
 
@@ -56,7 +51,7 @@ export function localAnalyzeTool(runtime: LocalModelRuntime) {
     name: "local_analyze",
     title: "Analyze code structure",
     description: [
-      "Structure of TS/JS files without reading them, per path: exports, functions (name, line, params), types, or dependencies (imports, followed to depth).",
+      "Exports, functions, types or dependencies (to a depth) of TS/JS files, without reading them.",
     ].join(" "),
     input,
     get output() {

@@ -22,7 +22,7 @@ import { compilePatterns } from "../domain/regex/bounded-regex.js";
 import { isScriptPath } from "../domain/ts/source-file.js";
 import { estimateTextTokens } from "../domain/tokens.js";
 import type { LocalModelRuntime } from "../runtime.js";
-import { boundedJsonObject, EngineChoiceSchema, FilesSchema, contractOutput } from "./contract.js";
+import { boundedArray, boundedJsonObject, boundedString, closedObject, EngineChoiceSchema, FilesSchema, contractOutput } from "./contract.js";
 import { chooseEngine } from "./engine-choice.js";
 import type { Json, TaskOutcome } from "./task-response.js";
 import { checkAgainstSchema, readFiles } from "./read-files.js";
@@ -30,23 +30,21 @@ import { itemProgress, ModelTally, runTask } from "./run-task.js";
 
 const TASKS = ["pattern_match", "frontmatter", "exports", "imports", "structure"] as const;
 
+// Listed with few words: the server's instructions say the rest once (paths, engine, levels).
 const input = z.object({
-  task_type: z.enum(TASKS).describe(
-    "structure: outline (headings, GSD blocks, TS/JS symbols)",
-  ),
+  task_type: z.enum(TASKS),
   files: FilesSchema,
-  extract: z
-    .object({
-      patterns: z.array(z.string().min(1).max(1000)).min(1).max(50).optional().describe("pattern_match: regexes (plain or /body/flags), per line"),
-      fields: z.array(z.string().min(1).max(200)).max(100).optional().describe("frontmatter: dotted paths; default all"),
-      format: z.enum(["json", "list"]).optional().describe("default json: an object per file; list: strings"),
-      summarize: z.boolean().optional().describe("structure: add a model summary"),
-    })
-    .strict()
-    .optional(),
-  schema: boundedJsonObject()
-    .optional()
-    .describe("JSON Schema each file's data must match"),
+  extract: closedObject({
+    // pattern_match: regexes, plain or /body/flags, matched per line
+    patterns: boundedArray(boundedString(1000), 50, 1).optional(),
+    // frontmatter: dotted paths; all fields when absent
+    fields: boundedArray(boundedString(200), 100).optional(),
+    // json (default): an object per file; list: strings
+    format: z.enum(["json", "list"]).optional(),
+    // structure: a model summary of each file too
+    summarize: z.boolean().optional(),
+  }).optional(),
+  schema: boundedJsonObject().optional().describe("JSON Schema of data"),
   engine: EngineChoiceSchema,
 });
 
@@ -89,7 +87,7 @@ export function localExtractTool(runtime: LocalModelRuntime) {
     name: "local_extract",
     title: "Extract structured data from files",
     description: [
-      "Reads files for you and returns only the facts asked for, per path: frontmatter fields (GSD PLAN/SUMMARY), regex matches, TS/JS exports or imports, outlines. Exact parsers; minimal: counts only.",
+      "Frontmatter fields, regex matches, TS/JS exports or imports, or outlines of files, without reading them.",
     ].join(" "),
     input,
     get output() {

@@ -11,7 +11,7 @@ import { jsonTaskMessages } from "../domain/model/prompts.js";
 import { GENERATED_SCHEMA } from "../domain/model/task-schemas.js";
 import { isInlineTemplate, type TemplateInfo } from "../domain/templates/template-store.js";
 import type { LocalModelRuntime } from "../runtime.js";
-import { boundedJsonObject, EngineChoiceSchema, contractOutput } from "./contract.js";
+import { boundedJsonObject, boundedString, EngineChoiceSchema, contractOutput } from "./contract.js";
 import { ModelTally, runTask } from "./run-task.js";
 import type { TaskOutcome } from "./task-response.js";
 
@@ -19,15 +19,13 @@ const TASKS = ["summary", "plan", "verification", "state_update"] as const;
 const DEFAULT_TEMPLATE: Record<(typeof TASKS)[number], string> = { summary: "summary", plan: "plan", verification: "verification", state_update: "state" };
 
 const input = z.object({
-  task_type: z.enum(TASKS).optional().describe("the shipped template, when template is omitted"),
-  template: z
-    .string()
-    .min(1)
-    .max(200_000)
-    .optional()
-    .describe("a template name or inline Handlebars"),
+  // the shipped template, when template is omitted
+  task_type: z.enum(TASKS).optional(),
+  // a template name or inline Handlebars
+  template: boundedString(200_000).optional(),
   variables: boundedJsonObject().optional(),
-  output_path: z.string().min(1).max(4096).optional().describe("write the result here; minimal then omits it"),
+  // written there; minimal then leaves the content out
+  output_path: boundedString(4096).optional(),
   engine: EngineChoiceSchema,
 });
 
@@ -49,7 +47,7 @@ export function localGenerateTool(runtime: LocalModelRuntime) {
     name: "local_generate",
     title: "Generate a file from a template",
     description: [
-      "Fills a GSD template (PLAN, SUMMARY, STATE, VERIFICATION) or inline Handlebars with your variables, strictly; returns or writes the text. A missing variable is an error naming it.",
+      "Fills a GSD template or inline Handlebars with your variables, strictly; returns or writes the text.",
     ].join(" "),
     input,
     get output() {

@@ -15,25 +15,30 @@ import { GitRepo, type PathFilter } from "../domain/git/git-repo.js";
 import { clip, jsonTaskMessages } from "../domain/model/prompts.js";
 import { gitDataSchema, type GitTask } from "../domain/model/task-schemas.js";
 import type { LocalModelRuntime } from "../runtime.js";
-import { EngineChoiceSchema, contractOutput } from "./contract.js";
+import { boundedArray, boundedInt, boundedString, closedObject, EngineChoiceSchema, contractOutput } from "./contract.js";
 import type { Json, LevelTree, TaskOutcome } from "./task-response.js";
 import { ModelTally, runTask } from "./run-task.js";
 
 const TASKS = ["status", "diff", "log", "changed_files"] as const;
 
+// Listed with few words: the server's instructions say the rest once (paths, engine, levels).
 const input = z.object({
-  task_type: z.enum(TASKS).describe("diff: line counts per file"),
-  options: z
-    .object({
-      paths: z.array(z.string().min(1).max(4096)).max(100).optional().describe("only these paths"),
-      limit: z.number().int().min(1).max(1000).optional().describe("log: commits, default 10"),
-      format: z.enum(["summary", "detailed"]).optional().describe("detailed: every detail (as response_level full)"),
-      staged: z.boolean().optional().describe("diff: index vs HEAD"),
-      ref: z.string().min(1).max(200).optional().describe("revision to compare with (log: start at)"),
-    })
-    .strict()
-    .optional(),
-  repo: z.string().min(1).max(4096).optional().describe("default: the first root"),
+  task_type: z.enum(TASKS),
+  options: closedObject(
+    {
+      // only these paths
+      paths: boundedArray(boundedString(4096), 100).optional(),
+      limit: boundedInt(1, 1000).optional().describe("log: default 10"),
+      // diff: the index against HEAD
+      staged: z.boolean().optional(),
+      // the revision compared with; log: where it starts
+      ref: boundedString(200).optional(),
+    },
+    // Accepted, not listed: `detailed` is response_level full (levelFromInput below), which the listing offers instead.
+    { format: z.enum(["summary", "detailed"]).optional() },
+  ).optional(),
+  // default: the first root
+  repo: boundedString(4096).optional(),
   engine: EngineChoiceSchema,
 });
 
@@ -96,7 +101,7 @@ export function localGitTool(runtime: LocalModelRuntime) {
     name: "local_git",
     title: "Summarize git state",
     description: [
-      "Git status, diff, log or changed files as exact lists instead of raw output; minimal gives counts and one line per commit.",
+      "Git status, diff, log or changed files as exact lists instead of raw output.",
     ].join(" "),
     input,
     get output() {

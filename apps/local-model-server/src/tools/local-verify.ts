@@ -11,7 +11,7 @@ import { checkCondition, CONDITION_TYPES, missingFile, type ConditionType, type 
 import { SourceCache } from "../domain/verify/source-cache.js";
 import { isScriptPath } from "../domain/ts/source-file.js";
 import type { LocalModelRuntime } from "../runtime.js";
-import { EngineChoiceSchema, contractOutput } from "./contract.js";
+import { boundedArray, boundedString, closedObject, EngineChoiceSchema, contractOutput } from "./contract.js";
 import { chooseEngine } from "./engine-choice.js";
 import type { EngineName, Json, TaskOutcome } from "./task-response.js";
 import { itemProgress, ModelTally, runTask } from "./run-task.js";
@@ -20,24 +20,22 @@ const TASKS = ["must_haves", "patterns", "exports", "imports"] as const;
 /** The condition type a check without one gets from the task type. */
 const DEFAULT_TYPE: Record<(typeof TASKS)[number], ConditionType> = { must_haves: "contains", patterns: "pattern", exports: "exports", imports: "imports" };
 
-const check = z
-  .object({
-    id: z.string().min(1).max(200).describe("e.g. DATA-01"),
-    description: z.string().max(2000).optional().describe("alone: judged by the local model"),
-    file: z.string().min(1).max(4096),
-    condition: z
-      .object({
-        type: z.enum(CONDITION_TYPES).optional().describe("pattern: regex; default from task_type"),
-        value: z.string().min(1).max(10_000),
-      })
-      .strict()
-      .optional(),
-  })
-  .strict();
+// Listed with few words: the server's instructions say how conditions and task_type work.
+const check = closedObject({
+  id: boundedString(200),
+  description: boundedString(2000, 0).optional().describe("alone: judged by the model"),
+  file: boundedString(4096),
+  condition: closedObject({
+    // pattern: a regex; absent: the type task_type names
+    type: z.enum(CONDITION_TYPES).optional(),
+    value: boundedString(10_000),
+  }).optional(),
+});
 
 const input = z.object({
-  task_type: z.enum(TASKS).optional().describe("default must_haves; sets the condition type of checks without one"),
-  checks: z.array(check).min(1).max(200),
+  // default must_haves; sets the condition type of checks that name none
+  task_type: z.enum(TASKS).optional(),
+  checks: boundedArray(check, 200, 1),
   engine: EngineChoiceSchema,
 });
 
@@ -61,7 +59,7 @@ export function localVerifyTool(runtime: LocalModelRuntime) {
     name: "local_verify",
     title: "Verify a checklist against code",
     description: [
-      "Checks requirements (e.g. a GSD plan's must_haves) against files without you reading them: pass or fail per check, with `line N: <snippet>` evidence.",
+      "Checks requirements (e.g. GSD must_haves) against files: pass/fail per check with line evidence.",
     ].join(" "),
     input,
     get output() {
