@@ -132,6 +132,12 @@ interface BudgetSuite {
   setup: (dir: string) => Promise<Record<string, string>>;
   /** Runs against the started server before the cases (e.g. saving functions). */
   populate?: (server: SpawnedStdioServer) => Promise<void>;
+  /**
+   * Set up, start and populate the server when the file starts, while the suites before it run
+   * (mochi: indexing this repository in a child process; solo-assets: its 20 saves, waiting
+   * mostly on ruff and mypy processes).
+   */
+  early?: boolean;
   ratio: (dir: string) => RatioCase[];
   worst: (dir: string) => WorstCase[];
   /**
@@ -164,6 +170,8 @@ const CORE_SOURCES = () => repositoryFiles("packages/core/src/**/*.ts");
 const DOCUMENTS = () => repositoryFiles("apps/catdoc-server/test/fixtures/**/*.md");
 const ALL_SOURCES = () => repositoryFiles("packages/*/src/**/*.ts", "apps/*/src/**/*.ts");
 const ALL_MARKDOWN = () => repositoryFiles("*.md");
+/** Where local-model's setup copies 25 of core's sources, in a root of their own. */
+const COPIED_SOURCES = (dir: string) => CORE_SOURCES().slice(0, 25).map((path) => join(dir, "sources", path.replaceAll("/", "__")));
 
 const CATDOC_PROJECT = { objects: 2000, morphisms: 10_000, functors: 4, naturalTransformations: 2, seed: 7 };
 
@@ -283,7 +291,8 @@ const SUITES: BudgetSuite[] = [
   },
   {
     server: serverNamed("mochi-mcp"),
-    setup: async (dir) => ({ ...BASE_ENV, MOCHI_CATALOG: indexThisRepository(dir), MOCHI_MODEL: "" }),
+    setup: async (dir) => ({ ...BASE_ENV, MOCHI_CATALOG: await indexThisRepository(dir), MOCHI_MODEL: "" }),
+    early: true,
     ratio: () => [
       { tool: "suggest_pattern", args: { goal: "custom error classes that carry an error code" } },
       { tool: "suggest_pattern", args: { goal: "register tools from definition objects in one loop", limit: 10 }, label: "suggest_pattern limit 10" },
@@ -303,14 +312,16 @@ const SUITES: BudgetSuite[] = [
       await mkdir(join(dir, "state"));
       // 25 of this repository's source files, copied into a root of their own (every-tool cases).
       await mkdir(join(dir, "sources"));
-      await Promise.all(CORE_SOURCES().slice(0, 25).map((path) => copyFile(join(REPO_ROOT, path), join(dir, "sources", path.replaceAll("/", "__")))));
+      const copies = COPIED_SOURCES(dir);
+      await Promise.all(CORE_SOURCES().slice(0, 25).map((path, i) => copyFile(join(REPO_ROOT, path), copies[i] ?? "")));
       const roots = [REPO_ROOT.replace(/\/$/, ""), join(dir, "repo"), join(dir, "sources")];
       return { ...BASE_ENV, LOCAL_MODEL_ROOTS: roots.join(delimiter), LOCAL_MODEL_STATE_DIR: join(dir, "state") };
     },
     ratio: (dir) => {
       const ts = CORE_SOURCES().slice(0, 40);
-      // local_analyze's full level carries every analysis at once: 25 files keep it under the budget.
-      const analyzed = ts.slice(0, 25);
+      // local_analyze answers only the analysis asked for; on the 25 files copied by setup, as the
+      // every-tool cases ask it, which then reuse these answers.
+      const analyzed = COPIED_SOURCES(dir);
       const md = DOCUMENTS().slice(0, 30);
       const repo = join(dir, "repo");
       return [
@@ -340,7 +351,7 @@ const SUITES: BudgetSuite[] = [
     },
     // The 25 source files copied by setup.
     every: async (_server, dir) => {
-      const files = CORE_SOURCES().slice(0, 25).map((path) => join(dir, "sources", path.replaceAll("/", "__")));
+      const files = COPIED_SOURCES(dir);
       const repo = join(dir, "repo");
       return [
         ...(["exports", "imports", "structure"] as const).map((task_type) => ({ tool: "local_extract", args: { task_type, files }, label: `local_extract ${task_type} ×25` })),
@@ -364,6 +375,7 @@ const SUITES: BudgetSuite[] = [
     server: serverNamed("solo-assets-mcp"),
     setup: async (dir) => ({ ...(await serverNamed("solo-assets-mcp").env(dir)) }),
     populate: (server) => saveSoloFunctions(server.client, 20),
+    early: true,
     ratio: () => [
       { tool: "list_functions", args: {} },
       { tool: "search_functions", args: { query: "split text into words" } },
@@ -411,6 +423,43 @@ async function pagesOf<T extends { nextCursor?: string }>(list: (cursor?: string
 const largestOf = <T>(items: readonly T[], size: (item: T) => number, name: (item: T) => string) =>
   items.reduce<{ tokens: number; name: string }>((max, item) => (size(item) > max.tokens ? { tokens: size(item), name: name(item) } : max), { tokens: 0, name: "-" });
 
+interface Started {
+  dir: string;
+  server: SpawnedStdioServer;
+}
+
+const started = new Map<BudgetSuite, Promise<Started>>();
+/** Seconds each suite's start took (printed with the table). */
+const setupSeconds: string[] = [];
+
+/** A suite's fixtures, its started server, populated: once per suite, whoever asks first. */
+function start(suite: BudgetSuite): Promise<Started> {
+  let starting = started.get(suite);
+  if (starting === undefined) {
+    starting = (async () => {
+      const began = performance.now();
+      const dir = await mkdtemp(join(tmpdir(), `budgets-${suite.server.name}-`));
+      const env = await suite.setup(dir);
+      const server = await spawnStdioServer({ command: SERVER_NODE, args: [suite.server.entry], env, cwd: dir, readyTimeoutMs: 60_000 });
+      try {
+        await suite.populate?.(server);
+      } catch (error) {
+        await server.close();
+        throw error;
+      }
+      setupSeconds.push(`${suite.server.name} ${((performance.now() - began) / 1000).toFixed(1)} s${suite.early === true ? " (early)" : ""}`);
+      return { dir, server };
+    })();
+    started.set(suite, starting);
+  }
+  return starting;
+}
+
+beforeAll(() => {
+  // Started now, awaited (and any failure reported) by the suite's own beforeAll.
+  for (const suite of SUITES.filter((s) => s.early === true)) start(suite).catch(() => undefined);
+});
+
 describe.each(SUITES)("token budgets of $server.name", (suite) => {
   let dir: string;
   let server: SpawnedStdioServer;
@@ -418,10 +467,7 @@ describe.each(SUITES)("token budgets of $server.name", (suite) => {
   let worstCases: WorstCase[] = [];
 
   beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), `budgets-${suite.server.name}-`));
-    const env = await suite.setup(dir);
-    server = await spawnStdioServer({ command: SERVER_NODE, args: [suite.server.entry], env, cwd: dir, readyTimeoutMs: 60_000 });
-    await suite.populate?.(server);
+    ({ dir, server } = await start(suite));
     ratioCases = suite.ratio(dir);
     worstCases = suite.worst(dir);
   });
@@ -571,6 +617,8 @@ afterAll(() => {
       `Resources (every page of each listing, every read or the suite's sample; tokens as above):`,
       `${"server".padEnd(16)} ${"what".padEnd(26)} ${"count".padStart(6)} ${"largest".padStart(8)}  largest of / notes`,
       ...resourceRows.map((r) => `${r.server.padEnd(16)} ${r.what.padEnd(26)} ${String(r.count).padStart(6)} ${String(r.largest).padStart(8)}  ${r.largestOf} — ${r.note}`),
+      "",
+      `Set-up (fixtures, server start, population; early ones run while the suites before them do): ${setupSeconds.join(", ")}`,
     ].join("\n"),
   );
 });
