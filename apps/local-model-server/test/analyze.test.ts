@@ -27,8 +27,17 @@ describe("local_analyze (TypeScript compiler API)", () => {
   });
 
   it("lists functions with line and parameters: declarations, arrow functions, class members, CommonJS", async () => {
-    const { body } = await server.call("local_analyze", { task_type: "functions", files: ["src/stores/familyStore.ts", "src/stores/feedStore.ts", "src/utils/relationships.ts", "src/legacy.js"] });
-    expect(dataOf<Analysis>(body).analysis).toEqual({
+    const files = ["src/stores/familyStore.ts", "src/stores/feedStore.ts", "src/utils/relationships.ts", "src/legacy.js"];
+    // minimal (the default): the names.
+    const names = await server.call("local_analyze", { task_type: "functions", files });
+    expect(dataOf<Analysis>(names.body).analysis).toEqual({
+      "src/stores/familyStore.ts": { functions: [{ name: "describeMember" }] },
+      "src/stores/feedStore.ts": { functions: [{ name: "loadData" }, { name: "FeedCache.constructor" }, { name: "FeedCache.get" }] },
+      "src/utils/relationships.ts": { functions: [{ name: "relationshipOf" }, { name: "isParent" }] },
+      "src/legacy.js": { functions: [{ name: "readConfig" }] },
+    });
+    const { body } = await server.call("local_analyze", { task_type: "functions", files, response_level: "standard" });
+    expect(dataOf<Analysis>(body).analysis).toMatchObject({
       "src/stores/familyStore.ts": { functions: [{ name: "describeMember", line: 15, params: ["member", "viewer"] }] },
       "src/stores/feedStore.ts": {
         functions: [
@@ -48,6 +57,9 @@ describe("local_analyze (TypeScript compiler API)", () => {
   });
 
   it("lists interfaces, type aliases and enums, exported or not", async () => {
+    // minimal (the default): the names over all files; which file and line from standard.
+    const names = await server.call("local_analyze", { task_type: "types", files: ["src/types/user.ts", "src/stores/feedStore.ts"] });
+    expect(dataOf(names.body)).toEqual({ types: ["Relationship", "FamilyMember", "Role", "InternalNote"] });
     const { body } = await server.call("local_analyze", { task_type: "types", files: ["src/types/user.ts"], response_level: "full" });
     const entry = dataOf<Analysis>(body).analysis["src/types/user.ts"];
     expect(entry?.types).toEqual([
@@ -65,8 +77,13 @@ describe("local_analyze (TypeScript compiler API)", () => {
   });
 
   it("follows relative imports to the given depth, naming packages and builtins", async () => {
-    const shallow = await server.call("local_analyze", { task_type: "dependencies", files: ["src/stores/feedStore.ts"] });
-    expect(dataOf<Analysis>(shallow.body).analysis).toEqual({
+    // minimal (the default): the files and packages each file depends on; the imports from standard.
+    const minimal = await server.call("local_analyze", { task_type: "dependencies", files: ["src/stores/feedStore.ts"] });
+    expect(dataOf<Analysis>(minimal.body).analysis).toEqual({
+      "src/stores/feedStore.ts": { dependencies: { internal: ["src/stores/familyStore.ts"], external: ["node:path"] } },
+    });
+    const shallow = await server.call("local_analyze", { task_type: "dependencies", files: ["src/stores/feedStore.ts"], response_level: "standard" });
+    expect(dataOf<Analysis>(shallow.body).analysis).toMatchObject({
       "src/stores/feedStore.ts": {
         imports: [
           { from: "./familyStore.js", items: ["useFamilyStore"] },
@@ -84,8 +101,8 @@ describe("local_analyze (TypeScript compiler API)", () => {
       lines: { imports: [1, 2, 3] },
     });
     expect(analysis["src/types/user.ts"]).toMatchObject({ depth: 2, dependencies: { internal: [], external: [] } });
-    const index = await server.call("local_analyze", { task_type: "dependencies", files: ["src/stores/index.ts", "src/legacy.js"] });
-    expect(dataOf<Analysis>(index.body).analysis).toEqual({
+    const index = await server.call("local_analyze", { task_type: "dependencies", files: ["src/stores/index.ts", "src/legacy.js"], response_level: "standard" });
+    expect(dataOf<Analysis>(index.body).analysis).toMatchObject({
       "src/stores/index.ts": { imports: [], dependencies: { internal: ["src/stores/familyStore.ts", "src/stores/feedStore.ts"], external: [] } },
       "src/legacy.js": {
         imports: [

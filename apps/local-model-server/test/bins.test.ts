@@ -88,7 +88,7 @@ describe("the MCP Inspector CLI against local-model-mcp", () => {
       ...options(),
       method: "tools/call",
       toolName: "local_verify",
-      toolArgs: { checks: JSON.stringify([{ id: "DATA-01", description: "store hook", file: "src/stores/familyStore.ts", condition: { type: "exports", value: "useFamilyStore" } }]) },
+      toolArgs: { checks: JSON.stringify([{ id: "DATA-01", description: "store hook", file: "src/stores/familyStore.ts", condition: { type: "exports", value: "useFamilyStore" } }]), response_level: "standard" },
     })) as { structuredContent: Record<string, unknown> };
     expect(verify.structuredContent).toMatchObject({
       success: true,

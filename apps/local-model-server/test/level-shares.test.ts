@@ -2,9 +2,7 @@
  * minimal is what a model needs to decide its next step: on 25 real source files (this app's own
  * domain modules, in a git repository with a realistic history and uncommitted edits), each
  * tool's minimal answer costs at most 25 % of its full one (o200k tokens), unless it is 120
- * tokens or less. Not yet held: local_verify (each check's evidence, which verify.test.ts pins
- * at the default level minimal), local_analyze's functions and dependencies (their minimal
- * answers are pinned by analyze.test.ts) and types (0.26).
+ * tokens or less — every analysis of local_analyze and local_verify included.
  */
 import { execFileSync } from "node:child_process";
 import { cp, readdir, readFile, writeFile } from "node:fs/promises";
@@ -73,7 +71,8 @@ async function share(tool: string, args: Record<string, unknown>): Promise<Minim
 
 describe("minimal ≤ 25 % of full (once minimal is over 120 tokens), on 25 real source files", () => {
   it("local_analyze answers only the analysis asked for, at every level", async () => {
-    await share("local_analyze", { task_type: "exports", files });
+    for (const task_type of ["exports", "functions", "types", "dependencies"]) await share("local_analyze", { task_type, files });
+    await share("local_analyze", { task_type: "dependencies", files: files.slice(0, 5), depth: 3 });
     const exportsFull = (await server.call("local_analyze", { task_type: "exports", files, response_level: "full" })).body;
     const everyAnalysis = JSON.stringify(exportsFull).match(/"(functions|types|dependencies)":/g) ?? [];
     expect(everyAnalysis).toEqual([]);
@@ -83,6 +82,11 @@ describe("minimal ≤ 25 % of full (once minimal is over 120 tokens), on 25 real
     for (const task_type of ["status", "diff", "log", "changed_files"]) await share("local_git", { task_type });
     await share("local_git", { task_type: "log", options: { limit: 20 } });
     await share("local_git", { task_type: "diff", options: { staged: true } });
+  });
+
+  it("local_verify: pass or fail per check at minimal, the evidence from standard", async () => {
+    const checks = files.map((file, i) => ({ id: `CHECK-${i}`, file, condition: { type: i % 3 === 0 ? "exports" : "contains", value: i % 2 === 0 ? "export" : "absent text" } }));
+    await share("local_verify", { checks });
   });
 
   it("local_extract", async () => {

@@ -18,16 +18,27 @@ afterAll(async () => {
 
 describe("local_verify with exact conditions", () => {
   it("runs the seed's must_haves example with line evidence", async () => {
-    const { isError, body } = await server.call("local_verify", {
+    const args = {
       task_type: "must_haves",
       checks: [
         { id: "DATA-01", description: "familyStore exports useFamilyStore", file: "src/stores/familyStore.ts", condition: { type: "exports", value: "useFamilyStore" } },
         { id: "DATA-02", description: "feedStore has loadData function", file: "src/stores/feedStore.ts", condition: { type: "contains", value: "loadData" } },
       ],
-    });
+    };
+    const { isError, body } = await server.call("local_verify", args);
     expect(isError).toBe(false);
     expect(body).toMatchObject({ success: true, engine: "deterministic", confidence: 1, tokens_used: 0 });
+    // minimal (the default): pass or fail per check id.
     expect(dataOf<Verified>(body)).toEqual({
+      passed: 2,
+      failed: 0,
+      results: [
+        { id: "DATA-01", status: "pass" },
+        { id: "DATA-02", status: "pass" },
+      ],
+    });
+    const standard = await server.call("local_verify", { ...args, response_level: "standard" });
+    expect(dataOf<Verified>(standard.body)).toMatchObject({
       passed: 2,
       failed: 0,
       results: [
@@ -39,6 +50,7 @@ describe("local_verify with exact conditions", () => {
 
   it("fails checks with a reason: absent text, missing export, missing import, no pattern match, missing file", async () => {
     const { body } = await server.call("local_verify", {
+      response_level: "standard",
       checks: [
         { id: "C1", description: "x", file: "src/stores/feedStore.ts", condition: { type: "contains", value: "saveData" } },
         { id: "E1", description: "x", file: "src/utils/relationships.ts", condition: { type: "exports", value: "isChild" } },
@@ -47,7 +59,7 @@ describe("local_verify with exact conditions", () => {
         { id: "F1", description: "x", file: "src/stores/missing.ts", condition: { type: "contains", value: "x" } },
       ],
     });
-    expect(dataOf<Verified>(body)).toEqual({
+    expect(dataOf<Verified>(body)).toMatchObject({
       passed: 0,
       failed: 5,
       results: [

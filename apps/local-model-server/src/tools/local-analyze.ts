@@ -33,8 +33,11 @@ const importSchema = z.object({ from: z.string(), items: z.array(z.string()) });
 const entry = z.object({
   exports: z.array(z.string()).optional(),
   imports: z.array(importSchema).optional(),
-  functions: z.array(z.object({ name: z.string(), line: z.number().int(), params: z.array(z.string()) })).optional(),
-  types: z.array(z.object({ name: z.string(), kind: z.enum(["interface", "type", "enum"]).optional(), line: z.number().int().optional() })).optional().describe("types, minimal: names; standard adds kind and line"),
+  functions: z
+    .array(z.object({ name: z.string(), line: z.number().int().optional(), params: z.array(z.string()).optional() }))
+    .optional()
+    .describe("functions, minimal: names; standard adds line and params"),
+  types: z.array(z.object({ name: z.string(), kind: z.enum(["interface", "type", "enum"]).optional(), line: z.number().int().optional() })).optional().describe("types, standard: name, kind and line"),
   dependencies: z
     .object({ internal: z.array(z.string()), external: z.array(z.string()), unresolved: z.array(z.string()).optional(), outside: z.array(z.string()).optional() })
     .optional(),
@@ -44,7 +47,14 @@ const entry = z.object({
   details: z.record(z.string(), z.unknown()).optional(),
 });
 
-const output = lazySchema(() => contractOutput(z.object({ analysis: z.record(z.string(), entry) })));
+const output = lazySchema(() =>
+  contractOutput(
+    z.object({
+      types: z.array(z.string()).optional().describe("types, minimal: the names declared in the files, in file order (which file and line: standard)"),
+      analysis: z.record(z.string(), entry).optional().describe("per file (types: from standard)"),
+    }),
+  ),
+);
 
 export function localAnalyzeTool(runtime: LocalModelRuntime) {
   return defineTool({
@@ -74,12 +84,15 @@ async function analyze(runtime: LocalModelRuntime, args: z.infer<typeof input>, 
 
   const minimal: Record<string, Json> = {};
   const standard: Record<string, Json> = {};
+  /** types, minimal: the names over all files; a key per file would cost more than the names (25 paths ≈ 700 tokens). */
+  const typeNames: string[] = [];
   const full: Record<string, Json> = {};
   const keyOf = (a: AnalyzedFile) => (a.depth === 0 ? a.file.given : runtime.guard.display(a.file.absolute));
   for (const a of analyzed) {
     const parts = renderAnalysis(args.task_type, a, runtime.guard);
     const key = keyOf(a);
-    minimal[key] = parts.minimal;
+    if (args.task_type === "types") typeNames.push(...a.analysis.types.map((t) => t.name));
+    else minimal[key] = parts.minimal;
     standard[key] = parts.standard;
     full[key] = parts.full;
   }
@@ -104,7 +117,11 @@ async function analyze(runtime: LocalModelRuntime, args: z.infer<typeof input>, 
   const read = new Map([...analyzed.map((a) => a.file), ...byModel].map((f) => [f.absolute, f.text.length]));
   return {
     engine: usage ? "model" : "deterministic",
-    data: { minimal: { analysis: minimal }, standard: { analysis: standard }, full: { analysis: full } },
+    data: {
+      minimal: args.task_type === "types" ? { types: typeNames, ...(byModel.length > 0 ? { analysis: minimal } : {}) } : { analysis: minimal },
+      standard: { analysis: standard },
+      full: { analysis: full },
+    },
     inputChars: [...read.values()].reduce((sum, n) => sum + n, 0),
     ...(usage ? { model: usage } : {}),
   };
@@ -121,14 +138,10 @@ function renderAnalysis(task: AnalyzeTask, a: AnalyzedFile, guard: PathGuard): {
   const { analysis } = a;
   const exports = analysis.exports.map(exportLabel);
   const imports = analysis.imports.map((i) => ({ from: i.from, items: i.items }));
-  const functions = analysis.functions.map((f) => ({ name: f.name, line: f.line, params: f.params }));
   const d = analysis.dependencies;
-  const dependencies = {
-    internal: d.internal.map((p) => guard.display(p)),
-    external: d.external,
-    ...(d.unresolved.length > 0 ? { unresolved: d.unresolved } : {}),
-    ...(d.outside.length > 0 ? { outside: d.outside } : {}),
-  };
+  const dependencies = { internal: d.internal.map((p) => guard.display(p)), external: d.external };
+  /** Imports that lead nowhere under the roots: standard, with the imports themselves. */
+  const unfollowed = { ...(d.unresolved.length > 0 ? { unresolved: d.unresolved } : {}), ...(d.outside.length > 0 ? { outside: d.outside } : {}) };
   // Each level holds only the analysis asked for: standard adds where it is (lines), full its details.
   switch (task) {
     case "exports":
@@ -144,14 +157,14 @@ function renderAnalysis(task: AnalyzeTask, a: AnalyzedFile, guard: PathGuard): {
       };
     case "dependencies":
       return {
-        minimal: { imports, dependencies },
-        standard: { depth: a.depth, lines: { imports: analysis.imports.map((i) => i.line) } },
+        minimal: { dependencies },
+        standard: { imports, dependencies: unfollowed, depth: a.depth, lines: { imports: analysis.imports.map((i) => i.line) } },
         full: { file: fileOf(a), details: { imports: analysis.imports.map((i) => ({ from: i.from, line: i.line, kind: i.kind, type_only: i.typeOnly })) } },
       };
     case "functions":
       return {
-        minimal: { functions },
-        standard: { depth: a.depth },
+        minimal: { functions: analysis.functions.map((f) => ({ name: f.name })) },
+        standard: { functions: analysis.functions.map((f) => ({ line: f.line, params: f.params })), depth: a.depth },
         full: {
           file: fileOf(a),
           details: {
@@ -161,8 +174,8 @@ function renderAnalysis(task: AnalyzeTask, a: AnalyzedFile, guard: PathGuard): {
       };
     case "types":
       return {
-        minimal: { types: analysis.types.map((t) => ({ name: t.name })) },
-        standard: { types: analysis.types.map((t) => ({ kind: t.kind, line: t.line })), depth: a.depth },
+        minimal: {},
+        standard: { types: analysis.types.map((t) => ({ name: t.name, kind: t.kind, line: t.line })), depth: a.depth },
         full: { file: fileOf(a), details: { types: analysis.types.map((t) => ({ name: t.name, exported: t.exported })) } },
       };
   }

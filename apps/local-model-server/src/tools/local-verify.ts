@@ -42,7 +42,7 @@ const input = z.object({
 const result = z.object({
   id: z.string(),
   status: z.enum(["pass", "fail"]),
-  evidence: z.string().describe("`line N: <snippet>`, or `not found`"),
+  evidence: z.string().optional().describe("standard: `line N: <snippet>`, or `not found`"),
   reason: z.string().optional(),
   engine: z.enum(["deterministic", "model"]).optional(),
   file: z.string().optional(),
@@ -59,7 +59,7 @@ export function localVerifyTool(runtime: LocalModelRuntime) {
     name: "local_verify",
     title: "Verify a checklist against code",
     description: [
-      "Checks requirements (e.g. GSD must_haves) against files: pass/fail per check with line evidence.",
+      "Checks requirements (e.g. GSD must_haves) against files: pass/fail per check; standard adds line evidence.",
     ].join(" "),
     input,
     get output() {
@@ -116,8 +116,16 @@ async function verify(runtime: LocalModelRuntime, args: z.infer<typeof input>, c
       engine = "model";
       ({ verdict, confidence } = await judge(runtime, p, file.given, file.text, tally, ctx.signal));
     } else verdict = await checkCondition(p.type as ConditionType, p.value as string, file, { cache, regex: runtime.regex, signal: ctx.signal, index: p.index });
-    minimal.push({ id: p.check.id, status: verdict.status, evidence: verdict.evidence, ...(verdict.reason ? { reason: verdict.reason } : {}) });
-    standard.push({ engine, file: p.check.file, ...(verdict.line !== undefined ? { line: verdict.line } : {}), ...(verdict.via ? { via: verdict.via } : {}) });
+    // minimal: pass or fail per check id; the evidence and the rest from standard.
+    minimal.push({ id: p.check.id, status: verdict.status });
+    standard.push({
+      evidence: verdict.evidence,
+      ...(verdict.reason ? { reason: verdict.reason } : {}),
+      engine,
+      file: p.check.file,
+      ...(verdict.line !== undefined ? { line: verdict.line } : {}),
+      ...(verdict.via ? { via: verdict.via } : {}),
+    });
     full.push({ ...(p.type && p.value ? { condition: { type: p.type, value: p.value } } : {}), ...(engine === "model" ? { confidence } : {}) });
     itemProgress(ctx, planned.length, p.index + 1, `checked ${p.check.id}`);
   }
