@@ -84,8 +84,11 @@ describe("reads stay under the roots", () => {
   });
 
   it("does not follow imports out of the roots", async () => {
-    const { body } = await server.call("local_analyze", { task_type: "dependencies", files: ["src/a.ts"], depth: 3 });
-    expect(dataOf(body).analysis).toEqual({
+    // minimal: nothing followed, nothing internal; what leads out (or nowhere) is listed from standard.
+    const minimal = await server.call("local_analyze", { task_type: "dependencies", files: ["src/a.ts"], depth: 3 });
+    expect(dataOf(minimal.body).analysis).toEqual({ "src/a.ts": { dependencies: { internal: [], external: [] } } });
+    const { body } = await server.call("local_analyze", { task_type: "dependencies", files: ["src/a.ts"], depth: 3, response_level: "standard" });
+    expect(dataOf(body).analysis).toMatchObject({
       "src/a.ts": {
         imports: [
           { from: "../../outside.js", items: ["outside"] },
