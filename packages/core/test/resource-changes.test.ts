@@ -4,7 +4,7 @@
  * a 2026-07-28 client hears what its `subscriptions/listen` names, the list included — over
  * --http (runHttp) and over stdio (runStdio on pipes, raw JSON-RPC).
  */
-import { mkdtemp, readdir, readFile, rm, utimes, writeFile } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, rename, rm, utimes, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PassThrough } from "node:stream";
@@ -69,9 +69,11 @@ describe("2025 era: resources/subscribe", () => {
     await writeFile(join(dir, "note.md"), "second");
     await until(() => updated.length === 1);
     expect(updated).toEqual(["test://note"]);
-    // Touched, same bytes: no change.
+    // Touched, same bytes: no change. (Written by rename: an in-place write truncates first, and a
+    // poll between the truncation and the write sees — and announces — the empty file.)
     await utimes(join(dir, "note.md"), new Date(), new Date(Date.now() + 5_000));
-    await writeFile(join(dir, "note.md"), "second");
+    await writeFile(join(dir, "note.md.tmp"), "second");
+    await rename(join(dir, "note.md.tmp"), join(dir, "note.md"));
     await settle();
     expect(updated).toHaveLength(1);
     await conn.client.unsubscribeResource({ uri: "test://note" });

@@ -96,7 +96,8 @@ describe("RemoteBackend against a loopback fake of the OpenAI API", () => {
     fake.script.push({ status: 200, body: {}, delayMs: 2_000 });
     const started = Date.now();
     await expect(backend.generate({ prompt: { kind: "completion", text: "x" }, deadlineMs: 80 })).rejects.toMatchObject({ code: "TIMEOUT" });
-    expect(Date.now() - started).toBeLessThan(80 + 100);
+    // Well before the fake's 2 s answer: the deadline, not the response, ended the call (a busy machine adds its own delay).
+    expect(Date.now() - started).toBeLessThan(1_000);
     const next = await backend.generate({ prompt: { kind: "completion", text: "x" } });
     expect(next.text).toBe(" world");
   });
