@@ -6,35 +6,31 @@
  */
 import { rmSync } from "node:fs";
 import type { CallToolResult } from "@modelcontextprotocol/client";
-import { assertMinimalShare, connectInProcess, type InProcessConnection } from "@local-mcp/core/testing";
+import { assertMinimalShare, type InProcessConnection } from "@local-mcp/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { MochiRuntime } from "../src/runtime.js";
-import { createMochiServer } from "../src/server.js";
 import { copyFixtureRepo, indexInto } from "./helpers/sample-repo.js";
-import { startRuntime, writeTinyModelFiles, type TinyModelFiles } from "./helpers/tiny-model.js";
+import { connectMochi, writeTinyModelFiles, type ConnectedMochi, type TinyModelFiles } from "./helpers/tiny-model.js";
 
 let repo: string;
-let runtime: MochiRuntime;
-let connection: InProcessConnection;
 let model: TinyModelFiles;
-let modelRuntime: MochiRuntime;
+let catalogOnly: ConnectedMochi | undefined;
+let modelServer: ConnectedMochi | undefined;
+let connection: InProcessConnection;
 let withModel: InProcessConnection;
 
 beforeAll(async () => {
   repo = copyFixtureRepo();
   indexInto(repo);
-  runtime = await startRuntime({}, repo);
-  connection = await connectInProcess(createMochiServer(runtime));
+  catalogOnly = await connectMochi({}, repo);
+  connection = catalogOnly.connection;
   model = await writeTinyModelFiles();
-  modelRuntime = await startRuntime({ MOCHI_MODEL: model.fimModel, MOCHI_ADAPTER: model.lora }, repo);
-  withModel = await connectInProcess(createMochiServer(modelRuntime));
+  modelServer = await connectMochi({ MOCHI_MODEL: model.fimModel, MOCHI_ADAPTER: model.lora }, repo);
+  withModel = modelServer.connection;
 });
 
 afterAll(async () => {
-  await connection?.close();
-  await runtime?.dispose();
-  await withModel?.close();
-  await modelRuntime?.dispose();
+  await catalogOnly?.close();
+  await modelServer?.close();
   rmSync(repo, { recursive: true, force: true });
   if (model) rmSync(model.dir, { recursive: true, force: true });
 });

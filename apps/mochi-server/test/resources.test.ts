@@ -1,28 +1,27 @@
 import { appendFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { RESOURCE_VERSION_META } from "@local-mcp/core";
-import { connectInProcess, type InProcessConnection } from "@local-mcp/core/testing";
+import type { InProcessConnection } from "@local-mcp/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { MochiRuntime } from "../src/runtime.js";
-import { createMochiServer } from "../src/server.js";
 import { copyFixtureRepo, indexInto } from "./helpers/sample-repo.js";
-import { startRuntime } from "./helpers/tiny-model.js";
+import { connectMochi, type ConnectedMochi } from "./helpers/tiny-model.js";
 
 // Resources need no model: the catalog alone serves them.
 let repo: string;
+let served: ConnectedMochi | undefined;
 let runtime: MochiRuntime;
 let connection: InProcessConnection;
 
 beforeAll(async () => {
   repo = copyFixtureRepo();
   indexInto(repo);
-  runtime = await startRuntime({}, repo);
-  connection = await connectInProcess(createMochiServer(runtime));
+  served = await connectMochi({}, repo);
+  ({ runtime, connection } = served);
 });
 
 afterAll(async () => {
-  await connection?.close();
-  await runtime?.dispose();
+  await served?.close();
   rmSync(repo, { recursive: true, force: true });
 });
 

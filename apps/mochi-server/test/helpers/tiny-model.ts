@@ -2,9 +2,10 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { silentLogger } from "@local-mcp/core";
-import { writeTinyLlamaGguf, writeTinyLoraGguf } from "@local-mcp/core/testing";
+import { connectInProcess, writeTinyLlamaGguf, writeTinyLoraGguf, type InProcessConnection } from "@local-mcp/core/testing";
 import { parseMochiConfig } from "../../src/config.js";
 import { MochiRuntime } from "../../src/runtime.js";
+import { createMochiServer } from "../../src/server.js";
 
 export interface TinyModelFiles {
   dir: string;
@@ -35,3 +36,25 @@ export async function startRuntime(env: Record<string, string>, cwd: string): Pr
   await runtime.start();
   return runtime;
 }
+
+export interface ConnectedMochi {
+  runtime: MochiRuntime;
+  connection: InProcessConnection;
+  /** Closes the connection, then the runtime. */
+  close(): Promise<void>;
+}
+
+/** A started runtime (startRuntime) served to a real SDK client in this process. */
+export async function connectMochi(env: Record<string, string>, cwd: string): Promise<ConnectedMochi> {
+  const runtime = await startRuntime(env, cwd);
+  const connection = await connectInProcess(createMochiServer(runtime));
+  return {
+    runtime,
+    connection,
+    close: async () => {
+      await connection.close();
+      await runtime.dispose();
+    },
+  };
+}
+
