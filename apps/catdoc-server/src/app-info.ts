@@ -1,10 +1,17 @@
 /**
- * The app's name, version and one-line summary: what both bins print for --help/--version and
- * what the server tells its clients. A leaf module (no imports), so a bin can load it without
- * loading the server.
+ * Who this app is — its bins' `--help`/`--version` and its server's initialize answer. A leaf
+ * module (package.json and a type only), so a bin shows its help without loading the server or
+ * the configuration's schemas (config.ts parses the variables listed here).
  */
-export const CATDOC_SERVER_NAME = "catdoc-mcp";
-export const CATDOC_VERSION = "0.1.0";
-export const CATDOC_SUMMARY = "CatDoc: documents as a category (objects, morphisms, functors, natural transformations)";
-/** The server's name in the MCP Registry (package.json `mcpName`, server.json `name`; tests/packaging checks all three). */
-export const MCP_NAME = "io.github.local-mcp/catdoc-server";
+import type { AppInfo } from "@local-mcp/core/main";
+import packageJson from "../package.json" with { type: "json" };
+
+export const APP_INFO: AppInfo = {
+  name: "catdoc-mcp",
+  title: "CatDoc",
+  version: packageJson.version,
+  summary: packageJson.description,
+  env: [
+    { name: "CATDOC_PROJECT_PATH", description: "project root holding .catdoc/category.yaml (default: the working directory)" },
+  ],
+};

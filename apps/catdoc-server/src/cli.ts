@@ -2,7 +2,7 @@
 // `catdoc`: the CatDoc command line (see cli/program.ts). The entry hands the process streams to
 // the program, reads the environment through the app's config module when a command runs (not
 // for --help), and sets the exit status; nothing else in the CLI touches the process.
-import { CATDOC_VERSION } from "./app-info.js";
+import { APP_INFO } from "./app-info.js";
 import { runCli } from "./cli/program.js";
 
 // `catdoc list objects | head` closes stdout early: stop quietly instead of crashing.
@@ -22,6 +22,6 @@ process.exitCode = await runCli(process.argv.slice(2), {
   io: { stdout: process.stdout, stderr: process.stderr },
   loadConfig: async () => (await import("./config.js")).loadCatDocConfig(process.env, process.cwd()),
   cwd: process.cwd(),
-  version: CATDOC_VERSION,
+  version: APP_INFO.version,
   waitForStop,
 });

@@ -20,7 +20,6 @@ export interface CatDocConfig extends CommonConfig {
 }
 
 /** The variables the CatDoc bins read, for `--help` (a leaf module, so --help loads no schema). */
-export { CATDOC_ENV_DOCS } from "./env-docs.js";
 
 export function loadCatDocConfig(env: Env, cwd: string): CatDocConfig {
   const common = parseCommonConfig(env);

@@ -10,9 +10,8 @@
  * importer) load when a tool first needs them. test/mcp/start-up.test.ts keeps it that way.
  */
 import { runServerMain } from "@local-mcp/core/main";
-import { CATDOC_SERVER_NAME, CATDOC_SUMMARY, CATDOC_VERSION } from "./app-info.js";
+import { APP_INFO } from "./app-info.js";
 import type { CatDocConfig } from "./config.js";
-import { CATDOC_ENV_DOCS } from "./env-docs.js";
 
 export interface CatDocMcpOptions {
   argv?: readonly string[];
@@ -22,10 +21,7 @@ export interface CatDocMcpOptions {
 
 export async function runCatDocMcp(options: CatDocMcpOptions = {}): Promise<void> {
   await runServerMain({
-    bin: CATDOC_SERVER_NAME,
-    version: CATDOC_VERSION,
-    summary: CATDOC_SUMMARY,
-    env: CATDOC_ENV_DOCS,
+    app: APP_INFO,
     ...(options.argv === undefined ? {} : { argv: options.argv }),
     factory: async () => {
       const { catDocServerFactory } = await import("./server.js");

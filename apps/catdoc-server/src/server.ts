@@ -5,14 +5,12 @@
  */
 import { createLogger, createServer } from "@local-mcp/core";
 import type { Logger, ServerDefinition, ServerFactory } from "@local-mcp/core";
-import { CATDOC_SERVER_NAME, CATDOC_SUMMARY, CATDOC_VERSION } from "./app-info.js";
+import { APP_INFO } from "./app-info.js";
 import { catDocConfigFromProcess } from "./config.js";
 import type { CatDocConfig } from "./config.js";
 import { ProjectAccess } from "./project-access.js";
 import { catdocResources } from "./resources/index.js";
 import { catdocTools } from "./tools/index.js";
-
-export { CATDOC_SERVER_NAME, CATDOC_SUMMARY, CATDOC_VERSION };
 
 const INSTRUCTIONS = [
   "CatDoc keeps a project's documents as a category: objects are documents, morphisms are relations between them,",
@@ -29,11 +27,11 @@ export interface CatDocServerOptions {
 
 export function createCatDocServer(config: CatDocConfig, options: CatDocServerOptions = {}): ServerDefinition {
   const project = new ProjectAccess(config.projectPath);
-  const logger = options.logger ?? createLogger({ name: CATDOC_SERVER_NAME, level: config.logLevel });
+  const logger = options.logger ?? createLogger({ name: APP_INFO.name, level: config.logLevel });
   return {
-    name: CATDOC_SERVER_NAME,
-    version: CATDOC_VERSION,
-    title: "CatDoc",
+    name: APP_INFO.name,
+    version: APP_INFO.version,
+    title: APP_INFO.title,
     instructions: INSTRUCTIONS,
     responseLevel: config.responseLevel,
     logger,

@@ -4,14 +4,13 @@
 // (unknown command or option, a bad configuration). Commands load their modules when they run
 // (cli/commands.ts): `--help` and usage errors load only commander and this file's data modules.
 import { Command, CommanderError } from "commander";
-import { SERVER_NAME, SERVER_VERSION } from "./app-info.js";
-import { CONFIG_FILE_NAME, ENV_VARS } from "./env-docs.js";
+import { APP_INFO, CONFIG_FILE_NAME } from "./app-info.js";
 
 const program = new Command();
 program
   .name("local-model")
-  .description(`Check the configuration of ${SERVER_NAME}, the MCP server that takes structured chores off Claude.`)
-  .version(SERVER_VERSION)
+  .description(`Check the configuration of ${APP_INFO.name}, the MCP server that takes structured chores off Claude.`)
+  .version(APP_INFO.version)
   .option("-c, --config <path>", `config file (default: $LOCAL_MODEL_CONFIG, else ./${CONFIG_FILE_NAME} when present)`)
   .exitOverride()
   .showHelpAfterError()
@@ -20,7 +19,7 @@ program
     [
       "",
       "Environment (each overrides the config file):",
-      ...ENV_VARS.map((v) => `  ${v.name.padEnd(34)}${v.description}`),
+      ...APP_INFO.env.map((v) => `  ${v.name.padEnd(34)}${v.description}`),
       "",
       "Exit status:",
       "  0  success",

@@ -9,7 +9,7 @@ import { homedir } from "node:os";
 import { basename, delimiter, dirname, isAbsolute, join, resolve } from "node:path";
 import { ConfigError, LOG_LEVELS, isPathInside, parseCommonConfig, parseEnvConfig, type Env, type LogLevel, type ResponseLevel } from "@local-mcp/core";
 import { z } from "zod";
-import { CONFIG_FILE_NAME } from "./env-docs.js";
+import { CONFIG_FILE_NAME } from "./app-info.js";
 
 export { CONFIG_FILE_NAME };
 
@@ -171,7 +171,6 @@ const EnvSchema = z.object({
 type EnvOverrides = z.infer<typeof EnvSchema>;
 
 /** What `--help` and the docs list (a module of their own: the bins load it at start). */
-export { ENV_VARS } from "./env-docs.js";
 
 export interface LoadConfigOptions {
   env: Env;

@@ -4,13 +4,11 @@
  * and the `local://stats` resource.
  */
 import { createLogger, createServer, type CreatedServer, type Logger } from "@local-mcp/core";
-import { SERVER_NAME, SERVER_VERSION } from "./app-info.js";
+import { APP_INFO } from "./app-info.js";
 import type { LocalModelConfig } from "./config.js";
 import { createRuntime, type LocalModelRuntime } from "./runtime.js";
 import { statsResource } from "./stats-resource.js";
 import { localModelTools } from "./tools/index.js";
-
-export { SERVER_NAME, SERVER_SUMMARY, SERVER_VERSION } from "./app-info.js";
 
 const INSTRUCTIONS = [
   "Use these tools instead of reading files or raw command output yourself when you only need structured facts:",
@@ -34,14 +32,14 @@ export interface LocalModelServerOptions {
 }
 
 export function createLocalModelServer(config: LocalModelConfig, options: LocalModelServerOptions = {}): CreatedServer {
-  const logger = options.logger ?? createLogger({ name: SERVER_NAME, level: config.logLevel });
+  const logger = options.logger ?? createLogger({ name: APP_INFO.name, level: config.logLevel });
   const owned = options.runtime === undefined;
   const runtime = options.runtime ?? createRuntime(config, logger);
   if (owned && config.model.kind !== "none" && config.model.preload) runtime.model.preload();
   const created = createServer({
-    name: SERVER_NAME,
-    version: SERVER_VERSION,
-    title: "Local model",
+    name: APP_INFO.name,
+    version: APP_INFO.version,
+    title: APP_INFO.title,
     instructions: INSTRUCTIONS,
     tools: localModelTools(runtime),
     resources: [statsResource(runtime)],

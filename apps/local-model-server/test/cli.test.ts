@@ -56,7 +56,7 @@ describe("local-model: usage", () => {
 });
 
 /** What `--help` may load: commander, the CLI file and data modules; from core only its light main. */
-const HELP_SOURCES = new Set(["src/cli.ts", "src/mcp.ts", "src/app-info.ts", "src/env-docs.ts"]);
+const HELP_SOURCES = new Set(["src/cli.ts", "src/mcp.ts", "src/app-info.ts", "package.json"]);
 const lightCore = (source: string) => /^core:(src|dist)\/(main|server\/run-main|server\/stdout-guard)\.[jt]s$/.test(source);
 
 describe("--help loads no heavy module", () => {

@@ -4,10 +4,9 @@
 // Commands load their modules when they run: `--help` and usage errors stay fast.
 import { Command, CommanderError } from "commander";
 import { CliUsageError } from "./cli/cli-usage-error.js";
-import { MOCHI_ENV_DOCS } from "./env-docs.js";
-import { MOCHI_VERSION } from "./version.js";
+import { APP_INFO } from "./app-info.js";
 
-const width = Math.max(...MOCHI_ENV_DOCS.map((v) => v.name.length)) + 2;
+const width = Math.max(...APP_INFO.env.map((v) => v.name.length)) + 2;
 const HELP_AFTER = [
   "",
   "Exit status:",
@@ -16,13 +15,13 @@ const HELP_AFTER = [
   "  2  bad usage: an unknown command or option, a missing or bad argument (a repository path that does not exist or is not a directory)",
   "",
   "Environment: the mochi commands read none. The server, mochi-mcp, reads these (see mochi-mcp --help):",
-  ...MOCHI_ENV_DOCS.map((v) => `  ${v.name.padEnd(width)}${v.description}`),
+  ...APP_INFO.env.map((v) => `  ${v.name.padEnd(width)}${v.description}`),
   "",
 ].join("\n");
 
 const program = new Command("mochi")
   .description("Mochi: a codebase's catalog, training data and adapters for the mochi-mcp server")
-  .version(MOCHI_VERSION)
+  .version(APP_INFO.version)
   .exitOverride()
   .showHelpAfterError()
   .addHelpText("after", HELP_AFTER);

@@ -95,4 +95,3 @@ export function parseMochiConfig(env: Env, cwd: string): MochiConfig {
 }
 
 /** The variables, for `mochi-mcp --help` and the docs (a module of their own: the bins load it at start). */
-export { MOCHI_ENV_DOCS } from "./env-docs.js";

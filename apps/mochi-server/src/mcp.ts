@@ -4,13 +4,9 @@
 // Only core's light main and data modules load here; the server (SDK, zod, tools) loads in `factory`,
 // after the arguments asked for one, so `--help` stays instant and a bundle keeps it a lazy chunk.
 import { runServerMain } from "@local-mcp/core/main";
-import { MOCHI_ENV_DOCS } from "./env-docs.js";
-import { MOCHI_SUMMARY, MOCHI_VERSION } from "./version.js";
+import { APP_INFO } from "./app-info.js";
 
 await runServerMain({
-  bin: "mochi-mcp",
-  version: MOCHI_VERSION,
-  summary: MOCHI_SUMMARY,
-  env: MOCHI_ENV_DOCS,
+  app: APP_INFO,
   factory: async () => (await import("./server-main.js")).startMochiServer(process.env, process.cwd()),
 });

@@ -1,11 +1,9 @@
+import { APP_INFO } from "./app-info.js";
 import { createServer, type CreatedServer } from "@local-mcp/core";
 import { catalogResources } from "./resources/catalog-resources.js";
 import { statsResource } from "./resources/stats-resource.js";
 import type { MochiRuntime } from "./runtime.js";
 import { mochiTools } from "./tools/index.js";
-import { MOCHI_VERSION } from "./version.js";
-
-export const MOCHI_SERVER_NAME = "mochi-mcp";
 
 const INSTRUCTIONS = `Mochi knows this codebase: a catalog of its conventions, patterns and examples (built by \`mochi index\`) and, when configured, a small model fine-tuned on it.
 - suggest_pattern: which of the codebase's patterns fits a goal, with an example (works from the catalog alone).
@@ -17,9 +15,9 @@ Mochi complements a code-search server (such as kiri): use that to find files, M
 /** The mochi server over a runtime the process shares between sessions (the runtime outlives each server). */
 export function createMochiServer(runtime: MochiRuntime): CreatedServer {
   return createServer({
-    name: MOCHI_SERVER_NAME,
-    version: MOCHI_VERSION,
-    title: "Mochi",
+    name: APP_INFO.name,
+    version: APP_INFO.version,
+    title: APP_INFO.title,
     instructions: INSTRUCTIONS,
     responseLevel: runtime.config.responseLevel,
     defaultTimeoutMs: runtime.config.deadlineMs,

@@ -83,7 +83,7 @@ describe("mochi --help", () => {
 });
 
 /** What `--help` may load: commander, the CLI file and data modules; from core only its light main. */
-const HELP_SOURCES = new Set(["src/cli.ts", "src/mcp.ts", "src/version.ts", "src/env-docs.ts", "src/cli/cli-usage-error.ts"]);
+const HELP_SOURCES = new Set(["src/cli.ts", "src/mcp.ts", "src/app-info.ts", "package.json", "src/cli/cli-usage-error.ts"]);
 const lightCore = (source: string) => /^core:(src|dist)\/(main|server\/run-main|server\/stdout-guard)\.[jt]s$/.test(source);
 
 describe("--help loads no heavy module", () => {

@@ -2,7 +2,7 @@
 // `solo-assets`: the command line of the function library (see cli/program.ts). The entry hands
 // the process streams to the program and sets the exit status; the configuration (zod, core) is
 // loaded only when a command runs, so `--help` stays fast.
-import { APP_VERSION } from "./app-info.js";
+import { APP_INFO } from "./app-info.js";
 import { runCli } from "./cli/program.js";
 
 process.stdout.on("error", (error: NodeJS.ErrnoException) => {
@@ -13,7 +13,7 @@ process.stdout.on("error", (error: NodeJS.ErrnoException) => {
 process.exitCode = await runCli(process.argv.slice(2), {
   io: { stdout: process.stdout, stderr: process.stderr },
   config: async () => (await import("./config.js")).soloConfigFromProcess(),
-  version: APP_VERSION,
+  version: APP_INFO.version,
   waitForStop: () =>
     new Promise((resolve) => {
       process.once("SIGINT", () => resolve("SIGINT"));

@@ -13,7 +13,6 @@ import type { CommonConfig, Env } from "@local-mcp/core";
 import { geminiApiKeyFromEnv } from "@local-mcp/core/embeddings";
 import { z } from "zod";
 
-export { SOLO_ENV_DOCS } from "./env-docs.js";
 
 const ms = (min: number, max: number, fallback: number) => z.coerce.number().int().min(min).max(max).default(fallback);
 

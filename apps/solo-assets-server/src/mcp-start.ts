@@ -5,14 +5,14 @@
  * first query, and the gate's tools by the first save.
  */
 import type { ServerFactory } from "@local-mcp/core";
-import { APP_VERSION } from "./app-info.js";
+import { APP_INFO } from "./app-info.js";
 import { soloConfigFromProcess } from "./config.js";
 import { openSoloContext } from "./context.js";
 import { createSoloAssetsServer, lazyServerServices } from "./server.js";
 
 export function openSoloServerFactory(transport: "stdio" | "http"): ServerFactory {
   const context = openSoloContext(soloConfigFromProcess());
-  context.registry.register({ kind: "mcp", version: APP_VERSION, detail: transport });
+  context.registry.register({ kind: "mcp", version: APP_INFO.version, detail: transport });
   const { embedding, critic } = context.settings;
   context.logger.info("library", { db: context.config.paths.dbPath, embedder: `${embedding.backend} ${embedding.model}`, critic: critic.backend });
   const host = lazyServerServices(context);

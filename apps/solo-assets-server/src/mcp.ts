@@ -5,14 +5,10 @@
 // code) is loaded by the factory, and DuckDB, the gate's tools and @google/genai only when a
 // tool first needs them. test/start-up.test.ts keeps it that way.
 import { runServerMain } from "@local-mcp/core/main";
-import { APP_NAME, APP_SUMMARY, APP_VERSION } from "./app-info.js";
-import { SOLO_ENV_DOCS } from "./env-docs.js";
+import { APP_INFO } from "./app-info.js";
 
 await runServerMain({
-  bin: `${APP_NAME}-mcp`,
-  version: APP_VERSION,
-  summary: APP_SUMMARY,
-  env: SOLO_ENV_DOCS,
+  app: APP_INFO,
   factory: async () => {
     const { openSoloServerFactory } = await import("./mcp-start.js");
     return openSoloServerFactory(process.argv.includes("--http") ? "http" : "stdio");

@@ -6,15 +6,13 @@
  */
 import { createServer } from "@local-mcp/core";
 import type { CreatedServer, Logger } from "@local-mcp/core";
-import { APP_NAME, APP_VERSION } from "./app-info.js";
+import { APP_INFO } from "./app-info.js";
 import type { SoloConfig } from "./config.js";
 import type { SoloContext } from "./context.js";
 import type { EffectiveSettings } from "./domain/settings/effective-settings.js";
 import type { SoloServices } from "./services.js";
 import { functionResource } from "./resources/function-resource.js";
 import { createSoloTools } from "./tools/index.js";
-
-export const SERVER_NAME = `${APP_NAME}-mcp`;
 
 export const SERVER_INSTRUCTIONS = [
   "A personal library of verified Python functions.",
@@ -70,9 +68,9 @@ export interface SoloServerOptions {
 
 export function createSoloAssetsServer(host: SoloServerServices, options: SoloServerOptions = {}): CreatedServer {
   return createServer({
-    name: SERVER_NAME,
-    version: APP_VERSION,
-    title: "Solo assets",
+    name: APP_INFO.name,
+    version: APP_INFO.version,
+    title: APP_INFO.title,
     instructions: SERVER_INSTRUCTIONS,
     tools: createSoloTools(host),
     resourceTemplates: [functionResource(host)],

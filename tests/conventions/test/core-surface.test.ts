@@ -51,7 +51,7 @@ const SURFACE: Record<string, string[]> = {
     "withDeadline", "withDirectoryLock", "writeFileAtomic", "writeFileAtomicSync", "writeFileConfined",
   ],
   "./main": [
-    "EnvVarDoc", "runServerMain",
+    "AppInfo", "EnvVarDoc", "runServerMain",
   ],
   "./inference": [
     "ChatMessage", "ConvertPeftOptions", "ConvertPeftResult", "GenerateRequest", "GenerationResult", "GgmlType",

@@ -161,6 +161,14 @@ describe.each(SERVERS)("$name's other bins", ({ app, cli, name }) => {
     expect(help.stdout).toContain(bin);
     expect(help.stdout.toLowerCase()).toContain("usage");
   });
+
+  it(`${cli}-mcp reports the installed package's version and description (app-info.ts reads package.json)`, () => {
+    const installed = installedPackage(name);
+    const { description } = JSON.parse(readFileSync(join(installed.dir, "package.json"), "utf8")) as { description: string };
+    const run = (arg: string) => spawnSync(linkedBin(`${cli}-mcp`), [arg], { cwd: scratch, env: userEnv(), encoding: "utf8" }).stdout;
+    expect(run("--version").trim()).toBe(installed.version);
+    expect(run("--help").split("\n")[0]).toBe(`${cli}-mcp ${installed.version} — ${description}`);
+  });
 });
 
 describe.each(SERVERS)("npm publish --dry-run of $name", ({ name }) => {

@@ -96,7 +96,7 @@ describe("the load check can fail", () => {
         `import { createRequire } from "node:module";`,
         load,
         `const { runServerMain } = await import(${JSON.stringify(pathToFileURL(join(CORE_DIST, "main.js")).href)});`,
-        `await runServerMain({ bin: ${JSON.stringify(name)}, version: "0.0.0", summary: "probe", factory: async () => {`,
+        `await runServerMain({ app: { name: ${JSON.stringify(name)}, title: "Probe", version: "0.0.0", summary: "probe", env: [] }, factory: async () => {`,
         `  const { createSampleServer } = await import(${JSON.stringify(pathToFileURL(join(CORE_DIST, "sample/sample-server.js")).href)});`,
         `  return () => createSampleServer({ LOCAL_MCP_LOG_LEVEL: "warn" });`,
         `} });`,

@@ -5,7 +5,7 @@
  * imports its implementation when run. Every failure is one line on stderr (cli-errors.ts).
  */
 import { Command, CommanderError } from "commander";
-import { APP_SUMMARY } from "../app-info.js";
+import { APP_INFO } from "../app-info.js";
 import type { CliSetup } from "./cli-setup.js";
 import { registerDashboardCommand } from "./commands/dashboard-command.js";
 import { registerReadCommands } from "./commands/read-commands.js";
@@ -29,7 +29,7 @@ export async function runCli(argv: readonly string[], setup: CliSetup): Promise<
   const state = { exitCode: 0 };
   const program = new Command("solo-assets");
   program
-    .description(`Solo assets: ${APP_SUMMARY}`)
+    .description(APP_INFO.summary)
     .version(setup.version, "-V, --version", "print the version")
     .helpOption("-h, --help", "show help")
     .configureOutput({

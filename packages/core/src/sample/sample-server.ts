@@ -6,14 +6,13 @@ import { LeveledResponse } from "../response-level.js";
 import { defineResource } from "../resource-definition.js";
 import { createServer, type CreatedServer } from "../server/create-server.js";
 import { READ_ONLY, defineTool } from "../tool-definition.js";
-import { SAMPLE_SERVER_NAME, SAMPLE_SERVER_VERSION } from "./sample-info.js";
+import { SAMPLE_APP_INFO } from "./sample-info.js";
 
 /**
  * The sample server: the smallest real server on the core contract. It is what `pnpm demo`
  * starts while the app servers are being built, what the benchmark measures against the
  * reference `server-memory`, and what the stdio test spawns. Its tools do real (tiny) work.
  */
-export { SAMPLE_SERVER_NAME, SAMPLE_SERVER_VERSION };
 
 export const echoTool = defineTool({
   name: "echo",
@@ -54,11 +53,12 @@ export const waitTool = defineTool({
 
 export function createSampleServer(env: Env): CreatedServer {
   const common = parseCommonConfig(env);
-  const logger = createLogger({ name: SAMPLE_SERVER_NAME, level: common.logLevel });
+  const logger = createLogger({ name: SAMPLE_APP_INFO.name, level: common.logLevel });
   const startedAt = new Date().toISOString();
   return createServer({
-    name: SAMPLE_SERVER_NAME,
-    version: SAMPLE_SERVER_VERSION,
+    name: SAMPLE_APP_INFO.name,
+    version: SAMPLE_APP_INFO.version,
+    title: SAMPLE_APP_INFO.title,
     instructions: "A sample server of the local-mcp core: echo text, wait with progress.",
     responseLevel: common.responseLevel,
     logger,
@@ -69,7 +69,7 @@ export function createSampleServer(env: Env): CreatedServer {
         name: "server-info",
         title: "Sample server info",
         mimeType: "application/json",
-        read: async () => ({ json: { name: SAMPLE_SERVER_NAME, version: SAMPLE_SERVER_VERSION, startedAt, tools: ["echo", "wait"] } }),
+        read: async () => ({ json: { name: SAMPLE_APP_INFO.name, version: SAMPLE_APP_INFO.version, startedAt, tools: ["echo", "wait"] } }),
       }),
     ],
   });

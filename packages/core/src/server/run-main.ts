@@ -2,10 +2,10 @@
  * The `main` of every `*-mcp` bin, and the light entry of core (`@local-mcp/core/main`).
  *
  * Contract for apps (issue #14, start fast):
- * - An app's mcp.ts statically imports only `@local-mcp/core/main` and a tiny app-info/env-docs
- *   module (name, version, summary, `EnvVarDoc[]`; no zod, no config parsing at import).
+ * - An app's mcp.ts statically imports only `@local-mcp/core/main` and its leaf `app-info.ts`
+ *   (the app's `AppInfo`; no zod, no config parsing at import).
  * - Its `factory` loads the rest on demand:
- *     factory: async () => { const { start } = await import("./server-main.js"); return start(process.env); }
+ *     factory: async () => (await import("./server-main.js")).start<App>Server(process.env, process.cwd())
  *   so `*-mcp --help` and `--version` load almost nothing, and a stdio start loads only what
  *   `initialize` needs (heavy libraries load when a tool first needs them).
  * - This module's static imports are node builtins and tiny core modules only: no MCP SDK, zod,
@@ -22,15 +22,26 @@ export interface EnvVarDoc {
   description: string;
 }
 
+/**
+ * Who an app is: every app's `src/app-info.ts` exports one as `APP_INFO` (version and summary read
+ * from its package.json), for its bins' `--help`/`--version` and its server's initialize answer.
+ */
+export interface AppInfo {
+  /** The server bin and the name in MCP initialize, e.g. `catdoc-mcp`. */
+  readonly name: string;
+  /** Human-readable name in MCP initialize (serverInfo.title). */
+  readonly title: string;
+  readonly version: string;
+  /** One line for `--help`. */
+  readonly summary: string;
+  /** Variables the app reads, for `--help`. */
+  readonly env: readonly EnvVarDoc[];
+}
+
 export interface ServerMainOptions {
-  /** The bin's name, e.g. `catdoc-mcp`. */
-  bin: string;
-  version: string;
-  summary: string;
+  app: AppInfo;
   /** Builds the server; called after argument parsing so `--help` never loads anything. */
   factory: () => ServerFactory | Promise<ServerFactory>;
-  /** Variables the server reads, for `--help`. */
-  env?: readonly EnvVarDoc[];
   argv?: readonly string[];
 }
 
@@ -44,17 +55,17 @@ const COMMON_ENV: readonly EnvVarDoc[] = [
 /** The host `--http` listens on (loopback only). */
 const HTTP_HOST = "127.0.0.1";
 
-export function serverUsage(options: ServerMainOptions): string {
-  const env = [...COMMON_ENV, ...(options.env ?? [])];
+export function serverUsage(app: AppInfo): string {
+  const env = [...COMMON_ENV, ...app.env];
   const width = Math.max(...env.map((e) => e.name.length)) + 2;
   return [
-    `${options.bin} ${options.version} — ${options.summary}`,
+    `${app.name} ${app.version} — ${app.summary}`,
     "",
     "Usage:",
-    `  ${options.bin}              serve MCP over stdio (what an MCP client such as Claude Code runs)`,
-    `  ${options.bin} --http PORT  serve MCP over Streamable HTTP at http://${HTTP_HOST}:PORT/mcp (loopback only)`,
-    `  ${options.bin} --help       show this help`,
-    `  ${options.bin} --version    print the version`,
+    `  ${app.name}              serve MCP over stdio (what an MCP client such as Claude Code runs)`,
+    `  ${app.name} --http PORT  serve MCP over Streamable HTTP at http://${HTTP_HOST}:PORT/mcp (loopback only)`,
+    `  ${app.name} --help       show this help`,
+    `  ${app.name} --version    print the version`,
     "",
     "Environment:",
     ...env.map((e) => `  ${e.name.padEnd(width)}${e.description}`),
@@ -82,6 +93,7 @@ export function listenFailureLine(bin: string, port: number, error: unknown): st
 
 /** The whole `main` of a `*-mcp` bin: `--help`, `--version`, `--http PORT`, else stdio. */
 export async function runServerMain(options: ServerMainOptions): Promise<void> {
+  const { app } = options;
   let values: { help?: boolean; version?: boolean; http?: string };
   try {
     ({ values } = parseArgs({
@@ -91,23 +103,23 @@ export async function runServerMain(options: ServerMainOptions): Promise<void> {
       allowPositionals: false,
     }));
   } catch (error) {
-    process.stderr.write(`${options.bin}: ${(error as Error).message}\nRun '${options.bin} --help' for usage.\n`);
+    process.stderr.write(`${app.name}: ${(error as Error).message}\nRun '${app.name} --help' for usage.\n`);
     process.exitCode = 2;
     return;
   }
   if (values.help) {
-    process.stdout.write(serverUsage(options));
+    process.stdout.write(serverUsage(app));
     return;
   }
   if (values.version) {
-    process.stdout.write(`${options.version}\n`);
+    process.stdout.write(`${app.version}\n`);
     return;
   }
   let port: number | undefined;
   if (values.http !== undefined) {
     port = Number(values.http);
     if (values.http.trim() === "" || !Number.isInteger(port) || port < 0 || port > 65535) {
-      process.stderr.write(`${options.bin}: --http needs a port number (0-65535), got '${values.http}'\nRun '${options.bin} --help' for usage.\n`);
+      process.stderr.write(`${app.name}: --http needs a port number (0-65535), got '${values.http}'\nRun '${app.name} --help' for usage.\n`);
       process.exitCode = 2;
       return;
     }
@@ -117,12 +129,12 @@ export async function runServerMain(options: ServerMainOptions): Promise<void> {
   installStdoutGuard();
   // Loaded only now (each its own lazy chunk in a bundle): the logger, then the runner needed.
   const { createLogger } = await import("../logger.js");
-  const logger = createLogger({ name: options.bin });
+  const logger = createLogger({ name: app.name });
   let factory: ServerFactory;
   try {
     factory = await options.factory();
   } catch (error) {
-    process.stderr.write(`${options.bin}: ${(error as Error).message}\n`);
+    process.stderr.write(`${app.name}: ${(error as Error).message}\n`);
     process.exitCode = 1;
     return;
   }
@@ -137,15 +149,15 @@ export async function runServerMain(options: ServerMainOptions): Promise<void> {
   try {
     limits = parseHttpConfig(process.env);
   } catch (error) {
-    process.stderr.write(`${options.bin}: ${(error as Error).message}\n`);
+    process.stderr.write(`${app.name}: ${(error as Error).message}\n`);
     process.exitCode = 1;
     return;
   }
   let handle: Awaited<ReturnType<typeof runHttp>>;
   try {
-    handle = await runHttp(factory, { port, logger, name: options.bin, ...limits });
+    handle = await runHttp(factory, { port, logger, name: app.name, ...limits });
   } catch (error) {
-    const line = listenFailureLine(options.bin, port, error);
+    const line = listenFailureLine(app.name, port, error);
     if (line === undefined) throw error;
     process.stderr.write(`${line}\n`);
     // The factory may have started work (a model preload, a database): never stay half-started.

@@ -47,8 +47,8 @@ export function workspacePackages(): WorkspacePackage[] {
 
 /** Each published server: its app folder, package name, CLI bin and the module with its version literal. */
 export const SERVERS = [
-  { app: "catdoc-server", cli: "catdoc", infoModule: "src/app-info.ts" },
-  { app: "local-model-server", cli: "local-model", infoModule: "src/app-info.ts" },
-  { app: "mochi-server", cli: "mochi", infoModule: "src/version.ts" },
-  { app: "solo-assets-server", cli: "solo-assets", infoModule: "src/app-info.ts" },
+  { app: "catdoc-server", cli: "catdoc" },
+  { app: "local-model-server", cli: "local-model" },
+  { app: "mochi-server", cli: "mochi" },
+  { app: "solo-assets-server", cli: "solo-assets" },
 ].map((server) => ({ ...server, dir: join(REPO, "apps", server.app), name: `@local-mcp/${server.app}` }));
