@@ -41,7 +41,7 @@ export const catdocTarget: FuzzTarget = {
       symlinkNames: ["docs/leak.md", "docs/leak-dir", "docs/leak-dir/secret.md"],
       sentinel: sandbox.sentinel,
       writesOutside: () => writesOutside(dir, sandbox),
-      // catdoc sets no server default: core's 30 s, and 60 s for imports (catdoc_import_document.ts).
+      // catdoc sets no server default: core's 30 s, and 60 s for imports (catdoc-import-document.ts).
       deadlineMs: (tool) => (tool === "catdoc_import_document" ? 60_000 : CORE_DEFAULT_DEADLINE_MS),
       golden: [
         { tool: "catdoc_list_objects", arguments: {} },
