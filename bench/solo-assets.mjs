@@ -28,7 +28,7 @@ import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { spawnStdioServer } from "../packages/core/dist/testing/index.js";
-import { loadSoloConfig } from "../apps/solo-assets-server/dist/config.js";
+import { loadSoloAssetsConfig } from "../apps/solo-assets-server/dist/config.js";
 import { openSoloServices } from "../apps/solo-assets-server/dist/services.js";
 import { keywordTerms } from "../apps/solo-assets-server/dist/domain/search/keyword-terms.js";
 import { functionSummariesByIds, storeEmbedding } from "../apps/solo-assets-server/dist/domain/library/function-repository.js";
@@ -86,7 +86,7 @@ const saveRequest = {
   testCases: JSON.parse(readFileSync(join(ROOT, "examples/solo-assets", example.tests), "utf8")),
   skipTests: false,
 };
-const saveServices = openSoloServices(loadSoloConfig(benchEnv(join(scratch, "save.duckdb"), join(scratch, "envs"))));
+const saveServices = openSoloServices(loadSoloAssetsConfig(benchEnv(join(scratch, "save.duckdb"), join(scratch, "envs")), process.cwd()));
 const saves = { total: [], gate: [], commit: [] };
 let firstSave;
 let template;
@@ -274,11 +274,11 @@ async function breakdown(dbPath, embedder, rounds) {
 const searches = [];
 let mcp;
 // The embedder's model name decides which vectors a search compares: ask the app for it.
-const probe = openSoloServices(loadSoloConfig(benchEnv(join(scratch, "probe.duckdb"), join(scratch, "envs"))));
+const probe = openSoloServices(loadSoloAssetsConfig(benchEnv(join(scratch, "probe.duckdb"), join(scratch, "envs")), process.cwd()));
 const embedder = probe.embedder;
 for (const n of SIZES) {
   const { dbPath, builtMs } = await dataset(n, embedder.model);
-  const services = openSoloServices(loadSoloConfig(benchEnv(dbPath, join(scratch, "envs"))));
+  const services = openSoloServices(loadSoloAssetsConfig(benchEnv(dbPath, join(scratch, "envs")), process.cwd()));
   const library = services.library;
   const counts = await library.counts();
   const vectors = counts.embeddings.find((e) => e.model === embedder.model && e.dimension === DIMENSION)?.count ?? 0;

@@ -12,7 +12,7 @@ process.stdout.on("error", (error: NodeJS.ErrnoException) => {
 
 process.exitCode = await runCli(process.argv.slice(2), {
   io: { stdout: process.stdout, stderr: process.stderr },
-  config: async () => (await import("./config.js")).soloConfigFromProcess(),
+  config: async () => (await import("./config.js")).loadSoloAssetsConfig(process.env, process.cwd()),
   version: APP_INFO.version,
   waitForStop: () =>
     new Promise((resolve) => {

@@ -1,5 +1,6 @@
 /**
- * The configuration of the solo-assets bins — the only module that reads the environment.
+ * The configuration of the solo-assets bins — the only module that reads the environment (the
+ * bins hand it `process.env` and `process.cwd()`).
  * `SOLO_*` variables are parsed with zod through core's `parseEnvConfig`, the
  * shared `LOCAL_MCP_*` ones through `parseCommonConfig`, the Gemini key through
  * `geminiApiKeyFromEnv`. The environment is a parameter, so tests inject it. Settings chosen in
@@ -61,7 +62,7 @@ export interface SoloPaths {
   typeCacheDir: string;
 }
 
-export interface SoloConfig extends CommonConfig {
+export interface SoloAssetsConfig extends CommonConfig {
   paths: SoloPaths;
   /** Variables that override the settings file (undefined: the file or the default decides). */
   overrides: {
@@ -119,7 +120,8 @@ function defaultDataDir(env: Env): string {
   return join(xdg && xdg.length > 0 ? xdg : join(home, ".local", "share"), "local-mcp");
 }
 
-export function loadSoloConfig(env: Env, cwd = process.cwd()): SoloConfig {
+/** The configuration from `env`; relative paths resolve against `cwd`. A bad value throws core's ConfigError. */
+export function loadSoloAssetsConfig(env: Env, cwd: string): SoloAssetsConfig {
   const common = parseCommonConfig(env);
   const own = parseEnvConfig("SOLO_", SoloEnvSchema, env);
   const dbPath = own.dbPath === undefined ? join(defaultDataDir(env), "solo-assets.duckdb") : resolve(cwd, own.dbPath);
@@ -163,7 +165,3 @@ export function loadSoloConfig(env: Env, cwd = process.cwd()): SoloConfig {
   };
 }
 
-/** The configuration of this process (what the bins call). */
-export function soloConfigFromProcess(): SoloConfig {
-  return loadSoloConfig(process.env, process.cwd());
-}

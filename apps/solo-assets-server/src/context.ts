@@ -5,14 +5,14 @@
  */
 import { createLogger } from "@local-mcp/core";
 import type { Logger } from "@local-mcp/core";
-import type { SoloConfig } from "./config.js";
+import type { SoloAssetsConfig } from "./config.js";
 import { ProcessRegistry } from "./domain/presence/process-registry.js";
 import { resolveSettings } from "./domain/settings/effective-settings.js";
 import type { EffectiveSettings } from "./domain/settings/effective-settings.js";
 import { SettingsStore } from "./domain/settings/settings-store.js";
 
 export interface SoloContext {
-  config: SoloConfig;
+  config: SoloAssetsConfig;
   settings: EffectiveSettings;
   settingsStore: SettingsStore;
   registry: ProcessRegistry;
@@ -20,7 +20,7 @@ export interface SoloContext {
 }
 
 /** Reads the settings file and the saved key (small files) and logs why a choice fell back. */
-export function openSoloContext(config: SoloConfig, options: { logger?: Logger } = {}): SoloContext {
+export function openSoloContext(config: SoloAssetsConfig, options: { logger?: Logger } = {}): SoloContext {
   const logger = options.logger ?? createLogger({ name: "solo-assets", level: config.logLevel });
   const settingsStore = new SettingsStore(config.paths);
   const settings = resolveSettings(config, settingsStore.read(), settingsStore.readApiKey());

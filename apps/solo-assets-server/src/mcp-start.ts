@@ -6,12 +6,12 @@
  */
 import type { ServerFactory } from "@local-mcp/core";
 import { APP_INFO } from "./app-info.js";
-import { soloConfigFromProcess } from "./config.js";
+import { loadSoloAssetsConfig } from "./config.js";
 import { openSoloContext } from "./context.js";
 import { createSoloAssetsServer, lazyServerServices } from "./server.js";
 
 export function openSoloServerFactory(transport: "stdio" | "http"): ServerFactory {
-  const context = openSoloContext(soloConfigFromProcess());
+  const context = openSoloContext(loadSoloAssetsConfig(process.env, process.cwd()));
   context.registry.register({ kind: "mcp", version: APP_INFO.version, detail: transport });
   const { embedding, critic } = context.settings;
   context.logger.info("library", { db: context.config.paths.dbPath, embedder: `${embedding.backend} ${embedding.model}`, critic: critic.backend });

@@ -7,7 +7,7 @@
 import { createServer } from "@local-mcp/core";
 import type { CreatedServer, Logger } from "@local-mcp/core";
 import { APP_INFO } from "./app-info.js";
-import type { SoloConfig } from "./config.js";
+import type { SoloAssetsConfig } from "./config.js";
 import type { SoloContext } from "./context.js";
 import type { EffectiveSettings } from "./domain/settings/effective-settings.js";
 import type { SoloServices } from "./services.js";
@@ -23,7 +23,7 @@ export const SERVER_INSTRUCTIONS = [
 
 /** What the tools need: the configuration and settings when they are listed, the services when called. */
 export interface SoloServerServices {
-  config: SoloConfig;
+  config: SoloAssetsConfig;
   settings: EffectiveSettings;
   logger: Logger;
   /** The library and the gate; built by the first call (loading their code, not yet DuckDB). */

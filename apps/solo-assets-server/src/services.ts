@@ -10,7 +10,7 @@ import { basename, dirname } from "node:path";
 import type { Logger } from "@local-mcp/core";
 import { createEmbedder } from "@local-mcp/core/embeddings";
 import type { Embedder } from "@local-mcp/core/embeddings";
-import type { SoloConfig, SoloPaths } from "./config.js";
+import type { SoloAssetsConfig, SoloPaths } from "./config.js";
 import { openSoloContext } from "./context.js";
 import type { SoloContext } from "./context.js";
 import { createCritic } from "./domain/gate/critic/create-critic.js";
@@ -44,7 +44,7 @@ export interface SoloServices extends SoloContext {
   dispose(): Promise<void>;
 }
 
-export function createSoloEmbedder(settings: EffectiveSettings, config: SoloConfig, logger: Logger): Embedder {
+export function createSoloEmbedder(settings: EffectiveSettings, config: SoloAssetsConfig, logger: Logger): Embedder {
   const embedding = settings.embedding;
   if (embedding.backend === "gemini" && settings.apiKey.value) {
     return createEmbedder({
@@ -68,7 +68,7 @@ export function libraryFiles(paths: SoloPaths): { dir: string; matches: (name: s
   return { dir: dirname(paths.dbPath), matches: (name) => names.some((own) => name === own || name.startsWith(`${own}.`)) };
 }
 
-export function openSoloServices(config: SoloConfig, options: { logger?: Logger } = {}): SoloServices {
+export function openSoloServices(config: SoloAssetsConfig, options: { logger?: Logger } = {}): SoloServices {
   return servicesFor(openSoloContext(config, options));
 }
 

@@ -6,7 +6,7 @@
 import { startFakeGemini } from "@local-mcp/core/testing";
 import type { FakeGemini } from "@local-mcp/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadSoloConfig } from "../src/config.js";
+import { loadSoloAssetsConfig } from "../src/config.js";
 import { runCli } from "../src/cli/program.js";
 import { commitUnchecked } from "./helpers/unchecked-save.js";
 import { tempLibrary, testEnv, testServices } from "./helpers/test-library.js";
@@ -63,7 +63,7 @@ describe("embeddings", () => {
     let out = "";
     const code = await runCli(["reindex"], {
       io: { stdout: { write: (t: string) => (out += t) }, stderr: { write: () => true } },
-      config: () => loadSoloConfig(testEnv(library.dbPath, geminiEnv())),
+      config: () => loadSoloAssetsConfig(testEnv(library.dbPath, geminiEnv()), process.cwd()),
       version: "test",
       waitForStop: () => new Promise(() => undefined),
     });

@@ -3,11 +3,11 @@
  * files find it ready instead of racing to create it (the pool would cope, but it is wasted work).
  */
 import { EnvironmentPool } from "../src/domain/gate/tests/environment-pool.js";
-import { loadSoloConfig } from "../src/config.js";
+import { loadSoloAssetsConfig } from "../src/config.js";
 import { SHARED_ENVS_DIR, testEnv } from "./helpers/test-library.js";
 
 export default async function setup(): Promise<void> {
-  const config = loadSoloConfig(testEnv("/unused.duckdb"));
+  const config = loadSoloAssetsConfig(testEnv("/unused.duckdb"), process.cwd());
   const pool = new EnvironmentPool({
     envsDir: SHARED_ENVS_DIR,
     python: config.python,

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadSoloConfig } from "../src/config.js";
+import { loadSoloAssetsConfig } from "../src/config.js";
 import type { Linter } from "../src/domain/gate/lint/linter.js";
 import { RuffWasmLinter } from "../src/domain/gate/lint/ruff-wasm-linter.js";
 import { selectLinter } from "../src/domain/gate/lint/select-linter.js";
@@ -17,7 +17,7 @@ import type { Typer } from "../src/domain/gate/typer/typer.js";
 import { saveView, step } from "./helpers/gate-views.js";
 import { callTool, connectSolo, tempLibrary, testEnv } from "./helpers/test-library.js";
 
-const config = loadSoloConfig(testEnv("/unused.duckdb"));
+const config = loadSoloAssetsConfig(testEnv("/unused.duckdb"), process.cwd());
 const signal = new AbortController().signal;
 
 const MESSY = "import sys\nimport os\n\n\ndef first_arg() -> str:   \n    return os.path.basename(sys.argv[0])  ";

@@ -22,7 +22,7 @@ import { fileURLToPath } from "node:url";
 import { spawnStdioServer } from "@local-mcp/core/testing";
 import type { SpawnedStdioServer } from "@local-mcp/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadSoloConfig } from "../src/config.js";
+import { loadSoloAssetsConfig } from "../src/config.js";
 import { openSoloServices } from "../src/services.js";
 import type { GateTools } from "../src/services.js";
 import { saveView, step } from "./helpers/gate-views.js";
@@ -147,7 +147,7 @@ async function save(on: SpawnedStdioServer, args: Record<string, unknown>) {
 beforeAll(async () => {
   library = tempLibrary();
   markers = mkdtempSync(join(tmpdir(), "solo-sandbox-markers-"));
-  const config = loadSoloConfig(testEnv(library.dbPath));
+  const config = loadSoloAssetsConfig(testEnv(library.dbPath), process.cwd());
   writeFileSync(config.paths.apiKeyPath, `${FILE_KEY}\n`, { mode: 0o600 });
   const probe = openSoloServices(config);
   tools = await probe.gateTools();
@@ -174,7 +174,7 @@ afterAll(async () => {
 
 describe("saved code cannot read the server's keys", () => {
   it("finds no key in its environment, in any /proc/<pid>/environ, or in the key file", async () => {
-    const config = loadSoloConfig(testEnv(library.dbPath));
+    const config = loadSoloAssetsConfig(testEnv(library.dbPath), process.cwd());
     const files = [config.paths.apiKeyPath, config.paths.settingsPath, config.paths.dbPath];
     const saved = await save(server, { name: "leaked", code: LEAK_PROBE, test_cases: [{ input: { tag: TAG, files }, expected: [] }] });
     const test = step(saved, "test");
@@ -245,7 +245,7 @@ describe("without bubblewrap", () => {
     const bin = pathWithoutBwrap();
     const weak = await startServer({ PATH: bin, SOLO_PYTHON: python, SOLO_SANDBOX: "weak" });
     try {
-      const config = loadSoloConfig(testEnv(library.dbPath));
+      const config = loadSoloAssetsConfig(testEnv(library.dbPath), process.cwd());
       const saved = await save(weak, {
         name: "leaked_weak",
         code: LEAK_PROBE.replace("def leaked(", "def leaked_weak("),

@@ -4,7 +4,7 @@
  * command definitions, never the library (each command's action imports its implementation).
  */
 import { InvalidArgumentError } from "commander";
-import type { SoloConfig } from "../config.js";
+import type { SoloAssetsConfig } from "../config.js";
 
 export interface CliIo {
   stdout: { write(text: string): unknown };
@@ -15,7 +15,7 @@ export interface CliIo {
 export interface CliSetup {
   io: CliIo;
   /** Reads the configuration (from the environment, in the entry) when a command needs it. */
-  config: () => SoloConfig | Promise<SoloConfig>;
+  config: () => SoloAssetsConfig | Promise<SoloAssetsConfig>;
   version: string;
   /** Resolves when the process is asked to stop (SIGINT/SIGTERM); the dashboard waits on it. */
   waitForStop: () => Promise<string>;

@@ -11,7 +11,7 @@ import { join } from "node:path";
 import type { Env } from "@local-mcp/core";
 import { connectInProcess } from "@local-mcp/core/testing";
 import type { Client } from "@modelcontextprotocol/client";
-import { loadSoloConfig } from "../../src/config.js";
+import { loadSoloAssetsConfig } from "../../src/config.js";
 import { createSoloAssetsServer, serverServicesOf } from "../../src/server.js";
 import { openSoloServices } from "../../src/services.js";
 import type { SoloServices } from "../../src/services.js";
@@ -47,7 +47,7 @@ export function testEnv(dbPath: string, overrides: Record<string, string | undef
 }
 
 export function testServices(dbPath: string, overrides: Record<string, string | undefined> = {}): SoloServices {
-  return openSoloServices(loadSoloConfig(testEnv(dbPath, overrides) as Env));
+  return openSoloServices(loadSoloAssetsConfig(testEnv(dbPath, overrides) as Env, process.cwd()));
 }
 
 export interface SoloConnection {

@@ -11,7 +11,7 @@ import {
   LOCAL_EMBEDDER_DEFAULT_DIMENSION,
   LocalEmbedder,
 } from "@local-mcp/core/embeddings";
-import type { CriticChoice, EmbedderChoice, SoloConfig } from "../../config.js";
+import type { CriticChoice, EmbedderChoice, SoloAssetsConfig } from "../../config.js";
 import { DEFAULT_CRITIC_MODEL } from "../gate/critic/gemini-critic.js";
 import type { StoredSettings } from "./settings-store.js";
 
@@ -49,7 +49,7 @@ function pick<T>(env: T | undefined, file: T | undefined, fallback: T): { value:
   return { value: fallback, source: "default" };
 }
 
-export function resolveSettings(config: SoloConfig, stored: StoredSettings, fileKey: string | undefined): EffectiveSettings {
+export function resolveSettings(config: SoloAssetsConfig, stored: StoredSettings, fileKey: string | undefined): EffectiveSettings {
   const key = config.geminiApiKey ?? fileKey;
   const apiKey: EffectiveSettings["apiKey"] = config.geminiApiKey
     ? { source: "environment", value: config.geminiApiKey }
