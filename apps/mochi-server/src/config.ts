@@ -72,7 +72,7 @@ export interface MochiConfig extends CommonConfig {
  * The only place mochi reads its environment (passed in, never `process.env` here). Relative
  * paths are resolved against `cwd`. A bad value throws a ConfigError naming the variable.
  */
-export function parseMochiConfig(env: Env, cwd: string): MochiConfig {
+export function loadMochiConfig(env: Env, cwd: string): MochiConfig {
   const parsed = parseEnvConfig("MOCHI_", MochiEnvSchema, env);
   const absolute = (path: string) => (isAbsolute(path) ? path : resolve(cwd, path));
   if (parsed.adapter && !parsed.model) {
@@ -93,5 +93,3 @@ export function parseMochiConfig(env: Env, cwd: string): MochiConfig {
     deadlineMs: parsed.deadlineMs,
   };
 }
-
-/** The variables, for `mochi-mcp --help` and the docs (a module of their own: the bins load it at start). */

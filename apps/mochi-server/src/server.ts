@@ -2,7 +2,8 @@ import { APP_INFO } from "./app-info.js";
 import { createServer, type CreatedServer } from "@local-mcp/core";
 import { catalogResources } from "./resources/catalog-resources.js";
 import { statsResource } from "./resources/stats-resource.js";
-import type { MochiRuntime } from "./runtime.js";
+import type { MochiConfig } from "./config.js";
+import { MochiRuntime } from "./runtime.js";
 import { mochiTools } from "./tools/index.js";
 
 const INSTRUCTIONS = `Mochi knows this codebase: a catalog of its conventions, patterns and examples (built by \`mochi index\`) and, when configured, a small model fine-tuned on it.
@@ -12,18 +13,30 @@ const INSTRUCTIONS = `Mochi knows this codebase: a catalog of its conventions, p
 - Resources: mochi://conventions/{name}, mochi://patterns/{name}, mochi://examples/{id}, mochi://stats.
 Mochi complements a code-search server (such as kiri): use that to find files, Mochi to follow the codebase's way of writing them.`;
 
-/** The mochi server over a runtime the process shares between sessions (the runtime outlives each server). */
-export function createMochiServer(runtime: MochiRuntime): CreatedServer {
+export interface MochiServerOptions {
+  /**
+   * The process's runtime, shared by its sessions (HTTP) and outliving each server. When absent the
+   * server creates one from the config, starts it and disposes of it when the server closes.
+   */
+  runtime?: MochiRuntime;
+}
+
+/** The mochi server: three tools over the catalog and the model, the mochi:// resources. */
+export function createMochiServer(config: MochiConfig, options: MochiServerOptions = {}): CreatedServer {
+  const owned = options.runtime === undefined;
+  const runtime = options.runtime ?? new MochiRuntime(config);
+  if (owned) void runtime.start();
   return createServer({
     name: APP_INFO.name,
     version: APP_INFO.version,
     title: APP_INFO.title,
     instructions: INSTRUCTIONS,
-    responseLevel: runtime.config.responseLevel,
-    defaultTimeoutMs: runtime.config.deadlineMs,
+    responseLevel: config.responseLevel,
+    defaultTimeoutMs: config.deadlineMs,
     logger: runtime.logger,
     tools: mochiTools(runtime),
     resources: [statsResource(runtime)],
     resourceTemplates: catalogResources(runtime),
+    ...(owned ? { onClose: () => runtime.dispose() } : {}),
   });
 }

@@ -65,7 +65,7 @@ describe("mochi adapter convert", () => {
 
     // mochi://stats shows what is next to the adapter.
     const runtime = await startRuntime({ MOCHI_MODEL: base, MOCHI_ADAPTER: `${out}:0.5` }, dir);
-    const connection = await connectInProcess(createMochiServer(runtime));
+    const connection = await connectInProcess(createMochiServer(runtime.config, { runtime }));
     const stats = JSON.parse(resourceText(await connection.client.readResource({ uri: "mochi://stats" }))) as {
       model: { readiness: { state: string }; adapters: Array<Record<string, unknown>> };
     };

@@ -1,6 +1,6 @@
 import { ConfigError } from "@local-mcp/core";
 import { describe, expect, it } from "vitest";
-import { parseByteSize, parseMochiConfig } from "../src/config.js";
+import { parseByteSize, loadMochiConfig } from "../src/config.js";
 import { parseAdapterList } from "../src/domain/model/adapter-spec.js";
 
 describe("MOCHI_ADAPTER syntax", () => {
@@ -24,7 +24,7 @@ describe("MOCHI_ADAPTER syntax", () => {
 
 describe("mochi configuration", () => {
   it("has the documented defaults and resolves paths against the working directory", () => {
-    const config = parseMochiConfig({}, "/work/repo");
+    const config = loadMochiConfig({}, "/work/repo");
     expect(config).toMatchObject({
       modelPath: undefined,
       adapters: [],
@@ -39,7 +39,7 @@ describe("mochi configuration", () => {
   });
 
   it("reads every variable", () => {
-    const config = parseMochiConfig(
+    const config = loadMochiConfig(
       {
         MOCHI_MODEL: "models/base.gguf",
         MOCHI_ADAPTER: "/abs/mochi.gguf:1,style.gguf:0.25",
@@ -79,7 +79,7 @@ describe("mochi configuration", () => {
   ])("a bad value (%o) is a ConfigError naming %s", (env, variable) => {
     let error: unknown;
     try {
-      parseMochiConfig(env, "/r");
+      loadMochiConfig(env, "/r");
     } catch (e) {
       error = e;
     }

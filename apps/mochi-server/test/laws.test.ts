@@ -5,7 +5,7 @@ import type { CallToolResult } from "@modelcontextprotocol/client";
 import { connectInProcess, writeTinyLoraGguf, type InProcessConnection } from "@local-mcp/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { silentLogger } from "@local-mcp/core";
-import { parseMochiConfig } from "../src/config.js";
+import { loadMochiConfig } from "../src/config.js";
 import { MochiRuntime } from "../src/runtime.js";
 import { createMochiServer } from "../src/server.js";
 import { copyFixtureRepo, indexInto } from "./helpers/sample-repo.js";
@@ -34,7 +34,7 @@ afterAll(async () => {
 
 async function serve(env: Record<string, string>, cwd = repo) {
   const runtime = await startRuntime(env, cwd);
-  const connection = await connectInProcess(createMochiServer(runtime));
+  const connection = await connectInProcess(createMochiServer(runtime.config, { runtime }));
   open.push({ connection, runtime });
   return { runtime, connection };
 }
@@ -120,8 +120,8 @@ describe("L-adapter-required", () => {
 
   it("before the model has loaded, the tools say it is loading (recoverable)", async () => {
     // Not started: loading has not begun.
-    const runtime = new MochiRuntime(parseMochiConfig({ ...TEST_ENV, MOCHI_MODEL: model.fimModel, MOCHI_ADAPTER: model.lora }, repo), { logger: silentLogger });
-    const connection = await connectInProcess(createMochiServer(runtime));
+    const runtime = new MochiRuntime(loadMochiConfig({ ...TEST_ENV, MOCHI_MODEL: model.fimModel, MOCHI_ADAPTER: model.lora }, repo), { logger: silentLogger });
+    const connection = await connectInProcess(createMochiServer(runtime.config, { runtime }));
     open.push({ connection, runtime });
     const error = errorOf((await call(connection, "complete_code", { prefix: "x" })).result);
     expect(error).toMatchObject({ code: "NOT_READY", recoverable: true });

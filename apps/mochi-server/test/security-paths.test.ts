@@ -32,7 +32,7 @@ beforeAll(async () => {
   symlinkSync(join(outside, "lib"), join(repo, "src", "linked-lib"));
   indexInto(repo);
   runtime = await startRuntime({ MOCHI_MODEL: "" }, repo);
-  connection = await connectInProcess(createMochiServer(runtime));
+  connection = await connectInProcess(createMochiServer(runtime.config, { runtime }));
 });
 
 afterAll(async () => {

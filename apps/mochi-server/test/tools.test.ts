@@ -22,8 +22,8 @@ beforeAll(async () => {
   model = await writeTinyModelFiles();
   runtime = await startRuntime({ MOCHI_MODEL: model.fimModel, MOCHI_ADAPTER: model.lora }, repo);
   plainRuntime = await startRuntime({ MOCHI_MODEL: model.plainModel, MOCHI_ADAPTER: `${model.lora}:1` }, repo);
-  connection = await connectInProcess(createMochiServer(runtime));
-  plain = await connectInProcess(createMochiServer(plainRuntime));
+  connection = await connectInProcess(createMochiServer(runtime.config, { runtime }));
+  plain = await connectInProcess(createMochiServer(plainRuntime.config, { runtime: plainRuntime }));
 });
 
 afterAll(async () => {

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { silentLogger } from "@local-mcp/core";
 import { connectInProcess, writeTinyLlamaGguf, writeTinyLoraGguf, type InProcessConnection } from "@local-mcp/core/testing";
-import { parseMochiConfig } from "../../src/config.js";
+import { loadMochiConfig } from "../../src/config.js";
 import { MochiRuntime } from "../../src/runtime.js";
 import { createMochiServer } from "../../src/server.js";
 
@@ -32,7 +32,7 @@ export const TEST_ENV = { MOCHI_GPU: "cpu", MOCHI_THREADS: "1", MOCHI_CONTEXT_SI
 
 /** A runtime from environment variables, as mochi-mcp would build it; started (model loaded) when asked. */
 export async function startRuntime(env: Record<string, string>, cwd: string): Promise<MochiRuntime> {
-  const runtime = new MochiRuntime(parseMochiConfig({ ...TEST_ENV, ...env }, cwd), { logger: silentLogger });
+  const runtime = new MochiRuntime(loadMochiConfig({ ...TEST_ENV, ...env }, cwd), { logger: silentLogger });
   await runtime.start();
   return runtime;
 }
@@ -47,7 +47,7 @@ export interface ConnectedMochi {
 /** A started runtime (startRuntime) served to a real SDK client in this process. */
 export async function connectMochi(env: Record<string, string>, cwd: string): Promise<ConnectedMochi> {
   const runtime = await startRuntime(env, cwd);
-  const connection = await connectInProcess(createMochiServer(runtime));
+  const connection = await connectInProcess(createMochiServer(runtime.config, { runtime }));
   return {
     runtime,
     connection,
