@@ -1,4 +1,4 @@
-import { READ_ONLY, defineTool, isToolError, LeveledResponse } from "@local-mcp/core";
+import { READ_ONLY, defineTool, isToolError, LeveledResponse, type ToolDefinition } from "@local-mcp/core";
 import type { GenerationResult } from "@local-mcp/core/inference";
 import { z } from "zod";
 import { cutAtBoundary, type BoundaryReason } from "../domain/model/completion-boundary.js";
@@ -46,7 +46,7 @@ const Output = z.object({
     .optional(),
 });
 
-export function completeCodeTool(runtime: MochiRuntime) {
+export function completeCodeTool(runtime: MochiRuntime): ToolDefinition {
   return defineTool({
     name: "complete_code",
     title: "Complete code like this codebase",

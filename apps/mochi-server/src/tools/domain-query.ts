@@ -1,4 +1,4 @@
-import { READ_ONLY, defineTool, isToolError, LeveledResponse } from "@local-mcp/core";
+import { READ_ONLY, defineTool, isToolError, LeveledResponse, type ToolDefinition } from "@local-mcp/core";
 import type { GenerationResult } from "@local-mcp/core/inference";
 import { z } from "zod";
 import type { ScoredEntry } from "../domain/retrieval/catalog-search.js";
@@ -51,7 +51,7 @@ const Output = z.object({
   model: z.string().optional(),
 });
 
-export function domainQueryTool(runtime: MochiRuntime) {
+export function domainQueryTool(runtime: MochiRuntime): ToolDefinition {
   return defineTool({
     name: "domain_query",
     title: "Ask the codebase's model",

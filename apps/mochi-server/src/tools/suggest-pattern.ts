@@ -1,4 +1,4 @@
-import { READ_ONLY, defineTool, eachAtLevel, LeveledResponse } from "@local-mcp/core";
+import { READ_ONLY, defineTool, eachAtLevel, LeveledResponse, type ToolDefinition } from "@local-mcp/core";
 import { z } from "zod";
 import type { Catalog, Pattern } from "../domain/catalog/catalog-schema.js";
 import { entryUri } from "../resources/mochi-uris.js";
@@ -65,7 +65,7 @@ const Output = z.object({
   note: z.string().optional().describe("Why the model did not re-rank, when it did not"),
 });
 
-export function suggestPatternTool(runtime: MochiRuntime) {
+export function suggestPatternTool(runtime: MochiRuntime): ToolDefinition {
   return defineTool({
     name: "suggest_pattern",
     title: "Suggest this codebase's patterns for a goal",
