@@ -20,7 +20,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { seededRandom } from "../packages/core/dist/seeded-random.js";
 import { connectInProcess, writeTinyLlamaGguf } from "../packages/core/dist/testing/index.js";
-import { loadConfig } from "../apps/local-model-server/dist/config.js";
+import { loadLocalModelConfig } from "../apps/local-model-server/dist/config.js";
 import { createLocalModelServer } from "../apps/local-model-server/dist/server.js";
 import { estimateTextTokens } from "../apps/local-model-server/dist/domain/tokens.js";
 
@@ -59,7 +59,7 @@ const pick = (xs) => xs[Math.floor(rnd() * xs.length)];
 
 /** A server on `roots`, connected to the SDK client in process (tools listed, so outputs are validated). */
 async function connect(env) {
-  const config = loadConfig({ env: { LOCAL_MCP_LOG_LEVEL: "warn", LOCAL_MODEL_STATE_DIR: join(scratch, "state"), ...env }, cwd: scratch });
+  const config = loadLocalModelConfig({ LOCAL_MCP_LOG_LEVEL: "warn", LOCAL_MODEL_STATE_DIR: join(scratch, "state"), ...env }, scratch);
   const connection = await connectInProcess(createLocalModelServer(config));
   await connection.client.listTools();
   const call = async (name, args) => {

@@ -7,11 +7,9 @@
 import { existsSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { basename, delimiter, dirname, isAbsolute, join, resolve } from "node:path";
-import { ConfigError, LOG_LEVELS, isPathInside, parseCommonConfig, parseEnvConfig, type Env, type LogLevel, type ResponseLevel } from "@local-mcp/core";
+import { ConfigError, LOG_LEVELS, isInsideAny, isPathInside, parseCommonConfig, parseEnvConfig, type Env, type LogLevel, type ResponseLevel } from "@local-mcp/core";
 import { z } from "zod";
 import { CONFIG_FILE_NAME } from "./app-info.js";
-
-export { CONFIG_FILE_NAME };
 
 const MiB = 1024 * 1024;
 
@@ -170,21 +168,16 @@ const EnvSchema = z.object({
 });
 type EnvOverrides = z.infer<typeof EnvSchema>;
 
-/** What `--help` and the docs list (a module of their own: the bins load it at start). */
-
-export interface LoadConfigOptions {
-  env: Env;
-  cwd: string;
-  /** A config file named on a command line; wins over LOCAL_MODEL_CONFIG. */
-  configFile?: string;
-}
-
-/** Reads config.json (if any) and the environment into one resolved, validated config. */
-export function loadConfig(options: LoadConfigOptions): LocalModelConfig {
-  const cwd = resolve(options.cwd);
-  const overrides = parseEnvConfig("LOCAL_MODEL_", EnvSchema, options.env);
-  const common = parseCommonConfig(options.env);
-  const named = options.configFile ?? overrides.config;
+/**
+ * Reads the config file (if any) and the environment into one resolved, validated config. The file
+ * is LOCAL_MODEL_CONFIG (the CLI's `-c FILE` sets it for its run), else ./local-model.config.json
+ * when present.
+ */
+export function loadLocalModelConfig(env: Env, cwd: string): LocalModelConfig {
+  cwd = resolve(cwd);
+  const overrides = parseEnvConfig("LOCAL_MODEL_", EnvSchema, env);
+  const common = parseCommonConfig(env);
+  const named = overrides.config;
   const configFile = named !== undefined ? resolve(cwd, named) : existsSync(join(cwd, CONFIG_FILE_NAME)) ? join(cwd, CONFIG_FILE_NAME) : undefined;
   const configSource = configFile === undefined ? undefined : named !== undefined ? "trusted" : "project";
   const file = configFile === undefined ? {} : readConfigFile(configFile);
@@ -194,7 +187,7 @@ export function loadConfig(options: LoadConfigOptions): LocalModelConfig {
 
   // Roots and state dir from the environment (set by the user in the client's config) or the defaults.
   const baseRoots = (overrides.roots !== undefined ? overrides.roots.split(delimiter).filter((r) => r.length > 0).map(fromCwd) : [cwd]).map(realRoot);
-  const defaultStateDir = join(options.env.XDG_STATE_HOME || join(options.env.HOME || homedir(), ".local", "state"), "local-model");
+  const defaultStateDir = join(env.XDG_STATE_HOME || join(env.HOME || homedir(), ".local", "state"), "local-model");
   const fileRoots = overrides.roots === undefined ? file.roots?.map(fromFile).map(realRoot) : undefined;
   const roots = fileRoots ?? baseRoots;
   const templatesDir = overrides.templatesDir !== undefined ? fromCwd(overrides.templatesDir) : file.templates_dir ? fromFile(file.templates_dir) : undefined;
@@ -210,7 +203,7 @@ export function loadConfig(options: LoadConfigOptions): LocalModelConfig {
     configFile,
     configSource,
     cwd,
-    searchPath: options.env.PATH,
+    searchPath: env.PATH,
     roots,
     maxFileBytes: overrides.maxFileBytes ?? file.max_file_bytes ?? MiB,
     timeoutMs: overrides.timeoutMs ?? file.timeout_ms ?? file.ollama?.timeout_ms ?? 30_000,
@@ -239,9 +232,8 @@ function assertNarrowing(
   configFile: string,
   limits: { baseRoots: string[]; fileRoots: string[] | undefined; roots: string[]; fileStateDir: string | undefined; defaultStateDir: string },
 ): void {
-  const inside = (allowed: readonly string[], path: string) => allowed.some((root) => isPathInside(root, path));
   const suggestion = `set it in the client's config (LOCAL_MODEL_ROOTS, LOCAL_MODEL_STATE_DIR, or LOCAL_MODEL_CONFIG naming a file outside the project)`;
-  const wider = (limits.fileRoots ?? []).filter((root) => !inside(limits.baseRoots, root));
+  const wider = (limits.fileRoots ?? []).filter((root) => !isInsideAny(limits.baseRoots, root));
   if (wider.length > 0) {
     throw new ConfigError(
       `${configFile}: roots ${wider.join(", ")} lie outside ${limits.baseRoots.join(", ")}; a project's own ${CONFIG_FILE_NAME} may only narrow the roots — ${suggestion}.`,
@@ -250,7 +242,7 @@ function assertNarrowing(
   }
   if (limits.fileStateDir !== undefined) {
     const real = realOfNearest(limits.fileStateDir);
-    if (!inside(limits.roots, real) && !isPathInside(realOfNearest(limits.defaultStateDir), real)) {
+    if (!isInsideAny(limits.roots, real) && !isPathInside(realOfNearest(limits.defaultStateDir), real)) {
       throw new ConfigError(
         `${configFile}: state_dir ${limits.fileStateDir} lies outside the roots and the default state folder; a project's own ${CONFIG_FILE_NAME} may not move state elsewhere — ${suggestion}.`,
         [{ variable: `${configFile}: state_dir`, message: "outside the roots" }],
@@ -285,7 +277,7 @@ function assertProjectKeys(
   if (file.ollama !== undefined) {
     refuse(`ollama.host`, `sets the endpoint ${file.ollama.host}`, network, "LOCAL_MODEL_REMOTE_BASE_URL, LOCAL_MODEL_REMOTE_MODEL");
   }
-  const inRoots = (path: string) => limits.roots.some((root) => isPathInside(root, realOfNearest(path)));
+  const inRoots = (path: string) => isInsideAny(limits.roots, realOfNearest(path));
   const loaded = "load anything from outside the roots";
   if (file.model?.path !== undefined && !inRoots(limits.fromFile(file.model.path))) {
     refuse("model.path", `${limits.fromFile(file.model.path)} lies outside the roots ${limits.roots.join(", ")}`, loaded, "LOCAL_MODEL_MODEL_PATH");
@@ -298,7 +290,11 @@ function assertProjectKeys(
   }
 }
 
-/** The real path of `path`, or of its nearest existing ancestor joined with the rest. */
+/**
+ * The real path of `path`, or of its nearest existing ancestor joined with the rest (`path` itself
+ * when nothing resolves). Synchronous, as config loading is: core's realPathOfNearest
+ * (packages/core/src/files/path-guard.ts) is asynchronous and throws on errors other than "missing".
+ */
 function realOfNearest(path: string): string {
   const rest: string[] = [];
   let current = path;

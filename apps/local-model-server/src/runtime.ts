@@ -5,7 +5,8 @@
  */
 import type { Logger } from "@local-mcp/core";
 import { join } from "node:path";
-import { CONFIG_FILE_NAME, type LocalModelConfig } from "./config.js";
+import { CONFIG_FILE_NAME } from "./app-info.js";
+import type { LocalModelConfig } from "./config.js";
 import { ModelService } from "./domain/model/model-service.js";
 import { ParserPool } from "./domain/parsing/parser-pool.js";
 import { PathGuard } from "./domain/paths/path-guard.js";

@@ -5,7 +5,7 @@
  * machine's load swings a time ratio; what a process loads is exact).
  */
 import { execFile } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -45,6 +45,17 @@ describe("local-model: usage", () => {
     const result = await run(["stats"], { LOCAL_MODEL_TIMEOUT_MS: "soon" });
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/^local-model: [^\n]*LOCAL_MODEL_TIMEOUT_MS[^\n]*\n$/);
+  });
+
+  it("-c FILE names the config file, trusted, and wins over LOCAL_MODEL_CONFIG", async () => {
+    const dir = tempDir();
+    const named = join(dir, "named.json");
+    const fromEnv = join(dir, "env.json");
+    writeFileSync(named, JSON.stringify({ timeout_ms: 1234 }));
+    writeFileSync(fromEnv, JSON.stringify({ timeout_ms: 5678 }));
+    const result = await run(["-c", named, "config", "check", "--no-load", "--json"], { LOCAL_MODEL_CONFIG: fromEnv });
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({ config: { configFile: named, configSource: "trusted", timeoutMs: 1234 } });
   });
 
   it("--help documents the exit status and the environment", async () => {

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Client } from "@modelcontextprotocol/client";
 import { connectInProcess, type InProcessConnection } from "@local-mcp/core/testing";
-import { loadConfig, type LocalModelConfig } from "../src/config.js";
+import { loadLocalModelConfig, type LocalModelConfig } from "../src/config.js";
 import { createLocalModelServer } from "../src/server.js";
 
 export const APP_DIR = fileURLToPath(new URL("..", import.meta.url));
@@ -18,7 +18,7 @@ export async function tempDir(prefix = "local-model-"): Promise<{ path: string; 
 
 /** A config built the way the bin builds it: from LOCAL_MODEL_* variables. */
 export function configFor(env: Record<string, string>, cwd = APP_DIR): LocalModelConfig {
-  return loadConfig({ env: { LOCAL_MCP_LOG_LEVEL: "silent", ...env }, cwd });
+  return loadLocalModelConfig({ LOCAL_MCP_LOG_LEVEL: "silent", ...env }, cwd);
 }
 
 export interface Connected extends InProcessConnection {

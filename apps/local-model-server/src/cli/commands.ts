@@ -3,7 +3,7 @@
  * usage errors never load the config schemas, the stats store or the model service).
  */
 import { createLogger } from "@local-mcp/core";
-import { loadConfig, type LocalModelConfig } from "../config.js";
+import { loadLocalModelConfig, type LocalModelConfig } from "../config.js";
 import { StatsStore } from "../domain/stats/stats-store.js";
 import { TemplateStore } from "../domain/templates/template-store.js";
 import { checkConfig, formatCheck } from "./config-check.js";
@@ -13,9 +13,12 @@ import { formatTemplates } from "./templates-list.js";
 const out = (text: string) => void process.stdout.write(text);
 const json = (value: unknown) => out(`${JSON.stringify(value, null, 2)}\n`);
 
-/** The configuration the server would use here; `configFile` is the `--config` option. */
+/**
+ * The configuration the server would use here; `configFile` is the `--config` option, which names
+ * the config file for this run as LOCAL_MODEL_CONFIG would (and wins over it).
+ */
 function resolveConfig(configFile: string | undefined): LocalModelConfig {
-  return loadConfig({ env: process.env, cwd: process.cwd(), ...(configFile ? { configFile } : {}) });
+  return loadLocalModelConfig(configFile ? { ...process.env, LOCAL_MODEL_CONFIG: configFile } : process.env, process.cwd());
 }
 
 /** `local-model config check`: exit status 1 when what the configuration names does not work. */
