@@ -1,4 +1,4 @@
-/** The tools of local-model-mcp, one file each; tests and docs enumerate them from here. */
+/** The tools of local-model-mcp, one file each, in tools/list order. */
 import type { AnyToolDefinition } from "@local-mcp/core";
 import type { LocalModelRuntime } from "../runtime.js";
 import { localAnalyzeTool } from "./local-analyze.js";
@@ -6,8 +6,6 @@ import { localExtractTool } from "./local-extract.js";
 import { localGenerateTool } from "./local-generate.js";
 import { localGitTool } from "./local-git.js";
 import { localVerifyTool } from "./local-verify.js";
-
-export const TOOL_NAMES = ["local_extract", "local_verify", "local_generate", "local_git", "local_analyze"] as const;
 
 export function localModelTools(runtime: LocalModelRuntime): AnyToolDefinition[] {
   return [localExtractTool(runtime), localVerifyTool(runtime), localGenerateTool(runtime), localGitTool(runtime), localAnalyzeTool(runtime)];
