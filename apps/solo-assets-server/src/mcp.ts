@@ -9,8 +9,5 @@ import { APP_INFO } from "./app-info.js";
 
 await runServerMain({
   app: APP_INFO,
-  factory: async () => {
-    const { openSoloServerFactory } = await import("./mcp-start.js");
-    return openSoloServerFactory(process.argv.includes("--http") ? "http" : "stdio");
-  },
+  factory: async () => (await import("./server-main.js")).startSoloAssetsServer(process.env, process.cwd()),
 });

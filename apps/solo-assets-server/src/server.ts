@@ -1,18 +1,20 @@
 /**
  * The solo-assets MCP server: six tools over the function library, and its functions as
- * resources (`solo://functions/{name}`). `createSoloAssetsServer`
- * takes the process's server services (the HTTP runner makes one server per session; they share
- * them): the light context up front, the library on the first call that needs it.
+ * resources (`solo://functions/{name}`). `createSoloAssetsServer` takes the configuration and,
+ * optionally, the process's server services (the HTTP runner makes one server per session; they
+ * share them, see server-main.ts): the light context up front, the library on the first call that
+ * needs it. Without them, the server opens its own from the configuration and disposes them on close.
  */
 import { createServer } from "@local-mcp/core";
 import type { CreatedServer, Logger } from "@local-mcp/core";
 import { APP_INFO } from "./app-info.js";
 import type { SoloAssetsConfig } from "./config.js";
+import { openSoloContext } from "./context.js";
 import type { SoloContext } from "./context.js";
 import type { EffectiveSettings } from "./domain/settings/effective-settings.js";
 import type { SoloServices } from "./services.js";
 import { functionResource } from "./resources/function-resource.js";
-import { createSoloTools } from "./tools/index.js";
+import { soloAssetsTools } from "./tools/index.js";
 
 export const SERVER_INSTRUCTIONS = [
   "A personal library of verified Python functions.",
@@ -61,21 +63,35 @@ export function lazyServerServices(context: SoloContext): SoloServerServices {
   };
 }
 
-export interface SoloServerOptions {
-  /** Dispose the services when this server closes (stdio and tests; not per HTTP session). */
-  disposeServicesOnClose?: boolean;
+export interface SoloAssetsServerOptions {
+  /**
+   * The process's server services, shared by its servers (one per HTTP session). They must be
+   * built from the same configuration object the server is given (a mismatch throws). Absent: the
+   * server opens its own from the configuration, loads the library lazily and owns them.
+   */
+  services?: SoloServerServices | undefined;
+  /**
+   * Dispose the given services when this server closes (stdio and tests; not per HTTP session).
+   * A server always disposes the services it opened itself.
+   */
+  disposeServicesOnClose?: boolean | undefined;
 }
 
-export function createSoloAssetsServer(host: SoloServerServices, options: SoloServerOptions = {}): CreatedServer {
+export function createSoloAssetsServer(config: SoloAssetsConfig, options: SoloAssetsServerOptions = {}): CreatedServer {
+  if (options.services && options.services.config !== config) {
+    throw new Error("createSoloAssetsServer: options.services were built from another configuration than the one given");
+  }
+  const host = options.services ?? lazyServerServices(openSoloContext(config));
+  const dispose = options.services === undefined || options.disposeServicesOnClose === true;
   return createServer({
     name: APP_INFO.name,
     version: APP_INFO.version,
     title: APP_INFO.title,
     instructions: SERVER_INSTRUCTIONS,
-    tools: createSoloTools(host),
+    tools: soloAssetsTools(host),
     resourceTemplates: [functionResource(host)],
-    responseLevel: host.config.responseLevel,
+    responseLevel: config.responseLevel,
     logger: host.logger,
-    onClose: options.disposeServicesOnClose ? () => host.dispose() : undefined,
+    onClose: dispose ? () => host.dispose() : undefined,
   });
 }

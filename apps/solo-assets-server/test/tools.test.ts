@@ -6,7 +6,7 @@ import { nestingDepth, silentLogger } from "@local-mcp/core";
 import { assertLevelsNested } from "@local-mcp/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { serverServicesOf } from "../src/server.js";
-import { createSaveFunctionTool } from "../src/tools/save-function.js";
+import { saveFunctionTool } from "../src/tools/save-function.js";
 import { commitUnchecked } from "./helpers/unchecked-save.js";
 import { callTool, connectSolo, tempLibrary } from "./helpers/test-library.js";
 import type { SoloConnection, TempLibrary } from "./helpers/test-library.js";
@@ -63,7 +63,7 @@ describe("response levels", () => {
 
   it("nest for save_function (one save rendered at each level), whose own default is standard", async () => {
     const args = { name: "shout", code: 'def shout(text: str) -> str:\n    """Upper-case text."""\n    return text.upper()\n', description: "Upper-case a text", skip_tests: true };
-    const tool = createSaveFunctionTool(serverServicesOf(solo.services));
+    const tool = saveFunctionTool(serverServicesOf(solo.services));
     const response = await tool.handler(
       { ...args, tags: [], dependencies: [], test_cases: [] },
       { signal: new AbortController().signal, progress: () => undefined, level: "full", logger: silentLogger },

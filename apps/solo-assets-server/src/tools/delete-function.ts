@@ -2,7 +2,7 @@ import { DESTRUCTIVE_IDEMPOTENT, LeveledResponse, defineTool } from "@local-mcp/
 import { z } from "zod";
 import type { SoloServerServices } from "../server.js";
 
-export function createDeleteFunctionTool(host: SoloServerServices) {
+export function deleteFunctionTool(host: SoloServerServices) {
   return defineTool({
     name: "delete_function",
     title: "Delete a function",

@@ -25,7 +25,7 @@ function historyResponse(name: string, current: FunctionRecord | undefined, vers
   }));
 }
 
-export function createGetFunctionHistoryTool(host: SoloServerServices) {
+export function getFunctionHistoryTool(host: SoloServerServices) {
   return defineTool({
     name: "get_function_history",
     title: "A function's versions",

@@ -4,7 +4,7 @@ import type { SoloServerServices } from "../server.js";
 import { gateDetails } from "./function-views.js";
 import { GateReportSchema, StatusSchema, TestCaseSchema } from "./output-schemas.js";
 
-export function createGetFunctionTool(host: SoloServerServices) {
+export function getFunctionTool(host: SoloServerServices) {
   return defineTool({
     name: "get_function",
     title: "Get a function's code",

@@ -1,22 +1,20 @@
 /** Every tool of the server, in the order tools/list shows them. */
 import type { AnyToolDefinition } from "@local-mcp/core";
 import type { SoloServerServices } from "../server.js";
-import { createDeleteFunctionTool } from "./delete-function.js";
-import { createGetFunctionHistoryTool } from "./get-function-history.js";
-import { createGetFunctionTool } from "./get-function.js";
-import { createListFunctionsTool } from "./list-functions.js";
-import { createSaveFunctionTool } from "./save-function.js";
-import { createSearchFunctionsTool } from "./search-functions.js";
+import { deleteFunctionTool } from "./delete-function.js";
+import { getFunctionHistoryTool } from "./get-function-history.js";
+import { getFunctionTool } from "./get-function.js";
+import { listFunctionsTool } from "./list-functions.js";
+import { saveFunctionTool } from "./save-function.js";
+import { searchFunctionsTool } from "./search-functions.js";
 
-export const TOOL_FACTORIES = [
-  createSearchFunctionsTool,
-  createGetFunctionTool,
-  createSaveFunctionTool,
-  createListFunctionsTool,
-  createGetFunctionHistoryTool,
-  createDeleteFunctionTool,
-] as const;
-
-export function createSoloTools(host: SoloServerServices): AnyToolDefinition[] {
-  return TOOL_FACTORIES.map((create) => create(host));
+export function soloAssetsTools(host: SoloServerServices): AnyToolDefinition[] {
+  return [
+    searchFunctionsTool(host),
+    getFunctionTool(host),
+    saveFunctionTool(host),
+    listFunctionsTool(host),
+    getFunctionHistoryTool(host),
+    deleteFunctionTool(host),
+  ];
 }

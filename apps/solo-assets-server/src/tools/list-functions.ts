@@ -12,7 +12,7 @@ function listResponse(total: number, offset: number, functions: FunctionRecord[]
   }));
 }
 
-export function createListFunctionsTool(host: SoloServerServices) {
+export function listFunctionsTool(host: SoloServerServices) {
   return defineTool({
     name: "list_functions",
     title: "List the library's functions",

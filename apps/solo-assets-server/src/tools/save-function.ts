@@ -4,7 +4,7 @@ import type { SoloServerServices } from "../server.js";
 import { criticLabel, gateDetails, stepSummaries } from "./function-views.js";
 import { GateReportSchema, RejectionSchema, StatusSchema, StepSummarySchema, TestCaseSchema, UnverifiedSchema } from "./output-schemas.js";
 
-export function createSaveFunctionTool(host: SoloServerServices) {
+export function saveFunctionTool(host: SoloServerServices) {
   const { config, settings } = host;
   return defineTool({
     name: "save_function",

@@ -33,7 +33,7 @@ function searchResponse(query: string, outcome: SearchOutcome): LeveledResponse 
   });
 }
 
-export function createSearchFunctionsTool(host: SoloServerServices) {
+export function searchFunctionsTool(host: SoloServerServices) {
   return defineTool({
     name: "search_functions",
     title: "Search the function library",

@@ -59,7 +59,7 @@ export interface SoloConnection {
 /** An SDK client connected in process to a server on its own services. */
 export async function connectSolo(dbPath: string, overrides: Record<string, string | undefined> = {}): Promise<SoloConnection> {
   const services = testServices(dbPath, overrides);
-  const connection = await connectInProcess(createSoloAssetsServer(serverServicesOf(services), { disposeServicesOnClose: true }));
+  const connection = await connectInProcess(createSoloAssetsServer(services.config, { services: serverServicesOf(services), disposeServicesOnClose: true }));
   return { client: connection.client, services, close: connection.close };
 }
 
