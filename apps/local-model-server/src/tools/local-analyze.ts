@@ -3,7 +3,7 @@
  * functions with parameters, interfaces/types/enums, and dependencies following relative
  * imports to `depth`. Other languages go to the model (engine auto) when one is configured.
  */
-import { READ_ONLY, defineTool, lazySchema, type ToolContext } from "@local-mcp/core";
+import { READ_ONLY, defineTool, lazySchema, type ToolContext, type ToolDefinition } from "@local-mcp/core";
 import { z } from "zod";
 import { analyzeWithDependencies, type AnalyzedFile } from "../domain/analyze/script-analysis.js";
 import { jsonTaskMessages, numbered } from "../domain/model/prompts.js";
@@ -56,7 +56,7 @@ const output = lazySchema(() =>
   ),
 );
 
-export function localAnalyzeTool(runtime: LocalModelRuntime) {
+export function localAnalyzeTool(runtime: LocalModelRuntime): ToolDefinition {
   return defineTool({
     name: "local_analyze",
     title: "Analyze code structure",

@@ -3,7 +3,7 @@
  * (time-bounded), exports/imports (TypeScript compiler API), outlines (headings, GSD blocks,
  * symbols) — and, with a model, summaries of prose or anything sent with engine "model".
  */
-import { READ_ONLY, defineTool, lazySchema, ToolError, type ToolContext } from "@local-mcp/core";
+import { READ_ONLY, defineTool, lazySchema, ToolError, type ToolContext, type ToolDefinition } from "@local-mcp/core";
 import { z } from "zod";
 import {
   extractExports,
@@ -82,7 +82,7 @@ const MODEL_TASK: Record<ExtractTask, string> = {
   structure: "Outline the file: its headings, sections or top-level symbols, each with its nesting level (1 = top).",
 };
 
-export function localExtractTool(runtime: LocalModelRuntime) {
+export function localExtractTool(runtime: LocalModelRuntime): ToolDefinition {
   return defineTool({
     name: "local_extract",
     title: "Extract structured data from files",

@@ -4,7 +4,7 @@
  * template uses and the call does not give is INVALID_INPUT naming it. With output_path the file
  * is written atomically under the roots, and minimal responses leave the content out.
  */
-import { DESTRUCTIVE_IDEMPOTENT, defineTool, lazySchema, ToolError, type ToolContext } from "@local-mcp/core";
+import { DESTRUCTIVE_IDEMPOTENT, defineTool, lazySchema, ToolError, type ToolContext, type ToolDefinition } from "@local-mcp/core";
 import { z } from "zod";
 import { countLines } from "../domain/text/lines.js";
 import { jsonTaskMessages } from "../domain/model/prompts.js";
@@ -42,7 +42,7 @@ const output = lazySchema(() => contractOutput(
   }),
 ));
 
-export function localGenerateTool(runtime: LocalModelRuntime) {
+export function localGenerateTool(runtime: LocalModelRuntime): ToolDefinition {
   return defineTool({
     name: "local_generate",
     title: "Generate a file from a template",

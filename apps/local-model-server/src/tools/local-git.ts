@@ -8,7 +8,7 @@
  * lists, full every detail.
  */
 import { stat } from "node:fs/promises";
-import { READ_ONLY, defineTool, lazySchema, ToolError, type ToolContext } from "@local-mcp/core";
+import { READ_ONLY, defineTool, lazySchema, ToolError, type ToolContext, type ToolDefinition } from "@local-mcp/core";
 import { z } from "zod";
 import { shortStatusText } from "../domain/git/status-parser.js";
 import { GitRepo, type PathFilter } from "../domain/git/git-repo.js";
@@ -96,7 +96,7 @@ const output = lazySchema(() => contractOutput(
   }),
 ));
 
-export function localGitTool(runtime: LocalModelRuntime) {
+export function localGitTool(runtime: LocalModelRuntime): ToolDefinition {
   return defineTool({
     name: "local_git",
     title: "Summarize git state",

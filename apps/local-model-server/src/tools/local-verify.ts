@@ -3,7 +3,7 @@
  * `pattern`) are checked exactly, with `line N: <snippet>` evidence; a check with only a
  * natural-language description goes to the model. A check on a file that does not exist fails.
  */
-import { READ_ONLY, defineTool, lazySchema, ToolError, type ToolContext } from "@local-mcp/core";
+import { READ_ONLY, defineTool, lazySchema, ToolError, type ToolContext, type ToolDefinition } from "@local-mcp/core";
 import { z } from "zod";
 import { jsonTaskMessages, numbered } from "../domain/model/prompts.js";
 import { SHORT_ANSWER_BOUNDS, VERDICT_SCHEMA } from "../domain/model/task-schemas.js";
@@ -54,7 +54,7 @@ const result = z.object({
 
 const output = lazySchema(() => contractOutput(z.object({ passed: z.number().int(), failed: z.number().int(), results: z.array(result) })));
 
-export function localVerifyTool(runtime: LocalModelRuntime) {
+export function localVerifyTool(runtime: LocalModelRuntime): ToolDefinition {
   return defineTool({
     name: "local_verify",
     title: "Verify a checklist against code",
