@@ -19,16 +19,10 @@ export interface CatDocConfig extends CommonConfig {
   projectPath: string;
 }
 
-/** The variables the CatDoc bins read, for `--help` (a leaf module, so --help loads no schema). */
-
+/** The configuration in `env` (app-info.ts lists its variables for `--help`); a bad value throws a ConfigError. */
 export function loadCatDocConfig(env: Env, cwd: string): CatDocConfig {
   const common = parseCommonConfig(env);
   const own = parseEnvConfig("CATDOC_", CatDocEnvSchema, env);
   const projectPath = own.projectPath === undefined ? resolve(cwd) : isAbsolute(own.projectPath) ? own.projectPath : resolve(cwd, own.projectPath);
   return { ...common, projectPath };
-}
-
-/** The configuration of this process (what the bins call). */
-export function catDocConfigFromProcess(): CatDocConfig {
-  return loadCatDocConfig(process.env, process.cwd());
 }

@@ -1,16 +1,15 @@
 /**
  * The CatDoc MCP server: its 19 tools (tools/index.ts) and resources (resources/index.ts) over
- * one project, as a core server definition. `createServer(createCatDocServer(config))` gives
- * a running server; mcp-main.ts serves it over stdio or HTTP.
+ * one project, built by core's createServer. server-main.ts makes one per session; mcp.ts and
+ * the CLI's `catdoc mcp` serve them over stdio or HTTP.
  */
 import { createLogger, createServer } from "@local-mcp/core";
-import type { Logger, ServerDefinition, ServerFactory } from "@local-mcp/core";
+import type { CreatedServer, Logger } from "@local-mcp/core";
 import { APP_INFO } from "./app-info.js";
-import { catDocConfigFromProcess } from "./config.js";
 import type { CatDocConfig } from "./config.js";
 import { ProjectAccess } from "./project-access.js";
 import { catdocResources } from "./resources/index.js";
-import { catdocTools } from "./tools/index.js";
+import { catDocTools } from "./tools/index.js";
 
 const INSTRUCTIONS = [
   "CatDoc keeps a project's documents as a category: objects are documents, morphisms are relations between them,",
@@ -25,22 +24,18 @@ export interface CatDocServerOptions {
   logger?: Logger;
 }
 
-export function createCatDocServer(config: CatDocConfig, options: CatDocServerOptions = {}): ServerDefinition {
+/** A server on the project of `config`, with its own access to the project (one store). */
+export function createCatDocServer(config: CatDocConfig, options: CatDocServerOptions = {}): CreatedServer {
   const project = new ProjectAccess(config.projectPath);
   const logger = options.logger ?? createLogger({ name: APP_INFO.name, level: config.logLevel });
-  return {
+  return createServer({
     name: APP_INFO.name,
     version: APP_INFO.version,
     title: APP_INFO.title,
     instructions: INSTRUCTIONS,
     responseLevel: config.responseLevel,
     logger,
-    tools: catdocTools(project),
+    tools: catDocTools(project),
     ...catdocResources(project),
-  };
-}
-
-/** What runServerMain serves: a CatDoc server per connection, on `config` (default: this process's). */
-export function catDocServerFactory(config: CatDocConfig = catDocConfigFromProcess()): ServerFactory {
-  return () => createServer(createCatDocServer(config));
+  });
 }

@@ -1,7 +1,9 @@
 import { DEFAULT_MAX_RESPONSE_TOKENS, eachAtLevel, lazySchema, LeveledResponse, READ_ONLY, tokensAboveBudget } from "@local-mcp/core";
+import type { ToolDefinition } from "@local-mcp/core";
 import { z } from "zod";
 import { requireCategory } from "../domain/project-index.js";
-import { defineCatDocTool } from "./catdoc-tool.js";
+import type { ProjectAccess } from "../project-access.js";
+import { withToolErrors } from "./catdoc-tool.js";
 import { buildGraph } from "./support/graph-view.js";
 import { PageOutput, paginate, pagingInput } from "./support/paging.js";
 import { MetadataOutput } from "./support/schemas.js";
@@ -62,31 +64,33 @@ const output = lazySchema(() => z.object({
   naturalTransformations: z.array(z.object({ id: z.string(), name: z.string(), sourceFunctor: z.string(), targetFunctor: z.string() })).optional(),
 }));
 
-export const catdocGetGraphTool = defineCatDocTool({
-  name: "catdoc_get_graph",
-  title: "Get the document graph",
-  description:
-    "The graph of the project or one category: objects as nodes (a page at a time), the morphisms among them as edges, and the functors and natural transformations. A small project's whole graph: resource catdoc://graph.",
-  get input() {
-    return input();
-  },
-  get output() {
-    return output();
-  },
-  annotations: READ_ONLY,
-  handler: async ({ categoryId, includeIdentities, edgeLimit, limit, offset }, { project }) => {
-    const index = (await project.load()).index;
-    if (categoryId !== undefined) requireCategory(index, categoryId);
-    const graph = buildGraph(index, { categoryId, includeIdentities: includeIdentities === true });
-    let pageSize = limit ?? PAGE.defaultLimit;
-    for (;;) {
-      const response = graphPage(graph, { limit: pageSize, offset, edgeLimit });
-      if (limit !== undefined || pageSize === 1) return response;
-      if ((await tokensAboveBudget(JSON.stringify(response.toResponse("full")), DEFAULT_PAGE_TOKENS)) === undefined) return response;
-      pageSize = Math.max(1, Math.floor(pageSize / 2));
-    }
-  },
-});
+export function catdocGetGraphTool(project: ProjectAccess): ToolDefinition {
+  return withToolErrors({
+    name: "catdoc_get_graph",
+    title: "Get the document graph",
+    description:
+      "The graph of the project or one category: objects as nodes (a page at a time), the morphisms among them as edges, and the functors and natural transformations. A small project's whole graph: resource catdoc://graph.",
+    get input() {
+      return input();
+    },
+    get output() {
+      return output();
+    },
+    annotations: READ_ONLY,
+    handler: async ({ categoryId, includeIdentities, edgeLimit, limit, offset }) => {
+      const index = (await project.load()).index;
+      if (categoryId !== undefined) requireCategory(index, categoryId);
+      const graph = buildGraph(index, { categoryId, includeIdentities: includeIdentities === true });
+      let pageSize = limit ?? PAGE.defaultLimit;
+      for (;;) {
+        const response = graphPage(graph, { limit: pageSize, offset, edgeLimit });
+        if (limit !== undefined || pageSize === 1) return response;
+        if ((await tokensAboveBudget(JSON.stringify(response.toResponse("full")), DEFAULT_PAGE_TOKENS)) === undefined) return response;
+        pageSize = Math.max(1, Math.floor(pageSize / 2));
+      }
+    },
+  });
+}
 
 /** One page of the graph: `limit` nodes from `offset` and the edges among them (up to `edgeLimit`). */
 function graphPage(

@@ -1,9 +1,11 @@
 import { DESTRUCTIVE_IDEMPOTENT, eachAtLevel, lazySchema, LeveledResponse } from "@local-mcp/core";
+import type { ToolDefinition } from "@local-mcp/core";
 import { z } from "zod";
 import { CatDocInputError } from "../domain/errors.js";
 import type { CatDocProject } from "../domain/index.js";
 import type { ImportedObject } from "../domain/import/index.js";
-import { defineCatDocTool } from "./catdoc-tool.js";
+import type { ProjectAccess } from "../project-access.js";
+import { withToolErrors } from "./catdoc-tool.js";
 import { limitInput } from "./support/paging.js";
 import { MetadataOutput } from "./support/schemas.js";
 
@@ -78,87 +80,89 @@ const output = lazySchema(() => z.object({
   changes: z.array(z.string()).optional(),
 }));
 
-export const catdocImportDocumentTool = defineCatDocTool({
-  name: "catdoc_import_document",
-  title: "Import Markdown documents",
-  description:
-    "Imports a Markdown file or directory into a category: each document becomes an object (frontmatter id, title, domain, tags) and its references (@id, [[link]], relative links) become morphisms. All or nothing; a re-import updates. Try dryRun first.",
-  get input() {
-    return input();
-  },
-  get output() {
-    return output();
-  },
-  annotations: DESTRUCTIVE_IDEMPOTENT,
-  // An import is asked for its report: without response_level it answers the lists and warnings
-  // (standard); minimal is its counts, the warnings' too.
-  responseLevel: "standard",
-  timeoutMs: 60_000,
-  handler: async ({ filePath, domain, categoryId, dryRun, force, limit }, { project, signal }) => {
-    const category = await chooseCategory(() => project.load(), categoryId);
-    // Cancelled (by the client, or at the deadline) before its commit point, the import writes nothing.
-    const { importDocuments } = await import("../domain/import/import-documents.js");
-    const report = await importDocuments(
-      await project.store(),
-      {
-        paths: [filePath],
-        pathField: "filePath",
-        categoryId: category.id,
-        ...(category.create ? { createCategory: category.create } : {}),
-        ...(domain === undefined ? {} : { domain }),
-        dryRun: dryRun === true,
-        force: force === true,
-      },
-      { signal },
-    );
-    const cap = limit ?? SHOWN.defaultLimit;
-    const lists = [report.added, report.updated, report.unchanged, report.skipped, report.conflicts, report.proposedMorphisms, report.unresolved];
-    const truncated = lists.some((list) => list.length > cap);
-    const first = <T>(list: readonly T[]) => list.slice(0, cap);
-    const objectParts = (o: ImportedObject) => ({ minimal: { id: o.id }, standard: { path: o.path, title: o.title }, full: { domain: o.domain } });
-    return new LeveledResponse((level) => ({
-      minimal: {
-        written: report.written,
-        dryRun: report.dryRun,
-        categoryId: report.categoryId,
-        categoryCreated: report.categoryCreated,
-        counts: {
-          documentsRead: report.documentsRead,
-          added: report.added.length,
-          updated: report.updated.length,
-          unchanged: report.unchanged.length,
-          skipped: report.skipped.length,
-          conflicts: report.conflicts.length,
-          proposedMorphisms: report.proposedMorphisms.length,
-          existingMorphisms: report.existingMorphisms.length,
-          unresolved: report.unresolved.length,
-          warnings: report.warnings.length,
+export function catdocImportDocumentTool(project: ProjectAccess): ToolDefinition {
+  return withToolErrors({
+    name: "catdoc_import_document",
+    title: "Import Markdown documents",
+    description:
+      "Imports a Markdown file or directory into a category: each document becomes an object (frontmatter id, title, domain, tags) and its references (@id, [[link]], relative links) become morphisms. All or nothing; a re-import updates. Try dryRun first.",
+    get input() {
+      return input();
+    },
+    get output() {
+      return output();
+    },
+    annotations: DESTRUCTIVE_IDEMPOTENT,
+    // An import is asked for its report: without response_level it answers the lists and warnings
+    // (standard); minimal is its counts, the warnings' too.
+    responseLevel: "standard",
+    timeoutMs: 60_000,
+    handler: async ({ filePath, domain, categoryId, dryRun, force, limit }, { signal }) => {
+      const category = await chooseCategory(() => project.load(), categoryId);
+      // Cancelled (by the client, or at the deadline) before its commit point, the import writes nothing.
+      const { importDocuments } = await import("../domain/import/import-documents.js");
+      const report = await importDocuments(
+        await project.store(),
+        {
+          paths: [filePath],
+          pathField: "filePath",
+          categoryId: category.id,
+          ...(category.create ? { createCategory: category.create } : {}),
+          ...(domain === undefined ? {} : { domain }),
+          dryRun: dryRun === true,
+          force: force === true,
         },
-      },
-      // The lists and warnings behind the counts.
-      standard: {
-        warnings: report.warnings,
-        added: eachAtLevel(level, first(report.added), objectParts),
-        updated: eachAtLevel(level, first(report.updated), objectParts),
-        unchanged: eachAtLevel(level, first(report.unchanged), objectParts),
-        skipped: first(report.skipped),
-        conflicts: eachAtLevel(level, first(report.conflicts), (c) => ({
-          minimal: { id: c.id, fields: c.fields },
-          standard: { path: c.path },
-          full: { current: c.current, imported: c.imported },
-        })),
-        proposedMorphisms: eachAtLevel(level, first(report.proposedMorphisms), (m) => ({
-          minimal: { id: m.id, source: m.source, target: m.target },
-          standard: { name: m.name, reason: m.reason },
-        })),
-        unresolved: eachAtLevel(level, first(report.unresolved), (u) => ({
-          minimal: { source: u.source, reference: u.reference },
-          standard: { kind: u.kind, reason: u.reason },
-        })),
-        truncated,
-        ...(truncated ? { notice: `Each list shows its first ${cap} items; counts has the totals. Raise limit (at most ${SHOWN.maxLimit}) to see more.` } : {}),
-      },
-      full: { version: report.version, changes: first(report.changes) },
-    }));
-  },
-});
+        { signal },
+      );
+      const cap = limit ?? SHOWN.defaultLimit;
+      const lists = [report.added, report.updated, report.unchanged, report.skipped, report.conflicts, report.proposedMorphisms, report.unresolved];
+      const truncated = lists.some((list) => list.length > cap);
+      const first = <T>(list: readonly T[]) => list.slice(0, cap);
+      const objectParts = (o: ImportedObject) => ({ minimal: { id: o.id }, standard: { path: o.path, title: o.title }, full: { domain: o.domain } });
+      return new LeveledResponse((level) => ({
+        minimal: {
+          written: report.written,
+          dryRun: report.dryRun,
+          categoryId: report.categoryId,
+          categoryCreated: report.categoryCreated,
+          counts: {
+            documentsRead: report.documentsRead,
+            added: report.added.length,
+            updated: report.updated.length,
+            unchanged: report.unchanged.length,
+            skipped: report.skipped.length,
+            conflicts: report.conflicts.length,
+            proposedMorphisms: report.proposedMorphisms.length,
+            existingMorphisms: report.existingMorphisms.length,
+            unresolved: report.unresolved.length,
+            warnings: report.warnings.length,
+          },
+        },
+        // The lists and warnings behind the counts.
+        standard: {
+          warnings: report.warnings,
+          added: eachAtLevel(level, first(report.added), objectParts),
+          updated: eachAtLevel(level, first(report.updated), objectParts),
+          unchanged: eachAtLevel(level, first(report.unchanged), objectParts),
+          skipped: first(report.skipped),
+          conflicts: eachAtLevel(level, first(report.conflicts), (c) => ({
+            minimal: { id: c.id, fields: c.fields },
+            standard: { path: c.path },
+            full: { current: c.current, imported: c.imported },
+          })),
+          proposedMorphisms: eachAtLevel(level, first(report.proposedMorphisms), (m) => ({
+            minimal: { id: m.id, source: m.source, target: m.target },
+            standard: { name: m.name, reason: m.reason },
+          })),
+          unresolved: eachAtLevel(level, first(report.unresolved), (u) => ({
+            minimal: { source: u.source, reference: u.reference },
+            standard: { kind: u.kind, reason: u.reason },
+          })),
+          truncated,
+          ...(truncated ? { notice: `Each list shows its first ${cap} items; counts has the totals. Raise limit (at most ${SHOWN.maxLimit}) to see more.` } : {}),
+        },
+        full: { version: report.version, changes: first(report.changes) },
+      }));
+    },
+  });
+}

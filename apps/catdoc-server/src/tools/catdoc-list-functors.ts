@@ -1,6 +1,8 @@
 import { eachAtLevel, lazySchema, LeveledResponse, READ_ONLY } from "@local-mcp/core";
+import type { ToolDefinition } from "@local-mcp/core";
 import { z } from "zod";
-import { defineCatDocTool } from "./catdoc-tool.js";
+import type { ProjectAccess } from "../project-access.js";
+import { withToolErrors } from "./catdoc-tool.js";
 import { PageOutput, paginate, pagingInput } from "./support/paging.js";
 
 const PAGE = { defaultLimit: 50, maxLimit: 500 };
@@ -27,37 +29,39 @@ const output = lazySchema(() => z.object({
     .describe("standard: the functors of this page."),
 }));
 
-export const catdocListFunctorsTool = defineCatDocTool({
-  name: "catdoc_list_functors",
-  title: "List functors",
-  description:
-    "Lists the functors (maps from one category of documents to another, e.g. requirements → specifications) with their mapping counts.",
-  get input() {
-    return input();
-  },
-  get output() {
-    return output();
-  },
-  annotations: READ_ONLY,
-  handler: async ({ limit, offset }, { project }) => {
-    const index = (await project.load()).index;
-    const { items, info } = paginate(index.model.functors, { limit, offset }, PAGE, "functors");
-    const nameOf = (id: string) => index.categories.get(id)?.category.name ?? null;
-    return new LeveledResponse((level) => ({
-      minimal: { ...info, ids: items.map((f) => f.id) },
-      standard: {
-        functors: eachAtLevel(level, items, (f) => ({
-          minimal: {
-            id: f.id,
-            name: f.name,
-            sourceCategory: f.sourceCategory,
-            targetCategory: f.targetCategory,
-            mappedObjects: Object.keys(f.objectMapping).length,
-            mappedMorphisms: Object.keys(f.morphismMapping).length,
-          },
-          full: { sourceCategoryName: nameOf(f.sourceCategory), targetCategoryName: nameOf(f.targetCategory) },
-        })),
-      },
-    }));
-  },
-});
+export function catdocListFunctorsTool(project: ProjectAccess): ToolDefinition {
+  return withToolErrors({
+    name: "catdoc_list_functors",
+    title: "List functors",
+    description:
+      "Lists the functors (maps from one category of documents to another, e.g. requirements → specifications) with their mapping counts.",
+    get input() {
+      return input();
+    },
+    get output() {
+      return output();
+    },
+    annotations: READ_ONLY,
+    handler: async ({ limit, offset }) => {
+      const index = (await project.load()).index;
+      const { items, info } = paginate(index.model.functors, { limit, offset }, PAGE, "functors");
+      const nameOf = (id: string) => index.categories.get(id)?.category.name ?? null;
+      return new LeveledResponse((level) => ({
+        minimal: { ...info, ids: items.map((f) => f.id) },
+        standard: {
+          functors: eachAtLevel(level, items, (f) => ({
+            minimal: {
+              id: f.id,
+              name: f.name,
+              sourceCategory: f.sourceCategory,
+              targetCategory: f.targetCategory,
+              mappedObjects: Object.keys(f.objectMapping).length,
+              mappedMorphisms: Object.keys(f.morphismMapping).length,
+            },
+            full: { sourceCategoryName: nameOf(f.sourceCategory), targetCategoryName: nameOf(f.targetCategory) },
+          })),
+        },
+      }));
+    },
+  });
+}

@@ -1,7 +1,9 @@
 import { eachAtLevel, lazySchema, LeveledResponse, levelIncludes, READ_ONLY } from "@local-mcp/core";
+import type { ToolDefinition } from "@local-mcp/core";
 import { z } from "zod";
 import { requireCategory } from "../domain/project-index.js";
-import { defineCatDocTool } from "./catdoc-tool.js";
+import type { ProjectAccess } from "../project-access.js";
+import { withToolErrors } from "./catdoc-tool.js";
 import { PageOutput, paginate, pagingInput } from "./support/paging.js";
 import { MetadataOutput } from "./support/schemas.js";
 
@@ -31,34 +33,36 @@ const output = lazySchema(() => z.object({
     .describe("standard: the objects of this page."),
 }));
 
-export const catdocListObjectsTool = defineCatDocTool({
-  name: "catdoc_list_objects",
-  title: "List objects (documents)",
-  description:
-    "Lists the objects (documents) in file order, of one domain or category if asked, a page at a time. To find them by words use catdoc_search.",
-  get input() {
-    return input();
-  },
-  get output() {
-    return output();
-  },
-  annotations: READ_ONLY,
-  handler: async ({ domain, categoryId, limit, offset }, { project, level }) => {
-    const loaded = await project.load();
-    if (categoryId !== undefined) requireCategory(loaded.index, categoryId);
-    const all = loaded.model.categories
-      .filter((c) => categoryId === undefined || c.id === categoryId)
-      .flatMap((c) => c.objects.filter((o) => domain === undefined || o.domain === domain).map((object) => ({ object, categoryId: c.id })));
-    const { items, info } = paginate(all, { limit, offset }, PAGE, "objects");
-    const documents = levelIncludes(level, "full") ? (await loaded.documents()).byObject : undefined;
-    return new LeveledResponse((at) => ({
-      minimal: { ...info, ids: items.map(({ object }) => object.id) },
-      standard: {
-        objects: eachAtLevel(at, items, ({ object, categoryId: home }) => ({
-          minimal: { id: object.id, categoryId: home, title: object.title, domain: object.domain },
-          full: { metadata: object.metadata, documentPath: documents === undefined ? undefined : (documents.get(object.id)?.path ?? null) },
-        })),
-      },
-    }));
-  },
-});
+export function catdocListObjectsTool(project: ProjectAccess): ToolDefinition {
+  return withToolErrors({
+    name: "catdoc_list_objects",
+    title: "List objects (documents)",
+    description:
+      "Lists the objects (documents) in file order, of one domain or category if asked, a page at a time. To find them by words use catdoc_search.",
+    get input() {
+      return input();
+    },
+    get output() {
+      return output();
+    },
+    annotations: READ_ONLY,
+    handler: async ({ domain, categoryId, limit, offset }, { level }) => {
+      const loaded = await project.load();
+      if (categoryId !== undefined) requireCategory(loaded.index, categoryId);
+      const all = loaded.model.categories
+        .filter((c) => categoryId === undefined || c.id === categoryId)
+        .flatMap((c) => c.objects.filter((o) => domain === undefined || o.domain === domain).map((object) => ({ object, categoryId: c.id })));
+      const { items, info } = paginate(all, { limit, offset }, PAGE, "objects");
+      const documents = levelIncludes(level, "full") ? (await loaded.documents()).byObject : undefined;
+      return new LeveledResponse((at) => ({
+        minimal: { ...info, ids: items.map(({ object }) => object.id) },
+        standard: {
+          objects: eachAtLevel(at, items, ({ object, categoryId: home }) => ({
+            minimal: { id: object.id, categoryId: home, title: object.title, domain: object.domain },
+            full: { metadata: object.metadata, documentPath: documents === undefined ? undefined : (documents.get(object.id)?.path ?? null) },
+          })),
+        },
+      }));
+    },
+  });
+}

@@ -1,8 +1,10 @@
 import { eachAtLevel, lazySchema, LeveledResponse, levelIncludes, READ_ONLY } from "@local-mcp/core";
+import type { ToolDefinition } from "@local-mcp/core";
 import { z } from "zod";
 import { requireCategory } from "../domain/project-index.js";
 import type { DocumentSet, SearchHit } from "../domain/index.js";
-import { defineCatDocTool } from "./catdoc-tool.js";
+import type { ProjectAccess } from "../project-access.js";
+import { withToolErrors } from "./catdoc-tool.js";
 
 const DEFAULT_LIMIT = 10;
 const MAX_LIMIT = 100;
@@ -46,39 +48,41 @@ const output = lazySchema(() => z.object({
   ),
 }));
 
-export const catdocSearchTool = defineCatDocTool({
-  name: "catdoc_search",
-  title: "Search documents",
-  description:
-    "Ranked full-text search (BM25+, prefix, fuzzy, CJK) over object ids, titles, domains, tags, metadata and content. Use it to find the objects a question is about.",
-  get input() {
-    return input();
-  },
-  get output() {
-    return output();
-  },
-  annotations: READ_ONLY,
-  handler: async ({ query, domain, categoryId, limit }, { project, level }) => {
-    const loaded = await project.load();
-    if (categoryId !== undefined) requireCategory(loaded.index, categoryId);
-    const result = await loaded.search(query, {
-      limit: limit ?? DEFAULT_LIMIT,
-      ...(domain === undefined ? {} : { domain }),
-      ...(categoryId === undefined ? {} : { categoryId }),
-    });
-    const documents = levelIncludes(level, "full") ? await loaded.documents() : undefined;
-    return new LeveledResponse((at) => ({
-      minimal: {
-        query: result.query,
-        total: result.total,
-        returned: result.hits.length,
-        truncated: result.total > result.hits.length,
-        hits: eachAtLevel(at, result.hits, (hit) => ({
-          minimal: { id: hit.id, score: Math.round(hit.score * 1000) / 1000 },
-          standard: { title: hit.title, domain: hit.domain, categoryId: hit.categoryId },
-          full: { terms: hit.terms, fields: hit.fields, documentPath: hit.documentPath, snippet: documents === undefined ? undefined : snippet(documents, hit) },
-        })),
-      },
-    }));
-  },
-});
+export function catdocSearchTool(project: ProjectAccess): ToolDefinition {
+  return withToolErrors({
+    name: "catdoc_search",
+    title: "Search documents",
+    description:
+      "Ranked full-text search (BM25+, prefix, fuzzy, CJK) over object ids, titles, domains, tags, metadata and content. Use it to find the objects a question is about.",
+    get input() {
+      return input();
+    },
+    get output() {
+      return output();
+    },
+    annotations: READ_ONLY,
+    handler: async ({ query, domain, categoryId, limit }, { level }) => {
+      const loaded = await project.load();
+      if (categoryId !== undefined) requireCategory(loaded.index, categoryId);
+      const result = await loaded.search(query, {
+        limit: limit ?? DEFAULT_LIMIT,
+        ...(domain === undefined ? {} : { domain }),
+        ...(categoryId === undefined ? {} : { categoryId }),
+      });
+      const documents = levelIncludes(level, "full") ? await loaded.documents() : undefined;
+      return new LeveledResponse((at) => ({
+        minimal: {
+          query: result.query,
+          total: result.total,
+          returned: result.hits.length,
+          truncated: result.total > result.hits.length,
+          hits: eachAtLevel(at, result.hits, (hit) => ({
+            minimal: { id: hit.id, score: Math.round(hit.score * 1000) / 1000 },
+            standard: { title: hit.title, domain: hit.domain, categoryId: hit.categoryId },
+            full: { terms: hit.terms, fields: hit.fields, documentPath: hit.documentPath, snippet: documents === undefined ? undefined : snippet(documents, hit) },
+          })),
+        },
+      }));
+    },
+  });
+}

@@ -1,7 +1,9 @@
 import { eachAtLevel, lazySchema, LeveledResponse, READ_ONLY } from "@local-mcp/core";
+import type { ToolDefinition } from "@local-mcp/core";
 import { z } from "zod";
 import { requireCategory } from "../domain/project-index.js";
-import { defineCatDocTool } from "./catdoc-tool.js";
+import type { ProjectAccess } from "../project-access.js";
+import { withToolErrors } from "./catdoc-tool.js";
 import { firstOf, limitInput } from "./support/paging.js";
 import { MetadataOutput, MorphismOutput } from "./support/schemas.js";
 
@@ -26,50 +28,52 @@ const output = lazySchema(() => z.object({
   name: z.string().optional(),
 }));
 
-export const catdocShowCategoryTool = defineCatDocTool({
-  name: "catdoc_show_category",
-  title: "Show a category",
-  description:
-    "Shows one category: its objects and morphisms (the first limit of each; page with catdoc_list_objects and catdoc_list_morphisms) and its functors.",
-  get input() {
-    return input();
-  },
-  get output() {
-    return output();
-  },
-  annotations: READ_ONLY,
-  handler: async ({ categoryId, limit }, { project }) => {
-    const index = (await project.load()).index;
-    const entry = requireCategory(index, categoryId);
-    const { category, identities } = entry;
-    const identityIds = new Set([...identities.values()].map((m) => m.id));
-    const objects = firstOf(category.objects, limit ?? SHOWN.defaultLimit);
-    const morphisms = firstOf(category.morphisms, limit ?? SHOWN.defaultLimit);
-    const truncated = objects.truncated || morphisms.truncated;
-    return new LeveledResponse((level) => ({
-      minimal: {
-        id: category.id,
-        objectCount: objects.total,
-        morphismCount: morphisms.total,
-        identityCount: identityIds.size,
-        objects: eachAtLevel(level, objects.items, (o) => ({
-          minimal: { id: o.id },
-          standard: { title: o.title, domain: o.domain },
-          full: { metadata: o.metadata },
-        })),
-        morphisms: eachAtLevel(level, morphisms.items, (m) => ({
-          minimal: { id: m.id },
-          standard: { source: m.source, target: m.target, name: m.name, isIdentity: identityIds.has(m.id) },
-          full: { metadata: m.metadata },
-        })),
-        functorsFrom: index.model.functors.filter((f) => f.sourceCategory === category.id).map((f) => f.id),
-        functorsTo: index.model.functors.filter((f) => f.targetCategory === category.id).map((f) => f.id),
-        truncated,
-        ...(truncated
-          ? { notice: `Showing the first ${limit ?? SHOWN.defaultLimit} objects and morphisms; page through them with catdoc_list_objects and catdoc_list_morphisms (categoryId '${category.id}').` }
-          : {}),
-      },
-      standard: { name: category.name },
-    }));
-  },
-});
+export function catdocShowCategoryTool(project: ProjectAccess): ToolDefinition {
+  return withToolErrors({
+    name: "catdoc_show_category",
+    title: "Show a category",
+    description:
+      "Shows one category: its objects and morphisms (the first limit of each; page with catdoc_list_objects and catdoc_list_morphisms) and its functors.",
+    get input() {
+      return input();
+    },
+    get output() {
+      return output();
+    },
+    annotations: READ_ONLY,
+    handler: async ({ categoryId, limit }) => {
+      const index = (await project.load()).index;
+      const entry = requireCategory(index, categoryId);
+      const { category, identities } = entry;
+      const identityIds = new Set([...identities.values()].map((m) => m.id));
+      const objects = firstOf(category.objects, limit ?? SHOWN.defaultLimit);
+      const morphisms = firstOf(category.morphisms, limit ?? SHOWN.defaultLimit);
+      const truncated = objects.truncated || morphisms.truncated;
+      return new LeveledResponse((level) => ({
+        minimal: {
+          id: category.id,
+          objectCount: objects.total,
+          morphismCount: morphisms.total,
+          identityCount: identityIds.size,
+          objects: eachAtLevel(level, objects.items, (o) => ({
+            minimal: { id: o.id },
+            standard: { title: o.title, domain: o.domain },
+            full: { metadata: o.metadata },
+          })),
+          morphisms: eachAtLevel(level, morphisms.items, (m) => ({
+            minimal: { id: m.id },
+            standard: { source: m.source, target: m.target, name: m.name, isIdentity: identityIds.has(m.id) },
+            full: { metadata: m.metadata },
+          })),
+          functorsFrom: index.model.functors.filter((f) => f.sourceCategory === category.id).map((f) => f.id),
+          functorsTo: index.model.functors.filter((f) => f.targetCategory === category.id).map((f) => f.id),
+          truncated,
+          ...(truncated
+            ? { notice: `Showing the first ${limit ?? SHOWN.defaultLimit} objects and morphisms; page through them with catdoc_list_objects and catdoc_list_morphisms (categoryId '${category.id}').` }
+            : {}),
+        },
+        standard: { name: category.name },
+      }));
+    },
+  });
+}

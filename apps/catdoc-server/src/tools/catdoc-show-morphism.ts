@@ -1,7 +1,9 @@
 import { lazySchema, LeveledResponse, READ_ONLY } from "@local-mcp/core";
+import type { ToolDefinition } from "@local-mcp/core";
 import { z } from "zod";
 import { requireMorphism } from "../domain/project-index.js";
-import { defineCatDocTool } from "./catdoc-tool.js";
+import type { ProjectAccess } from "../project-access.js";
+import { withToolErrors } from "./catdoc-tool.js";
 import { MetadataOutput } from "./support/schemas.js";
 
 const input = lazySchema(() => z.object({
@@ -23,33 +25,35 @@ const output = lazySchema(() => z.object({
   metadata: MetadataOutput().optional(),
 }));
 
-export const catdocShowMorphismTool = defineCatDocTool({
-  name: "catdoc_show_morphism",
-  title: "Show a morphism",
-  description:
-    "Shows one morphism (a relation source → target between two documents): its category, whether it is an identity, and its images under functors.",
-  get input() {
-    return input();
-  },
-  get output() {
-    return output();
-  },
-  annotations: READ_ONLY,
-  handler: async ({ morphismId, categoryId }, { project }) => {
-    const index = (await project.load()).index;
-    const { morphism, category } = requireMorphism(index, morphismId, categoryId);
-    const isIdentity = category.identities.get(morphism.source)?.id === morphism.id;
-    const functorImages = (index.functorsFrom.get(category.category.id) ?? []).map((f) => ({ functorId: f.id, image: f.morphismMapping[morphism.id] ?? null }));
-    return new LeveledResponse(() => ({
-      minimal: { id: morphism.id, categoryId: category.category.id, source: morphism.source, target: morphism.target, isIdentity, functorCount: functorImages.length },
-      // Each functor's image: one entry per functor out of the category (minimal says how many).
-      standard: {
-        functorImages,
-        name: morphism.name,
-        sourceTitle: category.objects.get(morphism.source)?.title,
-        targetTitle: category.objects.get(morphism.target)?.title,
-      },
-      full: { metadata: morphism.metadata ?? {} },
-    }));
-  },
-});
+export function catdocShowMorphismTool(project: ProjectAccess): ToolDefinition {
+  return withToolErrors({
+    name: "catdoc_show_morphism",
+    title: "Show a morphism",
+    description:
+      "Shows one morphism (a relation source → target between two documents): its category, whether it is an identity, and its images under functors.",
+    get input() {
+      return input();
+    },
+    get output() {
+      return output();
+    },
+    annotations: READ_ONLY,
+    handler: async ({ morphismId, categoryId }) => {
+      const index = (await project.load()).index;
+      const { morphism, category } = requireMorphism(index, morphismId, categoryId);
+      const isIdentity = category.identities.get(morphism.source)?.id === morphism.id;
+      const functorImages = (index.functorsFrom.get(category.category.id) ?? []).map((f) => ({ functorId: f.id, image: f.morphismMapping[morphism.id] ?? null }));
+      return new LeveledResponse(() => ({
+        minimal: { id: morphism.id, categoryId: category.category.id, source: morphism.source, target: morphism.target, isIdentity, functorCount: functorImages.length },
+        // Each functor's image: one entry per functor out of the category (minimal says how many).
+        standard: {
+          functorImages,
+          name: morphism.name,
+          sourceTitle: category.objects.get(morphism.source)?.title,
+          targetTitle: category.objects.get(morphism.target)?.title,
+        },
+        full: { metadata: morphism.metadata ?? {} },
+      }));
+    },
+  });
+}

@@ -1,8 +1,10 @@
 import { eachAtLevel, lazySchema, LeveledResponse, levelIncludes, READ_ONLY } from "@local-mcp/core";
+import type { ToolDefinition } from "@local-mcp/core";
 import { z } from "zod";
 import { requireObject } from "../domain/project-index.js";
 import type { Morphism } from "../domain/index.js";
-import { defineCatDocTool } from "./catdoc-tool.js";
+import type { ProjectAccess } from "../project-access.js";
+import { withToolErrors } from "./catdoc-tool.js";
 import { firstOf, limitInput } from "./support/paging.js";
 import { MetadataOutput } from "./support/schemas.js";
 
@@ -42,48 +44,50 @@ const output = lazySchema(() => z.object({
   contentTruncated: z.boolean().optional(),
 }));
 
-export const catdocShowObjectTool = defineCatDocTool({
-  name: "catdoc_show_object",
-  title: "Show an object (document)",
-  description:
-    "Shows one object (document): its category and its morphisms in and out; full adds metadata and its Markdown (the whole text: resource catdoc://objects/{id}).",
-  get input() {
-    return input();
-  },
-  get output() {
-    return output();
-  },
-  annotations: READ_ONLY,
-  handler: async ({ objectId, categoryId, limit }, { project, level }) => {
-    const loaded = await project.load();
-    const { object, category } = requireObject(loaded.index, objectId, categoryId);
-    const identity = category.identities.get(objectId);
-    const notSelf = (list: readonly Morphism[] | undefined) => (list ?? []).filter((m) => m.source !== m.target);
-    const out = firstOf(notSelf(category.outgoing.get(objectId)), limit ?? SHOWN.defaultLimit);
-    const into = firstOf(notSelf(category.incoming.get(objectId)), limit ?? SHOWN.defaultLimit);
-    const document = levelIncludes(level, "full") ? await project.document(loaded, objectId) : undefined;
-    const content = document?.text;
-    return new LeveledResponse((at) => ({
-      minimal: {
-        id: object.id,
-        categoryId: category.category.id,
-        outgoingCount: out.total,
-        incomingCount: into.total,
-        identityId: identity?.id ?? null,
-      },
-      standard: {
-        title: object.title,
-        domain: object.domain,
-        outgoing: eachAtLevel(at, out.items, (m) => ({ minimal: { id: m.id, source: m.source, target: m.target }, standard: { name: m.name } })),
-        incoming: eachAtLevel(at, into.items, (m) => ({ minimal: { id: m.id, source: m.source, target: m.target }, standard: { name: m.name } })),
-        truncated: out.truncated || into.truncated,
-      },
-      full: {
-        metadata: object.metadata ?? {},
-        document: document === undefined ? undefined : document === null ? null : { origin: document.origin, path: document.path, frontmatter: document.frontmatter },
-        content: document === undefined ? undefined : content === undefined ? null : content.slice(0, MAX_CONTENT_CHARS),
-        contentTruncated: content === undefined ? undefined : content.length > MAX_CONTENT_CHARS,
-      },
-    }));
-  },
-});
+export function catdocShowObjectTool(project: ProjectAccess): ToolDefinition {
+  return withToolErrors({
+    name: "catdoc_show_object",
+    title: "Show an object (document)",
+    description:
+      "Shows one object (document): its category and its morphisms in and out; full adds metadata and its Markdown (the whole text: resource catdoc://objects/{id}).",
+    get input() {
+      return input();
+    },
+    get output() {
+      return output();
+    },
+    annotations: READ_ONLY,
+    handler: async ({ objectId, categoryId, limit }, { level }) => {
+      const loaded = await project.load();
+      const { object, category } = requireObject(loaded.index, objectId, categoryId);
+      const identity = category.identities.get(objectId);
+      const notSelf = (list: readonly Morphism[] | undefined) => (list ?? []).filter((m) => m.source !== m.target);
+      const out = firstOf(notSelf(category.outgoing.get(objectId)), limit ?? SHOWN.defaultLimit);
+      const into = firstOf(notSelf(category.incoming.get(objectId)), limit ?? SHOWN.defaultLimit);
+      const document = levelIncludes(level, "full") ? await project.document(loaded, objectId) : undefined;
+      const content = document?.text;
+      return new LeveledResponse((at) => ({
+        minimal: {
+          id: object.id,
+          categoryId: category.category.id,
+          outgoingCount: out.total,
+          incomingCount: into.total,
+          identityId: identity?.id ?? null,
+        },
+        standard: {
+          title: object.title,
+          domain: object.domain,
+          outgoing: eachAtLevel(at, out.items, (m) => ({ minimal: { id: m.id, source: m.source, target: m.target }, standard: { name: m.name } })),
+          incoming: eachAtLevel(at, into.items, (m) => ({ minimal: { id: m.id, source: m.source, target: m.target }, standard: { name: m.name } })),
+          truncated: out.truncated || into.truncated,
+        },
+        full: {
+          metadata: object.metadata ?? {},
+          document: document === undefined ? undefined : document === null ? null : { origin: document.origin, path: document.path, frontmatter: document.frontmatter },
+          content: document === undefined ? undefined : content === undefined ? null : content.slice(0, MAX_CONTENT_CHARS),
+          contentTruncated: content === undefined ? undefined : content.length > MAX_CONTENT_CHARS,
+        },
+      }));
+    },
+  });
+}

@@ -1,43 +1,25 @@
 /**
- * A CatDoc tool: core's tool definition whose handler also receives the project access. The
- * definition is a plain object (one per file, listed in tools/index.ts, so tests and docs can
- * enumerate them); `bindCatDocTool` gives core the handler it calls, with CatDoc's domain
- * errors turned into ToolErrors in this one place.
+ * What every CatDoc tool file shares: `catdocXTool(project)` builds core's tool definition for one
+ * project (its handler reaches the project through that closure) and hands it to `withToolErrors`,
+ * which turns CatDoc's domain errors into ToolErrors in this one place. tools/index.ts lists the
+ * factories, so tests and docs can enumerate the tools of any project.
  */
-import type { ToolContext, ToolDefinition, ToolResponse } from "@local-mcp/core";
+import type { ToolDefinition } from "@local-mcp/core";
 import type { z } from "zod";
 import { asToolError } from "../errors-to-tool.js";
-import type { ProjectAccess } from "../project-access.js";
 
-export interface CatDocToolContext extends ToolContext {
-  project: ProjectAccess;
-}
-
-export interface CatDocToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z.ZodObject = z.ZodObject>
-  extends Omit<ToolDefinition<I, O>, "handler"> {
-  handler: (input: z.infer<I>, ctx: CatDocToolContext) => Promise<ToolResponse>;
-}
-
-// Tool lists are heterogeneous; binding needs only the erased shape.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type AnyCatDocTool = CatDocToolDefinition<any, any>;
-
-/** Identity helper that keeps the handler's input type tied to its schema. */
-export function defineCatDocTool<I extends z.ZodObject, O extends z.ZodObject>(definition: CatDocToolDefinition<I, O>): CatDocToolDefinition<I, O> {
-  return definition;
-}
-
-export function bindCatDocTool<I extends z.ZodObject, O extends z.ZodObject>(tool: CatDocToolDefinition<I, O>, project: ProjectAccess): ToolDefinition<I, O> {
-  const { handler } = tool;
+/** The definition with its handler's domain errors thrown as ToolErrors; the schemas stay lazy. */
+export function withToolErrors<I extends z.ZodObject, O extends z.ZodObject>(definition: ToolDefinition<I, O>): ToolDefinition<I, O> {
+  const { handler } = definition;
   // Property descriptors, not a spread: a spread would call the `input`/`output` getters and build
   // every tool's schemas at start-up (they are built on first listing or call, see lazySchema).
-  const bound = Object.defineProperties({}, Object.getOwnPropertyDescriptors(tool)) as ToolDefinition<I, O>;
-  bound.handler = async (input, ctx) => {
+  const wrapped = Object.defineProperties({}, Object.getOwnPropertyDescriptors(definition)) as ToolDefinition<I, O>;
+  wrapped.handler = async (input, ctx) => {
     try {
-      return await handler(input, { ...ctx, project });
+      return await handler(input, ctx);
     } catch (error) {
       throw asToolError(error);
     }
   };
-  return bound;
+  return wrapped;
 }

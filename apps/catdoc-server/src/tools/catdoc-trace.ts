@@ -1,10 +1,12 @@
 import { lazySchema, LeveledResponse, READ_ONLY } from "@local-mcp/core";
+import type { ToolDefinition } from "@local-mcp/core";
 import { z } from "zod";
 import { categoryOfObject, requireObject } from "../domain/project-index.js";
 import { traceAcrossInSteps } from "../domain/trace/across.js";
 import { DEFAULT_MAX_DEPTH, traceObjectsInSteps } from "../domain/trace/paths.js";
 import { runInSteps } from "../domain/trace/steps.js";
-import { defineCatDocTool } from "./catdoc-tool.js";
+import type { ProjectAccess } from "../project-access.js";
+import { withToolErrors } from "./catdoc-tool.js";
 import { TracePathOutput, acrossPathAt, withinPathAt } from "./support/trace-view.js";
 
 const DEFAULT_MAX_PATHS = 10;
@@ -38,70 +40,72 @@ const output = lazySchema(() => z.object({
   targetCategory: z.string().optional(),
 }));
 
-export const catdocTraceTool = defineCatDocTool({
-  name: "catdoc_trace",
-  title: "Trace a path between documents",
-  description:
-    "Finds how one document leads to another: the shortest path of morphisms between two objects (findAll: every path up to maxDepth), across categories through functors. found: false is a result.",
-  get input() {
-    return input();
-  },
-  get output() {
-    return output();
-  },
-  annotations: READ_ONLY,
-  handler: async ({ sourceId, targetId, findAll, categoryId, targetCategoryId, maxDepth, maxPaths }, { project, signal, progress }) => {
-    const index = (await project.load()).index;
-    // The search yields to the event loop between slices: a cancellation or the deadline stops it
-    // there, and a client that asked for progress hears how far it has got.
-    const steps = { signal, onProgress: (work: number) => progress({ progress: work, message: `searched ${work} steps` }) };
-    const limit = maxPaths ?? DEFAULT_MAX_PATHS;
-    let across = targetCategoryId;
-    if (across === undefined && categoryId === undefined) {
-      const from = categoryOfObject(index, sourceId);
-      const to = categoryOfObject(index, targetId);
-      if (from !== undefined && to !== undefined && from.category.id !== to.category.id) across = to.category.id;
-    }
-    if (across !== undefined) {
-      requireObject(index, sourceId, categoryId);
-      const result = await runInSteps(traceAcrossInSteps(index, sourceId, across, { targetObjectId: targetId, maxSteps: maxDepth ?? DEFAULT_MAX_DEPTH, maxPaths: limit }), steps);
-      const paths = findAll === true ? result.paths : result.paths.slice(0, 1);
+export function catdocTraceTool(project: ProjectAccess): ToolDefinition {
+  return withToolErrors({
+    name: "catdoc_trace",
+    title: "Trace a path between documents",
+    description:
+      "Finds how one document leads to another: the shortest path of morphisms between two objects (findAll: every path up to maxDepth), across categories through functors. found: false is a result.",
+    get input() {
+      return input();
+    },
+    get output() {
+      return output();
+    },
+    annotations: READ_ONLY,
+    handler: async ({ sourceId, targetId, findAll, categoryId, targetCategoryId, maxDepth, maxPaths }, { signal, progress }) => {
+      const index = (await project.load()).index;
+      // The search yields to the event loop between slices: a cancellation or the deadline stops it
+      // there, and a client that asked for progress hears how far it has got.
+      const steps = { signal, onProgress: (work: number) => progress({ progress: work, message: `searched ${work} steps` }) };
+      const limit = maxPaths ?? DEFAULT_MAX_PATHS;
+      let across = targetCategoryId;
+      if (across === undefined && categoryId === undefined) {
+        const from = categoryOfObject(index, sourceId);
+        const to = categoryOfObject(index, targetId);
+        if (from !== undefined && to !== undefined && from.category.id !== to.category.id) across = to.category.id;
+      }
+      if (across !== undefined) {
+        requireObject(index, sourceId, categoryId);
+        const result = await runInSteps(traceAcrossInSteps(index, sourceId, across, { targetObjectId: targetId, maxSteps: maxDepth ?? DEFAULT_MAX_DEPTH, maxPaths: limit }), steps);
+        const paths = findAll === true ? result.paths : result.paths.slice(0, 1);
+        return new LeveledResponse((level) => ({
+          minimal: {
+            mode: "across",
+            source: sourceId,
+            target: targetId,
+            found: result.found,
+            length: result.paths[0]?.length ?? null,
+            pathCount: paths.length,
+            truncated: result.truncated || paths.length < result.paths.length,
+            paths: paths.map((p, i) => acrossPathAt(level, index, p, i === 0)),
+            sourceCategory: result.sourceCategory,
+            targetCategory: result.targetCategory,
+          },
+        }));
+      }
+      const result = await runInSteps(
+        traceObjectsInSteps(index, sourceId, targetId, {
+          ...(categoryId === undefined ? {} : { categoryId }),
+          all: findAll === true,
+          maxDepth: maxDepth ?? DEFAULT_MAX_DEPTH,
+          maxPaths: limit,
+        }),
+        steps,
+      );
       return new LeveledResponse((level) => ({
         minimal: {
-          mode: "across",
+          mode: "within",
           source: sourceId,
           target: targetId,
           found: result.found,
-          length: result.paths[0]?.length ?? null,
-          pathCount: paths.length,
-          truncated: result.truncated || paths.length < result.paths.length,
-          paths: paths.map((p, i) => acrossPathAt(level, index, p, i === 0)),
-          sourceCategory: result.sourceCategory,
-          targetCategory: result.targetCategory,
+          length: result.shortestPath?.length ?? null,
+          pathCount: result.paths.length,
+          truncated: result.truncated,
+          paths: result.paths.map((p, i) => withinPathAt(level, index, p, i === 0)),
+          categoryId: result.categoryId,
         },
       }));
-    }
-    const result = await runInSteps(
-      traceObjectsInSteps(index, sourceId, targetId, {
-        ...(categoryId === undefined ? {} : { categoryId }),
-        all: findAll === true,
-        maxDepth: maxDepth ?? DEFAULT_MAX_DEPTH,
-        maxPaths: limit,
-      }),
-      steps,
-    );
-    return new LeveledResponse((level) => ({
-      minimal: {
-        mode: "within",
-        source: sourceId,
-        target: targetId,
-        found: result.found,
-        length: result.shortestPath?.length ?? null,
-        pathCount: result.paths.length,
-        truncated: result.truncated,
-        paths: result.paths.map((p, i) => withinPathAt(level, index, p, i === 0)),
-        categoryId: result.categoryId,
-      },
-    }));
-  },
-});
+    },
+  });
+}

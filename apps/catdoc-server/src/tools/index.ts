@@ -1,8 +1,6 @@
 /** The 19 tools of catdoc-mcp, in the order tools/list shows them. */
 import type { AnyToolDefinition } from "@local-mcp/core";
 import type { ProjectAccess } from "../project-access.js";
-import { bindCatDocTool } from "./catdoc-tool.js";
-import type { AnyCatDocTool } from "./catdoc-tool.js";
 import { catdocGetGraphTool } from "./catdoc-get-graph.js";
 import { catdocImportDocumentTool } from "./catdoc-import-document.js";
 import { catdocInitTool } from "./catdoc-init.js";
@@ -23,29 +21,27 @@ import { catdocValidateCategoryTool } from "./catdoc-validate-category.js";
 import { catdocValidateFunctorTool } from "./catdoc-validate-functor.js";
 import { catdocValidateNaturalTransformationTool } from "./catdoc-validate-natural-transformation.js";
 
-export const CATDOC_TOOLS: readonly AnyCatDocTool[] = [
-  catdocInitTool,
-  catdocListCategoriesTool,
-  catdocShowCategoryTool,
-  catdocListObjectsTool,
-  catdocShowObjectTool,
-  catdocImportDocumentTool,
-  catdocListMorphismsTool,
-  catdocShowMorphismTool,
-  catdocValidateTool,
-  catdocValidateCategoryTool,
-  catdocValidateFunctorTool,
-  catdocValidateNaturalTransformationTool,
-  catdocTraceTool,
-  catdocSearchTool,
-  catdocListFunctorsTool,
-  catdocShowFunctorTool,
-  catdocListNaturalTransformationsTool,
-  catdocShowNaturalTransformationTool,
-  catdocGetGraphTool,
-];
-
-/** The tools bound to one project, ready for core's createServer. */
-export function catdocTools(project: ProjectAccess): AnyToolDefinition[] {
-  return CATDOC_TOOLS.map((tool) => bindCatDocTool(tool, project));
+/** The tools on one project, ready for core's createServer. */
+export function catDocTools(project: ProjectAccess): AnyToolDefinition[] {
+  return [
+    catdocInitTool(project),
+    catdocListCategoriesTool(project),
+    catdocShowCategoryTool(project),
+    catdocListObjectsTool(project),
+    catdocShowObjectTool(project),
+    catdocImportDocumentTool(project),
+    catdocListMorphismsTool(project),
+    catdocShowMorphismTool(project),
+    catdocValidateTool(project),
+    catdocValidateCategoryTool(project),
+    catdocValidateFunctorTool(project),
+    catdocValidateNaturalTransformationTool(project),
+    catdocTraceTool(project),
+    catdocSearchTool(project),
+    catdocListFunctorsTool(project),
+    catdocShowFunctorTool(project),
+    catdocListNaturalTransformationsTool(project),
+    catdocShowNaturalTransformationTool(project),
+    catdocGetGraphTool(project),
+  ];
 }

@@ -1,6 +1,7 @@
 /** The tool list: the 19 tools of the seed's table, each on the core contract. */
 import { describe, expect, it } from "vitest";
-import { CATDOC_TOOLS } from "../../src/tools/index.js";
+import { ProjectAccess } from "../../src/project-access.js";
+import { catDocTools } from "../../src/tools/index.js";
 import { useCatDoc } from "./helpers.js";
 
 const { example } = useCatDoc();
@@ -32,10 +33,10 @@ const WRITERS = new Set(["catdoc_init", "catdoc_import_document"]);
 
 describe("tools/list", () => {
   it("lists the seed's 19 tools with its inputs, explicit annotations and output schemas", async () => {
-    const { client } = await example("math-docs");
+    const { root, client } = await example("math-docs");
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name)).toEqual(SEED_TABLE.map(([name]) => name));
-    expect(CATDOC_TOOLS.map((t) => t.name)).toEqual(SEED_TABLE.map(([name]) => name));
+    expect(catDocTools(new ProjectAccess(root)).map((t) => t.name)).toEqual(SEED_TABLE.map(([name]) => name));
     for (const [name, required, optional] of SEED_TABLE) {
       const tool = tools.find((t) => t.name === name);
       const schema = tool?.inputSchema as { properties: Record<string, unknown>; required?: string[]; additionalProperties?: boolean };

@@ -8,9 +8,10 @@
  * The two never ask for one port: the same port given to both is bad usage (exit 2), and a
  * dashboard port taken from the default or config.yaml that equals --http moves to a free port.
  */
+import { runServerMain } from "@local-mcp/core/main";
+import { APP_INFO } from "../../app-info.js";
 import { DEFAULT_DASHBOARD_PORT } from "../../defaults.js";
 import type { DashboardHandle } from "../../dashboard/index.js";
-import { runCatDocMcp } from "../../mcp-main.js";
 import { CliUsageError, failureMessage } from "../cli-errors.js";
 import type { CommandContext } from "../command-context.js";
 import { portNumber } from "../option-parsers.js";
@@ -75,11 +76,17 @@ export function registerMcpCommand(registry: CommandRegistry): void {
         if (options.dashboard === true && options.http !== undefined && options.http !== 0 && options.port === options.http) {
           throw new CliUsageError(`--port and --http are both ${options.http}: the dashboard and the MCP endpoint need a port each`);
         }
-        await runCatDocMcp({
+        // What catdoc-mcp runs (mcp.ts), on the project of --project; the server loads once it starts.
+        const config = { ...context.config, projectPath: context.root };
+        await runServerMain({
+          app: APP_INFO,
           argv: options.http === undefined ? [] : ["--http", String(options.http)],
-          config: { ...context.config, projectPath: context.root },
+          factory: async () => {
+            const { createCatDocServer } = await import("../../server.js");
+            return () => createCatDocServer(config);
+          },
         });
-        // runCatDocMcp returns once the server is up, or with the process's exit status set when it cannot start.
+        // runServerMain returns once the server is up, or with the process's exit status set when it cannot start.
         const status = typeof process.exitCode === "number" ? process.exitCode : 0;
         if (status !== 0) return status;
         if (options.dashboard === true) await startBesideMcp(context, options, registry);
