@@ -39,7 +39,7 @@ export function serverServicesOf(services: SoloServices): SoloServerServices {
   return { config: services.config, settings: services.settings, logger: services.logger, services: async () => services, dispose: () => services.dispose() };
 }
 
-/** Server services that build the library from the context on the first call (solo-assets-mcp). */
+/** Server services that build the library from the context on the first call (server-main.ts; a server given none). */
 export function lazyServerServices(context: SoloContext): SoloServerServices {
   let built: Promise<SoloServices> | undefined;
   const services = () => {
