@@ -23,7 +23,7 @@ export interface EnvVarDoc {
 }
 
 /**
- * Who an app is: every app's `src/app-info.ts` exports one as `APP_INFO` (version and summary read
+ * Who an app is: every app exports one from its `app-info.ts` as `APP_INFO` (version and summary read
  * from its package.json), for its bins' `--help`/`--version` and its server's initialize answer.
  */
 export interface AppInfo {
