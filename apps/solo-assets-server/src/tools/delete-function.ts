@@ -1,8 +1,9 @@
 import { DESTRUCTIVE_IDEMPOTENT, LeveledResponse, defineTool } from "@local-mcp/core";
+import type { ToolDefinition } from "@local-mcp/core";
 import { z } from "zod";
 import type { SoloServerServices } from "../server.js";
 
-export function deleteFunctionTool(host: SoloServerServices) {
+export function deleteFunctionTool(host: SoloServerServices): ToolDefinition {
   return defineTool({
     name: "delete_function",
     title: "Delete a function",

@@ -1,4 +1,5 @@
 import { READ_ONLY, LeveledResponse, defineTool, eachAtLevel } from "@local-mcp/core";
+import type { ToolDefinition } from "@local-mcp/core";
 import { z } from "zod";
 import type { FunctionRecord, VersionRecord } from "../domain/library/function-record.js";
 import type { SoloServerServices } from "../server.js";
@@ -25,7 +26,7 @@ function historyResponse(name: string, current: FunctionRecord | undefined, vers
   }));
 }
 
-export function getFunctionHistoryTool(host: SoloServerServices) {
+export function getFunctionHistoryTool(host: SoloServerServices): ToolDefinition {
   return defineTool({
     name: "get_function_history",
     title: "A function's versions",

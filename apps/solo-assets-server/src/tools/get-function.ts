@@ -1,10 +1,11 @@
 import { READ_ONLY, LeveledResponse, defineTool } from "@local-mcp/core";
+import type { ToolDefinition } from "@local-mcp/core";
 import { z } from "zod";
 import type { SoloServerServices } from "../server.js";
 import { gateDetails } from "./function-views.js";
 import { GateReportSchema, StatusSchema, TestCaseSchema } from "./output-schemas.js";
 
-export function getFunctionTool(host: SoloServerServices) {
+export function getFunctionTool(host: SoloServerServices): ToolDefinition {
   return defineTool({
     name: "get_function",
     title: "Get a function's code",

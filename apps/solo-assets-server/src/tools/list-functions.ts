@@ -1,4 +1,5 @@
 import { READ_ONLY, LeveledResponse, defineTool } from "@local-mcp/core";
+import type { ToolDefinition } from "@local-mcp/core";
 import { z } from "zod";
 import type { FunctionRecord } from "../domain/library/function-record.js";
 import type { SoloServerServices } from "../server.js";
@@ -12,7 +13,7 @@ function listResponse(total: number, offset: number, functions: FunctionRecord[]
   }));
 }
 
-export function listFunctionsTool(host: SoloServerServices) {
+export function listFunctionsTool(host: SoloServerServices): ToolDefinition {
   return defineTool({
     name: "list_functions",
     title: "List the library's functions",

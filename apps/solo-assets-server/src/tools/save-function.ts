@@ -1,10 +1,11 @@
 import { ADDITIVE, openWorld, LeveledResponse, defineTool } from "@local-mcp/core";
+import type { ToolDefinition } from "@local-mcp/core";
 import { z } from "zod";
 import type { SoloServerServices } from "../server.js";
 import { criticLabel, gateDetails, stepSummaries } from "./function-views.js";
 import { GateReportSchema, RejectionSchema, StatusSchema, StepSummarySchema, TestCaseSchema, UnverifiedSchema } from "./output-schemas.js";
 
-export function saveFunctionTool(host: SoloServerServices) {
+export function saveFunctionTool(host: SoloServerServices): ToolDefinition {
   const { config, settings } = host;
   return defineTool({
     name: "save_function",

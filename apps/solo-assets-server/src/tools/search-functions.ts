@@ -1,4 +1,5 @@
 import { READ_ONLY, openWorld, LeveledResponse, defineTool } from "@local-mcp/core";
+import type { ToolDefinition } from "@local-mcp/core";
 import { z } from "zod";
 import type { SearchOutcome } from "../domain/library/function-library.js";
 import type { SoloServerServices } from "../server.js";
@@ -33,7 +34,7 @@ function searchResponse(query: string, outcome: SearchOutcome): LeveledResponse 
   });
 }
 
-export function searchFunctionsTool(host: SoloServerServices) {
+export function searchFunctionsTool(host: SoloServerServices): ToolDefinition {
   return defineTool({
     name: "search_functions",
     title: "Search the function library",
