@@ -7,7 +7,7 @@ import { createLogger, createServer, type CreatedServer, type Logger } from "@lo
 import { APP_INFO } from "./app-info.js";
 import type { LocalModelConfig } from "./config.js";
 import { createRuntime, type LocalModelRuntime } from "./runtime.js";
-import { statsResource } from "./stats-resource.js";
+import { statsResource } from "./resources/stats-resource.js";
 import { localModelTools } from "./tools/index.js";
 
 const INSTRUCTIONS = [

@@ -1,6 +1,6 @@
 /** `local://stats`: calls per tool and engine, tokens used and saved, latency p50/p95 — across restarts. */
 import { defineResource, type ResourceDefinition } from "@local-mcp/core";
-import type { LocalModelRuntime } from "./runtime.js";
+import type { LocalModelRuntime } from "../runtime.js";
 
 export const STATS_URI = "local://stats";
 
