@@ -156,7 +156,12 @@ for (const { query, options } of queries) {
 }
 info("cold: build the index (objects + documents)", fmt(coldIndex.ms));
 figure("cold: first query", coldQuery.ms, TARGETS.search);
-figure(`warm: query, p50 of ${queries.length}`, stats(searches).p50, TARGETS.search, `  p95 ${fmt(stats(searches).p95)}, max ${fmt(stats(searches).max)}; ${Math.round(hitsSeen / queries.length)} matches per query`);
+figure(
+  `warm: query, p50 of ${queries.length}`,
+  stats(searches).p50,
+  TARGETS.search,
+  `  p95 ${fmt(stats(searches).p95)}, max ${fmt(stats(searches).max)}; ${Math.round(hitsSeen / queries.length)} matches per query`,
+);
 
 // 4. Shortest trace inside a category, between random pairs (some unreachable: a full BFS).
 console.log("trace (shortest path, BFS, inside a category)");
@@ -180,9 +185,15 @@ for (const [source, target] of pairs) {
   }
 }
 figure("cold: first trace", coldTrace.ms, TARGETS.trace);
-figure(`warm: trace, p50 of ${pairs.length} pairs`, stats(traces).p50, TARGETS.trace, `  p95 ${fmt(stats(traces).p95)}, max ${fmt(stats(traces).max)}; ${found} found, mean ${(lengths / Math.max(1, found)).toFixed(1)} steps`);
+figure(
+  `warm: trace, p50 of ${pairs.length} pairs`,
+  stats(traces).p50,
+  TARGETS.trace,
+  `  p95 ${fmt(stats(traces).p95)}, max ${fmt(stats(traces).max)}; ${found} found, mean ${(lengths / Math.max(1, found)).toFixed(1)} steps`,
+);
 const across = [];
-for (let i = 0; i < 20; i++) across.push(time(() => traceAcross(index, `c0-o${i}`, "cat-3", { targetObjectId: `c3-o${(i * 7) % perCategory}` })).ms);
+for (let i = 0; i < 20; i++)
+  across.push(time(() => traceAcross(index, `c0-o${i}`, "cat-3", { targetObjectId: `c3-o${(i * 7) % perCategory}` })).ms);
 info("warm: trace across 3 functors to an object, p50", fmt(stats(across).p50));
 
 // 5. catdoc_list_objects through MCP over stdio. Two fresh servers: the first call of the first
@@ -193,12 +204,17 @@ console.log("catdoc_list_objects, limit 1000, through the MCP client over stdio"
 const bin = fileURLToPath(new URL("../apps/catdoc-server/dist/mcp.js", import.meta.url));
 async function startServer() {
   const started = performance.now();
-  const server = await spawnStdioServer({ command: process.execPath, args: [bin], env: { CATDOC_PROJECT_PATH: scratch, LOCAL_MCP_LOG_LEVEL: "warn" } });
+  const server = await spawnStdioServer({
+    command: process.execPath,
+    args: [bin],
+    env: { CATDOC_PROJECT_PATH: scratch, LOCAL_MCP_LOG_LEVEL: "warn" },
+  });
   return { server, ms: performance.now() - started };
 }
 async function listObjects(server, args = {}) {
   const run = await timeAsync(() => server.client.callTool({ name: "catdoc_list_objects", arguments: { limit: 1000, ...args } }));
-  if (run.value.isError || run.value.structuredContent.returned !== 1000) throw new Error(`catdoc_list_objects failed: ${JSON.stringify(run.value.content).slice(0, 300)}`);
+  if (run.value.isError || run.value.structuredContent.returned !== 1000)
+    throw new Error(`catdoc_list_objects failed: ${JSON.stringify(run.value.content).slice(0, 300)}`);
   return run.ms;
 }
 const first = await startServer();
@@ -211,7 +227,8 @@ let validateCall;
 try {
   firstCall = await listObjects(first.server);
   for (let i = 0; i < REPS; i++) {
-    for (const level of ["minimal", "standard"]) warm[level].push(await listObjects(first.server, { response_level: level, offset: (i % 2) * 1000 }));
+    for (const level of ["minimal", "standard"])
+      warm[level].push(await listObjects(first.server, { response_level: level, offset: (i % 2) * 1000 }));
   }
   validateCall = await timeAsync(() => first.server.client.callTool({ name: "catdoc_validate", arguments: { limit: 10 } }));
   first.server.assertCleanStdout();
@@ -234,4 +251,6 @@ figure("warm: minimal (ids), p50", stats(warm.minimal).p50, TARGETS.listObjects,
 figure("warm: standard (+ titles, domains), p50", stats(warm.standard).p50, TARGETS.listObjects, `  p95 ${fmt(stats(warm.standard).p95)}`);
 info("catdoc_validate over MCP (its first call)", fmt(validateCall.ms));
 
-console.log(`  (${missed === 0 ? "every target MET" : `${missed} target(s) MISSED`}; benchmark ran ${((performance.now() - benchStarted) / 1000).toFixed(1)} s)`);
+console.log(
+  `  (${missed === 0 ? "every target MET" : `${missed} target(s) MISSED`}; benchmark ran ${((performance.now() - benchStarted) / 1000).toFixed(1)} s)`,
+);

@@ -46,7 +46,11 @@ async function connect(server) {
 }
 
 const quantile = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
-const median = (xs) => quantile([...xs].sort((a, b) => a - b), 0.5);
+const median = (xs) =>
+  quantile(
+    [...xs].sort((a, b) => a - b),
+    0.5,
+  );
 const fmt = (ms) => `${ms.toFixed(2)} ms`;
 
 // Cold start, interleaved so both see the same machine state.
@@ -89,7 +93,9 @@ const callOurs = stats(calls.ours);
 const callRef = stats(calls.reference);
 console.log(`core server vs ${servers.reference.label} (${COLD_RUNS} cold starts each, ${CALLS} calls each, Node ${process.version})`);
 console.log(`  cold start to initialize (median): ours ${fmt(coldOurs)}, reference ${fmt(coldRef)}`);
-console.log(`  trivial call round trip: ours p50 ${fmt(callOurs.p50)} p99 ${fmt(callOurs.p99)}; reference p50 ${fmt(callRef.p50)} p99 ${fmt(callRef.p99)}`);
+console.log(
+  `  trivial call round trip: ours p50 ${fmt(callOurs.p50)} p99 ${fmt(callOurs.p99)}; reference p50 ${fmt(callRef.p50)} p99 ${fmt(callRef.p99)}`,
+);
 const coldRatio = coldOurs / coldRef;
 const callRatio = callOurs.p50 / callRef.p50;
 console.log(`  cold start ratio: ${coldRatio.toFixed(2)}× (target ≤ 1.00×) ${coldRatio <= 1 ? "MET" : "MISSED"}`);

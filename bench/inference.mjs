@@ -112,7 +112,11 @@ const sides = {
   // the sequence: every sampled token but the last is fed back into the context.
   completion: async (prompt) => {
     const input = model.tokenize(prompt);
-    const { metadata } = await completion.generateCompletionWithMeta(input, { maxTokens: MAX_TOKENS, temperature: 0, repeatPenalty: false });
+    const { metadata } = await completion.generateCompletionWithMeta(input, {
+      maxTokens: MAX_TOKENS,
+      temperature: 0,
+      repeatPenalty: false,
+    });
     const fed = sequence.contextTokens.slice(bos.length + input.length);
     const atEos = metadata.stopReason === "eogToken";
     return { count: fed.length + (atEos ? 0 : 1), tokens: fed, atEos };
@@ -122,7 +126,11 @@ const names = Object.keys(sides);
 
 const now = () => performance.now();
 const quantile = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
-const median = (xs) => quantile([...xs].sort((a, b) => a - b), 0.5);
+const median = (xs) =>
+  quantile(
+    [...xs].sort((a, b) => a - b),
+    0.5,
+  );
 const fmtRate = (x) => `${Math.round(x).toLocaleString("en-US")}`;
 const verdict = (ok) => (ok ? "MET" : "MISSED");
 
@@ -136,7 +144,10 @@ let overshoots = 0;
 for (let i = 0; i < prompts.length; i++) {
   const [ours, evaluated, completed] = [warm.ours[i], warm.evaluate[i], warm.completion[i]];
   const what = `prompt ${JSON.stringify(prompts[i])}`;
-  for (const [name, other] of [["sequence.evaluate", evaluated], ["evaluateWithMetadata", warm.withConfidence[i]]]) {
+  for (const [name, other] of [
+    ["sequence.evaluate", evaluated],
+    ["evaluateWithMetadata", warm.withConfidence[i]],
+  ]) {
     if (ours.text !== other.text || ours.count !== other.count) {
       throw new Error(`ours and ${name} differ on ${what}: ${ours.count} vs ${other.count} tokens`);
     }
@@ -178,9 +189,10 @@ const reference = rate.evaluate >= rate.completion ? "evaluate" : "completion";
 const ratio = rate.ours / rate[reference];
 const medianRatio = medianRate.ours / Math.max(medianRate.evaluate, medianRate.completion);
 // Round by round (the sides of a round ran side by side): the spread shows the machine's noise.
-const roundRatios = Array.from({ length: ROUNDS }, (_, r) => roundRate("ours", r) / Math.max(roundRate("evaluate", r), roundRate("completion", r))).sort(
-  (a, b) => a - b,
-);
+const roundRatios = Array.from(
+  { length: ROUNDS },
+  (_, r) => roundRate("ours", r) / Math.max(roundRate("evaluate", r), roundRate("completion", r)),
+).sort((a, b) => a - b);
 const sameWorkRatio = rate.ours / rate.withConfidence;
 
 // ---------------------------------------------------------------------------------------------
@@ -342,5 +354,10 @@ console.log(
 console.log(`  embeddings (${sentences.length} sentences of 8-19 words):`);
 row(`LocalEmbedder (built in, ${local.dimension} dims)`, local.rate, "texts/s");
 row(`LlamaEmbedder (tiny GGUF, ${gguf.dimension} dims, 1 thread)`, gguf.rate, "texts/s");
-row(`GeminiEmbedder (${gemini.dimension} dims, batches of 100)`, gemini.rate, "texts/s", "  ← our client + @google/genai + the loopback fake, NOT Google's service");
+row(
+  `GeminiEmbedder (${gemini.dimension} dims, batches of 100)`,
+  gemini.rate,
+  "texts/s",
+  "  ← our client + @google/genai + the loopback fake, NOT Google's service",
+);
 console.log(`  (whole benchmark ${((now() - benchStarted) / 1000).toFixed(1)} s)`);

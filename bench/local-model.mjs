@@ -52,7 +52,10 @@ let missed = 0;
 function savedFigure(label, baselineTokens, responseTokens, basis) {
   const saved = 1 - responseTokens / baselineTokens;
   if (saved < TARGET_SAVED) missed += 1;
-  info(label, `${pct(saved)} (target ≥ ${pct(TARGET_SAVED)}) ${saved >= TARGET_SAVED ? "MET" : "MISSED"}  — ${n(responseTokens)} tokens read instead of ${n(baselineTokens)} (${basis})`);
+  info(
+    label,
+    `${pct(saved)} (target ≥ ${pct(TARGET_SAVED)}) ${saved >= TARGET_SAVED ? "MET" : "MISSED"}  — ${n(responseTokens)} tokens read instead of ${n(baselineTokens)} (${basis})`,
+  );
 }
 const rnd = seededRandom(5); // seeded, so every run writes the same files
 const pick = (xs) => xs[Math.floor(rnd() * xs.length)];
@@ -78,7 +81,18 @@ const responseTokens = (body) => estimateTextTokens(JSON.stringify(body));
 // 50 PLAN files in the GSD format, written by local_generate with the shipped `plan` template.
 const AREAS = ["auth", "billing", "search", "profile", "feed", "notifications", "settings", "export", "sync", "admin"];
 const VERBS = ["Add", "Wire", "Validate", "Cache", "Render", "Persist", "Refactor", "Test"];
-const THINGS = ["session token", "invoice list", "query parser", "avatar upload", "timeline query", "push payload", "theme switch", "CSV writer", "conflict resolver", "role matrix"];
+const THINGS = [
+  "session token",
+  "invoice list",
+  "query parser",
+  "avatar upload",
+  "timeline query",
+  "push payload",
+  "theme switch",
+  "CSV writer",
+  "conflict resolver",
+  "role matrix",
+];
 const sentence = (area) =>
   `${pick(VERBS)} the ${pick(THINGS)} in src/${area}/ so that ${pick(["callers", "the UI", "the API", "background jobs"])} ${pick(["see consistent data", "fail with a clear error", "stay under 100 ms", "never block the main thread"])}; keep ${pick(["the existing types", "the public API", "the error codes", "the fixtures"])} unchanged and cover it with a test.`;
 const planVariables = [];
@@ -88,7 +102,10 @@ for (let i = 0; i < FILES; i++) {
   const area = AREAS[(phaseNo - 1) % AREAS.length];
   const phase = `${String(phaseNo).padStart(2, "0")}-${area}`;
   const id = (p) => `${String(phaseNo).padStart(2, "0")}-${String(p).padStart(2, "0")}`;
-  const files = Array.from({ length: 2 + Math.floor(rnd() * 3) }, (_, k) => `src/${area}/${pick(["service", "store", "routes", "schema", "view", "worker"])}${k}.ts`);
+  const files = Array.from(
+    { length: 2 + Math.floor(rnd() * 3) },
+    (_, k) => `src/${area}/${pick(["service", "store", "routes", "schema", "view", "worker"])}${k}.ts`,
+  );
   const wave = planNo <= 2 ? 1 : planNo <= 4 ? 2 : 3;
   const tasks = Array.from({ length: 2 + Math.floor(rnd() * 2) }, (_, k) => ({
     name: `${pick(VERBS)} ${pick(THINGS)}`,
@@ -107,7 +124,11 @@ for (let i = 0; i < FILES; i++) {
     requirements: [`${area.toUpperCase()}-0${planNo}`],
     must_haves: {
       truths: [`${area} ${pick(THINGS)} works end to end`, `errors in ${area} carry a code`],
-      artifacts: files.slice(0, 2).map((path) => ({ path, provides: `${area} ${pick(THINGS)}`, exports: [`${pick(["create", "load", "save"])}${area[0].toUpperCase()}${area.slice(1)}`] })),
+      artifacts: files.slice(0, 2).map((path) => ({
+        path,
+        provides: `${area} ${pick(THINGS)}`,
+        exports: [`${pick(["create", "load", "save"])}${area[0].toUpperCase()}${area.slice(1)}`],
+      })),
       key_links: [{ from: files[0], to: files[1], via: "import", pattern: `from "./${files[1].split("/").pop().replace(".ts", ".js")}"` }],
     },
     objective: `${sentence(area)}`,
@@ -157,7 +178,8 @@ for (let rep = 0; rep < REPS; rep++) {
     const { ms, body } = await server.call("local_extract", extractArgs(file, "deterministic"));
     deterministic.ms.push(ms);
     if (rep === 0) deterministic.tokens += responseTokens(body);
-    if (body.engine !== "deterministic" || !body.success) throw new Error(`unexpected deterministic answer for ${file}: ${JSON.stringify(body)}`);
+    if (body.engine !== "deterministic" || !body.success)
+      throw new Error(`unexpected deterministic answer for ${file}: ${JSON.stringify(body)}`);
   }
 }
 const load = await server.call("local_extract", extractArgs(planPaths[0], "model")); // loads the model
@@ -175,9 +197,18 @@ const d = stats(deterministic.ms);
 const m = stats(model.ms);
 console.log("frontmatter extraction, one call per file (in-process SDK client)");
 info("deterministic engine (yaml)", `p50 ${fmt(d.p50)}, p95 ${fmt(d.p95)} (${REPS}×${FILES} calls)`);
-info("model engine (tiny random GGUF, 1 thread, CPU)", `p50 ${fmt(m.p50)}, p95 ${fmt(m.p95)} (${FILES} calls; first call with the model load ${fmt(load.ms)} not counted)`);
-info("", `${n(model.tokensUsed)} model tokens, ${model.retries} retries, ${model.schemaValid}/${FILES} schema-valid, ${model.unsure}/${FILES} below the confidence threshold`);
-info("latency ratio model / deterministic (p50)", `${(m.p50 / d.p50).toFixed(0)}× — a tiny random model: the model path's own cost, not a 7B figure (a 7B is far slower)`);
+info(
+  "model engine (tiny random GGUF, 1 thread, CPU)",
+  `p50 ${fmt(m.p50)}, p95 ${fmt(m.p95)} (${FILES} calls; first call with the model load ${fmt(load.ms)} not counted)`,
+);
+info(
+  "",
+  `${n(model.tokensUsed)} model tokens, ${model.retries} retries, ${model.schemaValid}/${FILES} schema-valid, ${model.unsure}/${FILES} below the confidence threshold`,
+);
+info(
+  "latency ratio model / deterministic (p50)",
+  `${(m.p50 / d.p50).toFixed(0)}× — a tiny random model: the model path's own cost, not a 7B figure (a 7B is far slower)`,
+);
 
 // 2a. Tokens: the PLAN files whole vs the answers.
 const planTokens = planTexts.map(estimateTextTokens);
@@ -188,7 +219,8 @@ savedFigure("frontmatter, one call per file", planBaseline, deterministic.tokens
 const phases = new Map();
 for (const path of planPaths) phases.set(dirname(path), [...(phases.get(dirname(path)) ?? []), path]);
 let perPhase = 0;
-for (const files of phases.values()) perPhase += responseTokens((await server.call("local_extract", { task_type: "frontmatter", files, extract: { fields: FIELDS } })).body);
+for (const files of phases.values())
+  perPhase += responseTokens((await server.call("local_extract", { task_type: "frontmatter", files, extract: { fields: FIELDS } })).body);
 savedFigure(`frontmatter, one call per phase (${phases.size} calls)`, planBaseline, perPhase, `${FILES} files whole`);
 const batch = await server.call("local_extract", { task_type: "frontmatter", files: planPaths, extract: { fields: FIELDS } });
 savedFigure(`frontmatter, one call for all ${FILES} files`, planBaseline, responseTokens(batch.body), `${FILES} files whole`);
@@ -240,8 +272,16 @@ const counts = `${s.staged.length} staged, ${s.modified.length} modified, ${s.de
 console.log(`git status on a generated repository (${tracked.length} files; ${counts})`);
 const statusTokens = responseTokens(status.body);
 savedFigure("git status", estimateTextTokens(gitStatus), statusTokens, `plain \`git status\`, ${gitStatus.split("\n").length - 1} lines`);
-info("  against `git status --short`", `${pct(1 - statusTokens / estimateTextTokens(gitShort))} (${n(estimateTextTokens(gitShort))} tokens)`);
-info("  against porcelain v2 (what the server parses)", `${pct(1 - statusTokens / estimateTextTokens(porcelain))} (${n(estimateTextTokens(porcelain))} tokens)`);
+info(
+  "  against `git status --short`",
+  `${pct(1 - statusTokens / estimateTextTokens(gitShort))} (${n(estimateTextTokens(gitShort))} tokens)`,
+);
+info(
+  "  against porcelain v2 (what the server parses)",
+  `${pct(1 - statusTokens / estimateTextTokens(porcelain))} (${n(estimateTextTokens(porcelain))} tokens)`,
+);
 info("  the server's own tokens_saved (vs --short)", n(status.body.tokens_saved));
 
-console.log(`  ${missed === 0 ? "every target MET" : `${missed} target(s) MISSED`}; benchmark took ${((performance.now() - benchStarted) / 1000).toFixed(1)} s`);
+console.log(
+  `  ${missed === 0 ? "every target MET" : `${missed} target(s) MISSED`}; benchmark took ${((performance.now() - benchStarted) / 1000).toFixed(1)} s`,
+);

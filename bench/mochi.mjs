@@ -217,7 +217,7 @@ function fimPrompts(count) {
   return Array.from({ length: count }, (_, i) => {
     const text = readFileSync(join(dir, files[(i * 7) % files.length]), "utf8");
     const lines = text.split("\n");
-    const lineIndex = Math.floor(lines.length * (0.3 + 0.4 * ((i * 37) % 11) / 10));
+    const lineIndex = Math.floor(lines.length * (0.3 + (0.4 * ((i * 37) % 11)) / 10));
     const offset = lines.slice(0, lineIndex).join("\n").length + 1 + Math.floor((lines[lineIndex] ?? "").length / 2);
     return { prefix: text.slice(Math.max(0, offset - 600), offset), suffix: text.slice(offset, offset + 200) };
   });
@@ -226,7 +226,15 @@ const prompts = fimPrompts(PROMPTS);
 
 const logger = createLogger({ name: "bench", level: "warn" });
 const engine = new LlamaEngine(
-  { modelPath, adapters: [{ path: adapterPath, scale: 1 }], threads: 1, contextSize: CONTEXT_SIZE, sequences: 1, gpu: "cpu", deadlineMs: 60_000 },
+  {
+    modelPath,
+    adapters: [{ path: adapterPath, scale: 1 }],
+    threads: 1,
+    contextSize: CONTEXT_SIZE,
+    sequences: 1,
+    gpu: "cpu",
+    deadlineMs: 60_000,
+  },
   { logger },
 );
 await engine.load();
@@ -275,7 +283,10 @@ const server = await spawnStdioServer({
 const mcpReadyMs = now() - mcpStarted;
 
 async function completeCode(args) {
-  const result = await server.client.callTool({ name: "complete_code", arguments: { language: "typescript", response_level: "full", ...args } });
+  const result = await server.client.callTool({
+    name: "complete_code",
+    arguments: { language: "typescript", response_level: "full", ...args },
+  });
   if (result.isError) throw new Error(`complete_code failed: ${JSON.stringify(result.structuredContent)}`);
   return result.structuredContent;
 }
@@ -332,7 +343,7 @@ const tokensOf = (name, only = () => true) => sum(warm[name].filter((_, i) => on
 const bestMs = (name, only = () => true) => sum(times[name].filter((_, i) => only(i)).map((ms) => Math.min(...ms)));
 const rate = (name, only) => tokensOf(name, only) / (bestMs(name, only) / 1000);
 const engineRatio = rate("engine") / rate("direct");
-const medianEngineRatio = (tokensOf("engine") / sum(times.engine.map(median))) / (tokensOf("direct") / sum(times.direct.map(median)));
+const medianEngineRatio = tokensOf("engine") / sum(times.engine.map(median)) / (tokensOf("direct") / sum(times.direct.map(median)));
 const compared = (i) => sameWork[i];
 const comparedCount = sameWork.filter(Boolean).length;
 const mcpPerCallMs = comparedCount === 0 ? NaN : (bestMs("mcp", compared) - bestMs("engine", compared)) / comparedCount;
@@ -393,7 +404,9 @@ const repoStats = repoRuns.catalog.stats;
 line(
   `this repository: ${repoStats.files} files, ${repoStats.lines.toLocaleString("en-US")} lines`,
   `${s(repoRuns.cliMs)} s, ${fmtRate(repoStats.files / (repoRuns.cliMs / 1000))} files/s (median of 2)` +
-    (repoRuns.versions === 1 ? "; same catalog version: checked" : `; ${repoRuns.versions} versions: the working tree changed during the runs`),
+    (repoRuns.versions === 1
+      ? "; same catalog version: checked"
+      : `; ${repoRuns.versions} versions: the working tree changed during the runs`),
 );
 line("  in process: scan + build", `${s(repoRuns.scanMs)} s + ${s(repoRuns.buildMs)} s`);
 

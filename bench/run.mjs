@@ -3,7 +3,15 @@
 import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 
-const benchmarks = { "core-server": "core-server.mjs", inference: "inference.mjs", catdoc: "catdoc.mjs", "local-model": "local-model.mjs", mochi: "mochi.mjs", "solo-assets": "solo-assets.mjs", startup: "startup.mjs" };
+const benchmarks = {
+  "core-server": "core-server.mjs",
+  inference: "inference.mjs",
+  catdoc: "catdoc.mjs",
+  "local-model": "local-model.mjs",
+  mochi: "mochi.mjs",
+  "solo-assets": "solo-assets.mjs",
+  startup: "startup.mjs",
+};
 const only = process.argv.slice(2);
 let failed = 0;
 for (const [name, file] of Object.entries(benchmarks)) {

@@ -95,7 +95,8 @@ try {
     const started = now();
     const saved = await saveServices.library.save(saveRequest, { signal });
     const total = now() - started;
-    if (saved.gate.status !== "active") throw new Error(`the save of slugify should pass the gate: ${JSON.stringify(saved.gate.rejection)}`);
+    if (saved.gate.status !== "active")
+      throw new Error(`the save of slugify should pass the gate: ${JSON.stringify(saved.gate.rejection)}`);
     const test = saved.gate.steps[2];
     if (i === 0) {
       firstSave = { total, environment: test.environment };
@@ -254,7 +255,10 @@ async function breakdown(dbPath, embedder, rounds) {
       const ranking = index.rank({ vector, terms: keywordTerms(query), filter, limit: 50 });
       lap("rank");
       const fused = reciprocalRankFusion([ranking.byVector.map((c) => c.id), ranking.byKeyword.map((c) => c.id)]).slice(0, 5);
-      await functionSummariesByIds(session, fused.map((f) => f.id));
+      await functionSummariesByIds(
+        session,
+        fused.map((f) => f.id),
+      );
       lap("records");
     });
     lap("close");
@@ -263,12 +267,18 @@ async function breakdown(dbPath, embedder, rounds) {
   const afterWrite = [];
   for (let i = 0; i < 5; i++) {
     const vector = Float32Array.from({ length: embedder.dimension }, (_, j) => Math.sin(i * 31 + j));
-    await db.write((session) => storeEmbedding(session, { functionId: 1 + i, model: embedder.model, vector, textHash: "bench", at: new Date().toISOString() }));
+    await db.write((session) =>
+      storeEmbedding(session, { functionId: 1 + i, model: embedder.model, vector, textHash: "bench", at: new Date().toISOString() }),
+    );
     const started = now();
     await db.read((session) => index.sync(session));
     afterWrite.push(now() - started);
   }
-  return { firstLoad, afterWrite: stats(afterWrite).p50, stages: Object.fromEntries(Object.entries(stages).map(([stage, xs]) => [stage, stats(xs).p50])) };
+  return {
+    firstLoad,
+    afterWrite: stats(afterWrite).p50,
+    stages: Object.fromEntries(Object.entries(stages).map(([stage, xs]) => [stage, stats(xs).p50])),
+  };
 }
 
 const searches = [];
@@ -300,14 +310,23 @@ for (const n of SIZES) {
 
   if (n === Math.max(...SIZES)) {
     // MCP round trips on the largest library: solo-assets-mcp over stdio, the real SDK client.
-    const proc = await spawnStdioServer({ command: process.execPath, args: [MCP], env: benchEnv(dbPath, join(scratch, "envs")), readyTimeoutMs: 30_000 });
+    const proc = await spawnStdioServer({
+      command: process.execPath,
+      args: [MCP],
+      env: benchEnv(dbPath, join(scratch, "envs")),
+      readyTimeoutMs: 30_000,
+    });
     try {
       const calls = [];
       for (let i = 0; i < 30; i++) {
         const started = now();
-        const result = await proc.client.callTool({ name: "search_functions", arguments: { query: QUERIES[i % QUERIES.length], limit: 5 } });
+        const result = await proc.client.callTool({
+          name: "search_functions",
+          arguments: { query: QUERIES[i % QUERIES.length], limit: 5 },
+        });
         calls.push(now() - started);
-        if (result.isError || result.structuredContent.count !== 5) throw new Error(`search_functions failed: ${JSON.stringify(result.structuredContent)}`);
+        if (result.isError || result.structuredContent.count !== 5)
+          throw new Error(`search_functions failed: ${JSON.stringify(result.structuredContent)}`);
       }
       proc.assertCleanStdout();
       mcp = { n, first: calls[0], ...stats(calls.slice(5)) }; // the first loads the index; four more warm the server's code paths
@@ -343,16 +362,27 @@ for (const s of searches) {
     `  ${String(s.n).padStart(6)} functions × ${DIMENSION}-d: p50 ${ms(s.p50)} p95 ${ms(s.p95)} max ${ms(s.max)} ` +
       `(library ${(s.bytes / 2 ** 20).toFixed(0)} MiB, ${built})`,
   );
-  console.log(`         stages, p50 of 10: ${Object.entries(s.stages).map(([stage, x]) => `${stage} ${ms(x)}`).join(", ")}`);
+  console.log(
+    `         stages, p50 of 10: ${Object.entries(s.stages)
+      .map(([stage, x]) => `${stage} ${ms(x)}`)
+      .join(", ")}`,
+  );
   console.log(
     `         first search of a process ${ms(s.first)} (index load ${ms(s.firstLoad)}); ` +
       `index sync after another writer changed one function: p50 ${ms(s.afterWrite)}`,
   );
 }
-if (mcp) console.log(`  MCP round trip at ${mcp.n} (stdio, search_functions): first ${ms(mcp.first)}, then (after 5) p50 ${ms(mcp.p50)} p95 ${ms(mcp.p95)}`);
+if (mcp)
+  console.log(
+    `  MCP round trip at ${mcp.n} (stdio, search_functions): first ${ms(mcp.first)}, then (after 5) p50 ${ms(mcp.p50)} p95 ${ms(mcp.p95)}`,
+  );
 const largest = searches.find((s) => s.n === 100_000);
 if (largest) {
-  console.log(`  search p50 at 100k: ${ms(largest.p50)} (target ≤ ${TARGETS.searchP50Ms} ms) ${verdict(largest.p50 <= TARGETS.searchP50Ms)}`);
+  console.log(
+    `  search p50 at 100k: ${ms(largest.p50)} (target ≤ ${TARGETS.searchP50Ms} ms) ${verdict(largest.p50 <= TARGETS.searchP50Ms)}`,
+  );
 }
 console.log(`  save p50, warm environment: ${ms(save.p50)} (target ≤ ${TARGETS.saveP50Ms} ms) ${verdict(save.p50 <= TARGETS.saveP50Ms)}`);
-console.log(`  (datasets kept in ${join(tmpdir(), `solo-assets-bench-v${DATASET_VERSION}`)}; total ${((now() - benchStarted) / 1000).toFixed(0)} s)`);
+console.log(
+  `  (datasets kept in ${join(tmpdir(), `solo-assets-bench-v${DATASET_VERSION}`)}; total ${((now() - benchStarted) / 1000).toFixed(0)} s)`,
+);

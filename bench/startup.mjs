@@ -81,7 +81,9 @@ function timeExit(args) {
     const start = process.hrtime.bigint();
     const child = spawn(process.execPath, args, { cwd, env, stdio: "ignore" });
     child.once("error", reject);
-    child.once("exit", (code) => (code === 0 ? resolve(Number(process.hrtime.bigint() - start) / 1e6) : reject(new Error(`node ${args.join(" ")} exited ${code}`))));
+    child.once("exit", (code) =>
+      code === 0 ? resolve(Number(process.hrtime.bigint() - start) / 1e6) : reject(new Error(`node ${args.join(" ")} exited ${code}`)),
+    );
   });
 }
 
@@ -100,7 +102,10 @@ async function paired(a, b) {
 /** The bins of every app in one source: { app, mcp: file, cli: file }. */
 async function binsOf(source) {
   if (source === "workspace") {
-    return APPS.map((a) => ({ ...a, files: { [a.mcp]: join(REPO, "apps", a.app, "dist/mcp.js"), [a.cli]: join(REPO, "apps", a.app, "dist/cli.js") } }));
+    return APPS.map((a) => ({
+      ...a,
+      files: { [a.mcp]: join(REPO, "apps", a.app, "dist/mcp.js"), [a.cli]: join(REPO, "apps", a.app, "dist/cli.js") },
+    }));
   }
   const { describeInstall, packInstall } = await import("../scripts/pack-install.mjs");
   let install;
@@ -119,7 +124,9 @@ async function binsOf(source) {
 }
 
 try {
-  console.log(`start-up: time to the initialize answer vs @modelcontextprotocol/server-memory (median of ${RUNS}, alternating, same SDK client, empty cwd)`);
+  console.log(
+    `start-up: time to the initialize answer vs @modelcontextprotocol/server-memory (median of ${RUNS}, alternating, same SDK client, empty cwd)`,
+  );
   console.log(`and --help vs node -e 0 (median of ${RUNS}, alternating); node ${process.version}\n`);
   for (const source of SOURCES) {
     const apps = await binsOf(source);
@@ -131,20 +138,30 @@ try {
     console.log(`## ${source}`);
     console.log(`${pad("server", 18)}${pad("initialize", 12)}${pad("server-memory", 15)}${pad("ratio", 8)}target`);
     for (const a of apps) {
-      const { a: ours, b: reference } = await paired(() => timeInitialize(a.files[a.mcp]), () => timeInitialize(MEMORY));
+      const { a: ours, b: reference } = await paired(
+        () => timeInitialize(a.files[a.mcp]),
+        () => timeInitialize(MEMORY),
+      );
       const ratio = ours / reference;
       const ok = ratio <= INIT_TARGET;
-      console.log(`${pad(a.mcp, 18)}${pad(`${ours.toFixed(1)} ms`, 12)}${pad(`${reference.toFixed(1)} ms`, 15)}${pad(`${ratio.toFixed(2)}×`, 8)}≤ ${INIT_TARGET}× ${ok ? "ok" : "MISSED"}`);
+      console.log(
+        `${pad(a.mcp, 18)}${pad(`${ours.toFixed(1)} ms`, 12)}${pad(`${reference.toFixed(1)} ms`, 15)}${pad(`${ratio.toFixed(2)}×`, 8)}≤ ${INIT_TARGET}× ${ok ? "ok" : "MISSED"}`,
+      );
       if (!ok) missed.push(`${source} ${a.mcp} initialize ${ratio.toFixed(2)}× server-memory (target ≤ ${INIT_TARGET}×)`);
     }
     console.log("");
     console.log(`${pad("bin --help", 18)}${pad("time", 12)}${pad("node -e 0", 15)}${pad("ratio", 8)}target`);
     for (const a of apps) {
       for (const [bin, file] of Object.entries(a.files)) {
-        const { a: help, b: bare } = await paired(() => timeExit([file, "--help"]), () => timeExit(["-e", "0"]));
+        const { a: help, b: bare } = await paired(
+          () => timeExit([file, "--help"]),
+          () => timeExit(["-e", "0"]),
+        );
         const ratio = help / bare;
         const ok = ratio <= HELP_TARGET;
-        console.log(`${pad(bin, 18)}${pad(`${help.toFixed(1)} ms`, 12)}${pad(`${bare.toFixed(1)} ms`, 15)}${pad(`${ratio.toFixed(2)}×`, 8)}≤ ${HELP_TARGET}× ${ok ? "ok" : "MISSED"}`);
+        console.log(
+          `${pad(bin, 18)}${pad(`${help.toFixed(1)} ms`, 12)}${pad(`${bare.toFixed(1)} ms`, 15)}${pad(`${ratio.toFixed(2)}×`, 8)}≤ ${HELP_TARGET}× ${ok ? "ok" : "MISSED"}`,
+        );
         if (!ok) missed.push(`${source} ${bin} --help ${ratio.toFixed(2)}× node -e 0 (target ≤ ${HELP_TARGET}×)`);
       }
     }

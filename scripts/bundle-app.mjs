@@ -120,7 +120,7 @@ const sdkWithoutAjv = {
         'import process from "node:process";\n' +
         "export class DefaultJsonSchemaValidator {\n" +
         "  constructor() {\n" +
-        '    throw new Error("bundle: the SDK\'s Ajv validator is not bundled; pass jsonSchemaValidator (core\'s createServer does)");\n' +
+        "    throw new Error(\"bundle: the SDK's Ajv validator is not bundled; pass jsonSchemaValidator (core's createServer does)\");\n" +
         "  }\n" +
         "}\n" +
         "export { process };\n",
@@ -178,7 +178,9 @@ export async function bundleApp(appDir, { metafile } = {}) {
     // app then depends on them).
     external: [...new Set([...dependencies, ...NEVER_BUNDLED])].flatMap((name) => [name, `${name}/*`]),
     // CommonJS libraries inside the bundle (ajv, handlebars…) call `require` for Node built-ins.
-    banner: { js: 'import { createRequire as __bundleCreateRequire } from "node:module";\nconst require = __bundleCreateRequire(import.meta.url);' },
+    banner: {
+      js: 'import { createRequire as __bundleCreateRequire } from "node:module";\nconst require = __bundleCreateRequire(import.meta.url);',
+    },
     plugins: [sdkWithoutAjv, ...(process.env.BUNDLE_ALL_ZOD_LOCALES ? [] : [zodEnglishOnly])],
     // Minified (whitespace and syntax, not identifiers: names stay readable in stack traces).
     // V8 scans every byte of a module before it runs, and the start-up path loads ~1.2 MB of
@@ -201,8 +203,11 @@ export async function bundleApp(appDir, { metafile } = {}) {
       if (!isBuiltin(name) && !runtimeImports.has(name)) missing.add(name);
     }
   }
-  if (missing.size > 0) throw new Error(`bundle-app: ${pkg.name} imports ${[...missing].join(", ")} at run time but does not list it in dependencies`);
-  const bundledHeavy = Object.keys(result.metafile.inputs).filter((input) => NEVER_BUNDLED.some((name) => input.includes(`/node_modules/${name}/`)));
+  if (missing.size > 0)
+    throw new Error(`bundle-app: ${pkg.name} imports ${[...missing].join(", ")} at run time but does not list it in dependencies`);
+  const bundledHeavy = Object.keys(result.metafile.inputs).filter((input) =>
+    NEVER_BUNDLED.some((name) => input.includes(`/node_modules/${name}/`)),
+  );
   if (bundledHeavy.length > 0) throw new Error(`bundle-app: ${pkg.name} bundled ${bundledHeavy[0]}; it must stay a dependency`);
 
   for (const bin of app.bins) chmodSync(join(dist, bin.replace(/^src\//, "").replace(/\.ts$/, ".js")), 0o755);

@@ -61,7 +61,11 @@ for (const server of servers) {
     console.error(`  FAILED: ${error instanceof Error ? error.message : String(error)}`);
   }
 }
-if (failures > 0) console.log(`\ndemo finished with ${failures} failure(s)${warnings.length > 0 ? ` and ${warnings.length} warning(s)` : ""}`);
-else if (warnings.length > 0) console.log(`\ndemo finished: every built server answered, with ${warnings.length} warning(s):\n${warnings.map((w) => `  WARNING: ${w}`).join("\n")}`);
+if (failures > 0)
+  console.log(`\ndemo finished with ${failures} failure(s)${warnings.length > 0 ? ` and ${warnings.length} warning(s)` : ""}`);
+else if (warnings.length > 0)
+  console.log(
+    `\ndemo finished: every built server answered, with ${warnings.length} warning(s):\n${warnings.map((w) => `  WARNING: ${w}`).join("\n")}`,
+  );
 else console.log("\ndemo finished: every built server answered");
 process.exitCode = failures === 0 ? 0 : 1;

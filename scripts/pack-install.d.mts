@@ -30,4 +30,7 @@ export function npmEnv(env?: NodeJS.ProcessEnv): Record<string, string | undefin
 export function pack(pkgDir: string, into: string): string;
 export function installClosure(installDir: string, name: string): { packages: number; bytes: number };
 export function packInstall(options?: { repo?: string; dir?: string; log?: (line: string) => void }): PackInstallResult;
-export function describeInstall(installDir: string, options?: { tarballDir?: string; tarballs?: Record<string, string> }): PackInstallResult;
+export function describeInstall(
+  installDir: string,
+  options?: { tarballDir?: string; tarballs?: Record<string, string> },
+): PackInstallResult;

@@ -37,21 +37,36 @@ export function publishablePackages(repo = REPO) {
  * describe the workspace and pnpm's settings), except those that say where packages come from.
  */
 export function npmEnv(env = process.env) {
-  const keep = new Set(["npm_config_registry", "npm_config_cache", "npm_config_offline", "npm_config_prefer_offline", "npm_config_proxy", "npm_config_https_proxy", "npm_config_noproxy", "npm_config_cafile", "npm_config_strict_ssl"]);
+  const keep = new Set([
+    "npm_config_registry",
+    "npm_config_cache",
+    "npm_config_offline",
+    "npm_config_prefer_offline",
+    "npm_config_proxy",
+    "npm_config_https_proxy",
+    "npm_config_noproxy",
+    "npm_config_cafile",
+    "npm_config_strict_ssl",
+  ]);
   return Object.fromEntries(Object.entries(env).filter(([key]) => !/^npm_/i.test(key) || keep.has(key.toLowerCase())));
 }
 
 function run(command, args, options) {
   const result = spawnSync(command, args, { encoding: "utf8", maxBuffer: 64 * 1024 * 1024, ...options });
   if (result.error) throw new Error(`${command} ${args.join(" ")}: ${result.error.message}`);
-  if (result.status !== 0) throw new Error(`${command} ${args.join(" ")} (in ${options.cwd}) exited ${result.status}:\n${result.stderr}${result.stdout}`);
+  if (result.status !== 0)
+    throw new Error(`${command} ${args.join(" ")} (in ${options.cwd}) exited ${result.status}:\n${result.stderr}${result.stdout}`);
   return result;
 }
 
 /** `pnpm pack` of one package into `into`; returns the tarball's path. */
 export function pack(pkgDir, into) {
   const { stdout } = run("pnpm", ["pack", "--pack-destination", into], { cwd: pkgDir });
-  const tarball = stdout.trim().split("\n").reverse().find((line) => line.trim().endsWith(".tgz"));
+  const tarball = stdout
+    .trim()
+    .split("\n")
+    .reverse()
+    .find((line) => line.trim().endsWith(".tgz"));
   if (!tarball) throw new Error(`pnpm pack in ${pkgDir} printed no tarball:\n${stdout}`);
   return resolve(into, tarball.trim());
 }
@@ -119,7 +134,10 @@ export function packInstall({ repo = REPO, dir, log = () => {} } = {}) {
   if (readdirSync(installDir).length > 0) throw new Error(`${installDir} is not empty`);
   writeFileSync(join(installDir, "package.json"), `${JSON.stringify({ name: "local-mcp-pack-install", private: true }, null, 2)}\n`);
   const started = Date.now();
-  run("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", "--loglevel=error", ...packages.map((pkg) => pkg.tarball)], { cwd: installDir, env: npmEnv() });
+  run("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", "--loglevel=error", ...packages.map((pkg) => pkg.tarball)], {
+    cwd: installDir,
+    env: npmEnv(),
+  });
   log(`npm install of ${packages.length} tarballs into ${installDir}: ${((Date.now() - started) / 1000).toFixed(1)} s`);
   return describeInstall(installDir, { tarballDir, tarballs: Object.fromEntries(packages.map((pkg) => [pkg.name, pkg.tarball])) });
 }
@@ -142,14 +160,24 @@ export function describeInstall(installDir, { tarballDir, tarballs = {} } = {}) 
   return {
     dir: installDir,
     tarballDir,
-    packages: readdirSync(scope).sort().map((unscoped) => {
-      const name = `@local-mcp/${unscoped}`;
-      const home = join(scope, unscoped);
-      const installed = JSON.parse(readFileSync(join(home, "package.json"), "utf8"));
-      const bins = Object.fromEntries(Object.entries(installed.bin ?? {}).map(([bin, file]) => [bin, join(home, file)]));
-      const size = installClosure(installDir, name);
-      return { name, version: installed.version, dir: home, tarball: tarballOf(name), bins, installBytes: size.bytes, installPackages: size.packages };
-    }),
+    packages: readdirSync(scope)
+      .sort()
+      .map((unscoped) => {
+        const name = `@local-mcp/${unscoped}`;
+        const home = join(scope, unscoped);
+        const installed = JSON.parse(readFileSync(join(home, "package.json"), "utf8"));
+        const bins = Object.fromEntries(Object.entries(installed.bin ?? {}).map(([bin, file]) => [bin, join(home, file)]));
+        const size = installClosure(installDir, name);
+        return {
+          name,
+          version: installed.version,
+          dir: home,
+          tarball: tarballOf(name),
+          bins,
+          installBytes: size.bytes,
+          installPackages: size.packages,
+        };
+      }),
   };
 }
 

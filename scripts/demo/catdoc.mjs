@@ -23,9 +23,11 @@ function describeWithin(path) {
 /** Functor steps `==F==>`, component steps `~~η~~>`, then the arrival inside the target category. */
 function describeAcross(path) {
   const parts = [path.steps[0]?.fromObject];
-  for (const step of path.steps) parts.push(step.kind === "functor" ? `==${step.id}==> ${step.toObject}` : `~~${step.id} component~~> ${step.toObject}`);
+  for (const step of path.steps)
+    parts.push(step.kind === "functor" ? `==${step.id}==> ${step.toObject}` : `~~${step.id} component~~> ${step.toObject}`);
   const arrival = path.arrival;
-  if (arrival && arrival.objectIds.every((id) => id === path.resultObject)) parts.push(`(arrives: ${arrival.morphisms?.[0]?.name ?? "identity"})`);
+  if (arrival && arrival.objectIds.every((id) => id === path.resultObject))
+    parts.push(`(arrives: ${arrival.morphisms?.[0]?.name ?? "identity"})`);
   else if (arrival) parts.push(describeWithin(arrival).slice(arrival.objectIds[0].length + 1));
   return parts.filter(Boolean).join(" ");
 }
@@ -55,10 +57,19 @@ export async function run({ root, spawn, log }) {
     if (!report.isValid) throw new Error("examples/catdoc should validate");
 
     const within = await call(client, "catdoc_trace", { sourceId: "req-offline", targetId: "req-notes", response_level: "standard" });
-    log(`catdoc_trace req-offline → req-notes (${within.mode} ${within.categoryId}, ${within.length} steps): ${describeWithin(within.paths[0])}`);
+    log(
+      `catdoc_trace req-offline → req-notes (${within.mode} ${within.categoryId}, ${within.length} steps): ${describeWithin(within.paths[0])}`,
+    );
 
-    const across = await call(client, "catdoc_trace", { sourceId: "req-search", targetId: "impl-app", findAll: true, response_level: "standard" });
-    log(`catdoc_trace req-search → impl-app (${across.mode} ${across.sourceCategory} → ${across.targetCategory}, ${across.pathCount} paths, shortest ${across.length} steps):`);
+    const across = await call(client, "catdoc_trace", {
+      sourceId: "req-search",
+      targetId: "impl-app",
+      findAll: true,
+      response_level: "standard",
+    });
+    log(
+      `catdoc_trace req-search → impl-app (${across.mode} ${across.sourceCategory} → ${across.targetCategory}, ${across.pathCount} paths, shortest ${across.length} steps):`,
+    );
     for (const path of across.paths) log(`  ${path.length} steps: ${describeAcross(path)}`);
     if (!within.found || !across.found) throw new Error("both traces should find a path");
 

@@ -38,7 +38,10 @@ function makeRepo(project) {
   writeFileSync(streak, readFileSync(streak, "utf8").replace('"./dates.js"', '"./calendar.js"'));
   const state = join(project, ".planning/STATE.md");
   writeFileSync(state, readFileSync(state, "utf8").replace("Completed 01-01-PLAN.md\n\nProgress", "Executing 01-02-PLAN.md\n\nProgress"));
-  writeFileSync(join(project, ".planning/phases/01-habit-core/01-02-SUMMARY.md"), "---\nphase: 01-habit-core\nplan: \"02\"\n---\n\n# Phase 01 Plan 02 Summary (draft)\n");
+  writeFileSync(
+    join(project, ".planning/phases/01-habit-core/01-02-SUMMARY.md"),
+    '---\nphase: 01-habit-core\nplan: "02"\n---\n\n# Phase 01 Plan 02 Summary (draft)\n',
+  );
 }
 
 /** must_haves → exact checks: each artifact's exports and `contains`, each key link's pattern. */
@@ -49,7 +52,11 @@ function checksFrom(mustHaves) {
     if (artifact.contains) conditions.push({ file: artifact.path, condition: { type: "contains", value: artifact.contains } });
   }
   for (const link of mustHaves.key_links ?? []) {
-    conditions.push({ file: link.from, description: `${link.from} → ${link.to}: ${link.via}`, condition: { type: "pattern", value: link.pattern } });
+    conditions.push({
+      file: link.from,
+      description: `${link.from} → ${link.to}: ${link.via}`,
+      condition: { type: "pattern", value: link.pattern },
+    });
   }
   return conditions.map((check, i) => ({ id: `MH-${String(i + 1).padStart(2, "0")}`, ...check }));
 }
@@ -99,8 +106,12 @@ async function flow(project, stateDir, spawn, log) {
     if (!extract.success || !plan.found) throw new Error(`${PLAN} has no frontmatter`);
     const fm = plan.data;
     log(`local_extract frontmatter ${PLAN} → ${facts(extract)}`);
-    log(`  phase ${fm.phase}, plan ${fm.plan}, wave ${fm.wave}, depends_on ${JSON.stringify(fm.depends_on)}, autonomous ${fm.autonomous}, files_modified ${JSON.stringify(fm.files_modified)}`);
-    log(`  must_haves: ${fm.must_haves.truths.length} truths, ${fm.must_haves.artifacts.length} artifacts, ${fm.must_haves.key_links.length} key link`);
+    log(
+      `  phase ${fm.phase}, plan ${fm.plan}, wave ${fm.wave}, depends_on ${JSON.stringify(fm.depends_on)}, autonomous ${fm.autonomous}, files_modified ${JSON.stringify(fm.files_modified)}`,
+    );
+    log(
+      `  must_haves: ${fm.must_haves.truths.length} truths, ${fm.must_haves.artifacts.length} artifacts, ${fm.must_haves.key_links.length} key link`,
+    );
 
     // 2. Its must-haves, checked exactly against src/ (line evidence; `via` for re-exports).
     const checks = checksFrom(fm.must_haves);
@@ -109,7 +120,9 @@ async function flow(project, stateDir, spawn, log) {
     for (const [i, result] of verify.data.results.entries()) {
       const { file, condition } = checks[i];
       const via = result.via ? ` (via ${short(result.via, 56)})` : "";
-      log(`  ${result.status === "pass" ? "✓" : "✗"} ${result.id} ${file} ${condition.type} ${condition.value} — ${short(result.evidence)}${via}${result.reason ? ` (${result.reason})` : ""}`);
+      log(
+        `  ${result.status === "pass" ? "✓" : "✗"} ${result.id} ${file} ${condition.type} ${condition.value} — ${short(result.evidence)}${via}${result.reason ? ` (${result.reason})` : ""}`,
+      );
     }
     if (verify.data.failed > 0) throw new Error("every must-have of the example should pass");
 
@@ -118,7 +131,9 @@ async function flow(project, stateDir, spawn, log) {
     const d = status.data;
     log(`local_git status → ${facts(status)}`);
     log(`  branch ${d.branch}; staged ${JSON.stringify(d.staged)}; modified ${JSON.stringify(d.modified)}`);
-    log(`  renamed ${d.renamed.map((r) => `${r.from} → ${r.to}`).join(", ")}; untracked ${JSON.stringify(d.untracked)}; deleted ${JSON.stringify(d.deleted)}`);
+    log(
+      `  renamed ${d.renamed.map((r) => `${r.from} → ${r.to}`).join(", ")}; untracked ${JSON.stringify(d.untracked)}; deleted ${JSON.stringify(d.deleted)}`,
+    );
     const expected = { renamed: 1, modified: 2, untracked: 1 };
     if (d.renamed.length !== expected.renamed || d.modified.length !== expected.modified || d.untracked.length !== expected.untracked) {
       throw new Error(`unexpected status: ${JSON.stringify(d)}`);
@@ -126,7 +141,9 @@ async function flow(project, stateDir, spawn, log) {
 
     // The server's own account of this session.
     const stats = JSON.parse((await client.readResource({ uri: "local://stats" })).contents[0].text);
-    log(`local://stats → ${stats.totals.calls} calls, tokens_saved ${stats.totals.tokens_saved}, tokens_over ${stats.totals.tokens_over}, tokens_used ${stats.totals.tokens_used}`);
+    log(
+      `local://stats → ${stats.totals.calls} calls, tokens_saved ${stats.totals.tokens_saved}, tokens_over ${stats.totals.tokens_over}, tokens_used ${stats.totals.tokens_used}`,
+    );
 
     proc.assertCleanStdout();
     log(`stdout carried only JSON-RPC (${proc.stdoutLines.length} lines)`);

@@ -43,14 +43,17 @@ const clip = (text, n = 60) => {
 async function call(client, name, args, allow = []) {
   const result = await client.callTool({ name, arguments: args });
   const code = result.structuredContent?.error?.code;
-  if (result.isError && !allow.includes(code)) throw new Error(`${name} failed: ${JSON.stringify(result.structuredContent ?? result.content)}`);
+  if (result.isError && !allow.includes(code))
+    throw new Error(`${name} failed: ${JSON.stringify(result.structuredContent ?? result.content)}`);
   return result.structuredContent;
 }
 
 /** The model to serve: the user's, or the tiny generated one in `dir`. */
 async function chooseModel(dir, log) {
   if (process.env.MOCHI_MODEL) {
-    log(`model: MOCHI_MODEL=${process.env.MOCHI_MODEL}${process.env.MOCHI_ADAPTER ? ` with MOCHI_ADAPTER=${process.env.MOCHI_ADAPTER}` : " (no MOCHI_ADAPTER: model tools will answer NOT_READY)"}`);
+    log(
+      `model: MOCHI_MODEL=${process.env.MOCHI_MODEL}${process.env.MOCHI_ADAPTER ? ` with MOCHI_ADAPTER=${process.env.MOCHI_ADAPTER}` : " (no MOCHI_ADAPTER: model tools will answer NOT_READY)"}`,
+    );
     return { env: {}, tiny: false };
   }
   const model = join(dir, "tiny-fim.gguf");
@@ -59,7 +62,10 @@ async function chooseModel(dir, log) {
   await writeTinyLoraGguf(adapter);
   log("model: using a tiny random test model (FIM tokens) + tiny LoRA; set MOCHI_MODEL (and MOCHI_ADAPTER) for a real one");
   // Tiny models run fastest on one CPU thread.
-  return { env: { MOCHI_MODEL: model, MOCHI_ADAPTER: adapter, MOCHI_GPU: "cpu", MOCHI_THREADS: "1", MOCHI_CONTEXT_SIZE: "2048" }, tiny: true };
+  return {
+    env: { MOCHI_MODEL: model, MOCHI_ADAPTER: adapter, MOCHI_GPU: "cpu", MOCHI_THREADS: "1", MOCHI_CONTEXT_SIZE: "2048" },
+    tiny: true,
+  };
 }
 
 export async function run({ root, spawn, log }) {
@@ -77,13 +83,16 @@ export async function run({ root, spawn, log }) {
       cwd: repo,
       env: { ...model.env, MOCHI_CATALOG: join(repo, ".mochi", "catalog.json"), LOCAL_MCP_LOG_LEVEL: "info" },
       // Ready when it serves stdio and the background preload has ended (loaded, failed or not configured): no sleeps.
-      readyPattern: /ready on stdio[\s\S]*(model ready|model load failed|model tools are not ready)|(model ready|model load failed|model tools are not ready)[\s\S]*ready on stdio/,
+      readyPattern:
+        /ready on stdio[\s\S]*(model ready|model load failed|model tools are not ready)|(model ready|model load failed|model tools are not ready)[\s\S]*ready on stdio/,
       readyTimeoutMs: model.tiny ? 30_000 : 300_000,
     });
     const { client } = proc;
     const { tools } = await client.listTools();
     const preloaded = model.tiny || Boolean(process.env.MOCHI_ADAPTER);
-    log(`connected over stdio in ${Date.now() - started} ms${preloaded ? " (model loaded in the background first)" : ""}; ${tools.length} tools: ${tools.map((t) => t.name).join(", ")}`);
+    log(
+      `connected over stdio in ${Date.now() - started} ms${preloaded ? " (model loaded in the background first)" : ""}; ${tools.length} tools: ${tools.map((t) => t.name).join(", ")}`,
+    );
 
     const suggested = await call(client, "suggest_pattern", { goal: GOAL, context: GOAL_CONTEXT, limit: 3, response_level: "full" });
     log(`suggest_pattern "${GOAL}" (+ the new carrier's code) → ranked by ${suggested.ranked_by} in ${suggested.inference_time_ms} ms:`);
@@ -99,7 +108,12 @@ export async function run({ root, spawn, log }) {
 
     // Your own model may be unconfigured (NOT_READY) or slow on this machine (TIMEOUT): shown, not a failure.
     const allowed = model.tiny ? [] : ["NOT_READY", "TIMEOUT"];
-    const completed = await call(client, "complete_code", { prefix: PREFIX, suffix: SUFFIX, language: "typescript", max_tokens: 48, response_level: "standard" }, allowed);
+    const completed = await call(
+      client,
+      "complete_code",
+      { prefix: PREFIX, suffix: SUFFIX, language: "typescript", max_tokens: 48, response_level: "standard" },
+      allowed,
+    );
     if (completed.error) {
       log(`complete_code → ${completed.error.code}: ${completed.error.message}`);
     } else {
@@ -124,7 +138,9 @@ export async function run({ root, spawn, log }) {
     );
 
     const naming = await client.readResource({ uri: "mochi://conventions/naming" });
-    const summary = naming.contents[0].text.split("\n").find((line) => line.trim() !== "" && !line.startsWith("#") && !line.startsWith("<!--"));
+    const summary = naming.contents[0].text
+      .split("\n")
+      .find((line) => line.trim() !== "" && !line.startsWith("#") && !line.startsWith("<!--"));
     log(`mochi://conventions/naming → ${summary}`);
 
     proc.assertCleanStdout();

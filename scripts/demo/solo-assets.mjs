@@ -27,7 +27,9 @@ async function call(client, name, args, options) {
 
 /** `lint passed 40 ms · type passed 310 ms · …` from a full gate report. */
 function describeGate(report) {
-  return report.steps.map((step) => `${step.step} ${step.status}${step.score === undefined ? "" : ` ${step.score}/100`} ${step.duration_ms} ms`).join(" · ");
+  return report.steps
+    .map((step) => `${step.step} ${step.status}${step.score === undefined ? "" : ` ${step.score}/100`} ${step.duration_ms} ms`)
+    .join(" · ");
 }
 
 /** The examples: functions.json lists each function's file, tests and description. */
@@ -63,7 +65,9 @@ export async function run({ root, spawn, log, warn = log }) {
     const { tools } = await client.listTools();
     log(`connected over stdio in ${Date.now() - started} ms; ${tools.length} tools: ${tools.map((t) => t.name).join(", ")}`);
     log("library: a temporary DuckDB file (SOLO_DB_PATH) with its own test environments (SOLO_ENVS_DIR)");
-    log("the first save creates the pooled Python environment and warms the type checker's cache: it takes seconds; later saves reuse both");
+    log(
+      "the first save creates the pooled Python environment and warms the type checker's cache: it takes seconds; later saves reuse both",
+    );
 
     let criticRejected = false;
     const unverified = new Map();
@@ -73,10 +77,16 @@ export async function run({ root, spawn, log, warn = log }) {
       const report = saved.gate_report;
       const test = report.steps[2];
       const env = test.environment;
-      const envNote = env ? (env.reused ? "environment reused" : `environment created with ${env.installer} in ${(env.install_ms / 1000).toFixed(1)} s`) : "no environment";
+      const envNote = env
+        ? env.reused
+          ? "environment reused"
+          : `environment created with ${env.installer} in ${(env.install_ms / 1000).toFixed(1)} s`
+        : "no environment";
       log(`save_function ${saved.name} → v${saved.version} ${saved.status} in ${Date.now() - saveStarted} ms (critic ${saved.critic})`);
       log(`  ${describeGate(report)}`);
-      log(`  ${report.steps[0].tool}; ${report.steps[1].tool}; ${test.cases.filter((c) => c.passed).length}/${test.cases.length} tests passed, ${envNote}, network isolated: ${test.sandbox?.network_isolated ?? "n/a"}`);
+      log(
+        `  ${report.steps[0].tool}; ${report.steps[1].tool}; ${test.cases.filter((c) => c.passed).length}/${test.cases.length} tests passed, ${envNote}, network isolated: ${test.sandbox?.network_isolated ?? "n/a"}`,
+      );
       // The examples have tests: unverified means a step could not run here; the answer says why.
       if (saved.status === "unverified") {
         const { code, message, suggestion } = saved.unverified ?? report.unverified ?? {};
@@ -101,18 +111,28 @@ export async function run({ root, spawn, log, warn = log }) {
     let top;
     for (const [i, { query, expect }] of QUERIES.entries()) {
       const found = await call(client, "search_functions", { query, limit: 3, include_broken: criticRejected, response_level: "standard" });
-      if (i === 0) log(`search: cosine similarity of ${found.embedding_model} vectors in DuckDB fused with a keyword score (reciprocal rank fusion); top 3 with fused scores`);
+      if (i === 0)
+        log(
+          `search: cosine similarity of ${found.embedding_model} vectors in DuckDB fused with a keyword score (reciprocal rank fusion); top 3 with fused scores`,
+        );
       log(`search_functions "${query}" → ${found.results.map((r) => `${r.name} ${r.score.toFixed(4)}`).join(", ")}`);
       if (found.results[0]?.name !== expect) throw new Error(`"${query}" should find ${expect} first`);
       top ??= found.results[0];
     }
 
     const got = await call(client, "get_function", { name: top.name, response_level: "standard" });
-    const firstDocLine = got.code.split("\n").find((line) => line.trim().startsWith('"""'))?.trim().replace(/^"""/, "");
-    log(`get_function ${got.name} → v${got.version} ${got.status}, ${got.code.split("\n").length} lines, ${got.test_cases.length} test cases`);
+    const firstDocLine = got.code
+      .split("\n")
+      .find((line) => line.trim().startsWith('"""'))
+      ?.trim()
+      .replace(/^"""/, "");
+    log(
+      `get_function ${got.name} → v${got.version} ${got.status}, ${got.code.split("\n").length} lines, ${got.test_cases.length} test cases`,
+    );
     log(`  ${got.signature}`);
     log(`  ${firstDocLine}`);
-    if (got.code !== examples.find((e) => e.name === got.name)?.code) throw new Error("the stored code should be the example's code (it is already clean)");
+    if (got.code !== examples.find((e) => e.name === got.name)?.code)
+      throw new Error("the stored code should be the example's code (it is already clean)");
 
     proc.assertCleanStdout();
     log(`stdout carried only JSON-RPC (${proc.stdoutLines.length} lines)`);

@@ -19,8 +19,13 @@ export default function setup(project: TestProject): () => void {
   const started = Date.now();
   const result = reuse ? describeInstall(reuse) : packInstall({ log: (line) => process.stderr.write(`[pack-install] ${line}\n`) });
   const seconds = (Date.now() - started) / 1000;
-  process.stderr.write(`[pack-install] ${reuse ? "reused" : "packed and installed"} ${result.packages.length} packages in ${seconds.toFixed(1)} s: ${result.dir}\n`);
-  for (const pkg of result.packages) process.stderr.write(`[pack-install]   ${pkg.name}@${pkg.version} pulls in ${pkg.installPackages} packages, ${(pkg.installBytes / 1024 / 1024).toFixed(1)} MB\n`);
+  process.stderr.write(
+    `[pack-install] ${reuse ? "reused" : "packed and installed"} ${result.packages.length} packages in ${seconds.toFixed(1)} s: ${result.dir}\n`,
+  );
+  for (const pkg of result.packages)
+    process.stderr.write(
+      `[pack-install]   ${pkg.name}@${pkg.version} pulls in ${pkg.installPackages} packages, ${(pkg.installBytes / 1024 / 1024).toFixed(1)} MB\n`,
+    );
   project.provide("packInstall", { ...result, seconds });
   return () => {
     if (reuse) return;

@@ -11,7 +11,5 @@ export const APP_INFO: AppInfo = {
   title: "CatDoc",
   version: packageJson.version,
   summary: packageJson.description,
-  env: [
-    { name: "CATDOC_PROJECT_PATH", description: "project root holding .catdoc/category.yaml (default: the working directory)" },
-  ],
+  env: [{ name: "CATDOC_PROJECT_PATH", description: "project root holding .catdoc/category.yaml (default: the working directory)" }],
 };

@@ -23,6 +23,7 @@ export interface CatDocConfig extends CommonConfig {
 export function loadCatDocConfig(env: Env, cwd: string): CatDocConfig {
   const common = parseCommonConfig(env);
   const own = parseEnvConfig("CATDOC_", CatDocEnvSchema, env);
-  const projectPath = own.projectPath === undefined ? resolve(cwd) : isAbsolute(own.projectPath) ? own.projectPath : resolve(cwd, own.projectPath);
+  const projectPath =
+    own.projectPath === undefined ? resolve(cwd) : isAbsolute(own.projectPath) ? own.projectPath : resolve(cwd, own.projectPath);
   return { ...common, projectPath };
 }

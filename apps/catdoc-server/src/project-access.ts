@@ -55,7 +55,10 @@ export class ProjectAccess {
       return { origin: found.origin, path: null, text, frontmatter: found.frontmatter, body: found.body };
     }
     const absolute = await resolveInsideRoot(project.paths.root, found.path);
-    const exists = await stat(absolute).then((info) => info.isFile(), () => false);
+    const exists = await stat(absolute).then(
+      (info) => info.isFile(),
+      () => false,
+    );
     if (!exists) return null;
     // Read through what was opened, confined to the root: a swap for a link after the checks is refused.
     const text = (await readInsideRoot(project.paths.root, absolute, { userPath: found.path })).toString("utf8");

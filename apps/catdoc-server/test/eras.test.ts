@@ -61,8 +61,15 @@ async function exercise(client: Client): Promise<void> {
 
 describe.each(ERAS)("catdoc-mcp in the %s era", (era) => {
   // Over stdio the stdout must carry JSON-RPC only; either way the server must exit 0 (withServerInEra).
-  it.each(["stdio", "http"] as const)("over %s: lists and calls every tool, reads every resource", async (transport) => {
-    const root = await project();
-    await withServerInEra({ command: process.execPath, args: [BIN], env: { CATDOC_PROJECT_PATH: root, LOCAL_MCP_LOG_LEVEL: "warn" }, era, transport }, exercise);
-  }, 60_000);
+  it.each(["stdio", "http"] as const)(
+    "over %s: lists and calls every tool, reads every resource",
+    async (transport) => {
+      const root = await project();
+      await withServerInEra(
+        { command: process.execPath, args: [BIN], env: { CATDOC_PROJECT_PATH: root, LOCAL_MCP_LOG_LEVEL: "warn" }, era, transport },
+        exercise,
+      );
+    },
+    60_000,
+  );
 });

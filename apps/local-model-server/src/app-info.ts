@@ -33,7 +33,10 @@ export const APP_INFO: AppInfo = {
     { name: "LOCAL_MODEL_TEMPLATES_DIR", description: "directory of custom .hbs templates" },
     { name: "LOCAL_MODEL_LOG_LEVEL", description: "stderr log level (overrides LOCAL_MCP_LOG_LEVEL)" },
     { name: "LOCAL_MODEL_TOKEN_TRACKING", description: "record stats (default true)" },
-    { name: "LOCAL_MODEL_ROOTS", description: `directories paths must stay under, '${delimiter}'-separated (default: the working directory)` },
+    {
+      name: "LOCAL_MODEL_ROOTS",
+      description: `directories paths must stay under, '${delimiter}'-separated (default: the working directory)`,
+    },
     { name: "LOCAL_MODEL_MAX_FILE_BYTES", description: "size cap per file (default 1048576)" },
     { name: "LOCAL_MODEL_STATE_DIR", description: "where stats.json is kept (default $XDG_STATE_HOME/local-model)" },
     { name: "LOCAL_MODEL_REGEX_TIMEOUT_MS", description: "time bound of a regex search over one file (default 1000)" },

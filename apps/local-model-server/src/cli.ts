@@ -37,7 +37,9 @@ const commands = () => import("./cli/commands.js");
 const configCommand = program.command("config").description("inspect the resolved configuration");
 configCommand
   .command("check")
-  .description("print the resolved configuration and check it: roots, templates, and the model (loaded, asked for one JSON answer) or the remote endpoint")
+  .description(
+    "print the resolved configuration and check it: roots, templates, and the model (loaded, asked for one JSON answer) or the remote endpoint",
+  )
   .option("--json", "print the report as JSON")
   .option("--no-load", "do not load the model or contact the remote endpoint")
   .action(async (options: { json?: boolean; load: boolean }) => (await commands()).runConfigCheck(configFile(), options));

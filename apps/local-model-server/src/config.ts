@@ -7,7 +7,17 @@
 import { existsSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { basename, delimiter, dirname, isAbsolute, join, resolve } from "node:path";
-import { ConfigError, LOG_LEVELS, isInsideAny, isPathInside, parseCommonConfig, parseEnvConfig, type Env, type LogLevel, type ResponseLevel } from "@local-mcp/core";
+import {
+  ConfigError,
+  LOG_LEVELS,
+  isInsideAny,
+  isPathInside,
+  parseCommonConfig,
+  parseEnvConfig,
+  type Env,
+  type LogLevel,
+  type ResponseLevel,
+} from "@local-mcp/core";
 import { z } from "zod";
 import { CONFIG_FILE_NAME } from "./app-info.js";
 
@@ -129,7 +139,10 @@ const ConfigFileSchema = z
       .strict()
       .optional(),
     templates_dir: z.string().min(1).optional(),
-    logging: z.object({ level: z.enum(LOG_LEVELS).optional(), token_tracking: z.boolean().optional() }).strict().optional(),
+    logging: z
+      .object({ level: z.enum(LOG_LEVELS).optional(), token_tracking: z.boolean().optional() })
+      .strict()
+      .optional(),
     roots: z.array(z.string().min(1)).min(1).optional(),
     max_file_bytes: positiveInt.optional(),
     state_dir: z.string().min(1).optional(),
@@ -178,7 +191,8 @@ export function loadLocalModelConfig(env: Env, cwd: string): LocalModelConfig {
   const overrides = parseEnvConfig("LOCAL_MODEL_", EnvSchema, env);
   const common = parseCommonConfig(env);
   const named = overrides.config;
-  const configFile = named !== undefined ? resolve(cwd, named) : existsSync(join(cwd, CONFIG_FILE_NAME)) ? join(cwd, CONFIG_FILE_NAME) : undefined;
+  const configFile =
+    named !== undefined ? resolve(cwd, named) : existsSync(join(cwd, CONFIG_FILE_NAME)) ? join(cwd, CONFIG_FILE_NAME) : undefined;
   const configSource = configFile === undefined ? undefined : named !== undefined ? "trusted" : "project";
   const file = configFile === undefined ? {} : readConfigFile(configFile);
   const fileDir = configFile === undefined ? cwd : dirname(configFile);
@@ -186,11 +200,19 @@ export function loadLocalModelConfig(env: Env, cwd: string): LocalModelConfig {
   const fromCwd = (p: string) => resolve(cwd, p);
 
   // Roots and state dir from the environment (set by the user in the client's config) or the defaults.
-  const baseRoots = (overrides.roots !== undefined ? overrides.roots.split(delimiter).filter((r) => r.length > 0).map(fromCwd) : [cwd]).map(realRoot);
+  const baseRoots = (
+    overrides.roots !== undefined
+      ? overrides.roots
+          .split(delimiter)
+          .filter((r) => r.length > 0)
+          .map(fromCwd)
+      : [cwd]
+  ).map(realRoot);
   const defaultStateDir = join(env.XDG_STATE_HOME || join(env.HOME || homedir(), ".local", "state"), "local-model");
   const fileRoots = overrides.roots === undefined ? file.roots?.map(fromFile).map(realRoot) : undefined;
   const roots = fileRoots ?? baseRoots;
-  const templatesDir = overrides.templatesDir !== undefined ? fromCwd(overrides.templatesDir) : file.templates_dir ? fromFile(file.templates_dir) : undefined;
+  const templatesDir =
+    overrides.templatesDir !== undefined ? fromCwd(overrides.templatesDir) : file.templates_dir ? fromFile(file.templates_dir) : undefined;
   const fileStateDir = overrides.stateDir === undefined && file.state_dir ? fromFile(file.state_dir) : undefined;
   const stateDir = overrides.stateDir !== undefined ? fromCwd(overrides.stateDir) : (fileStateDir ?? defaultStateDir);
   const trustedMaxFileBytes = overrides.maxFileBytes ?? MiB;
@@ -211,7 +233,8 @@ export function loadLocalModelConfig(env: Env, cwd: string): LocalModelConfig {
     confidenceThreshold: overrides.confidenceThreshold ?? file.validation?.confidence_threshold ?? 0.7,
     strictSchema: overrides.strictSchema ?? file.validation?.strict_schema ?? true,
     templatesDir,
-    templatesConfinedTo: configSource === "project" && overrides.templatesDir === undefined && templatesDir !== undefined ? roots : undefined,
+    templatesConfinedTo:
+      configSource === "project" && overrides.templatesDir === undefined && templatesDir !== undefined ? roots : undefined,
     logLevel: overrides.logLevel ?? file.logging?.level ?? common.logLevel,
     responseLevel: common.responseLevel,
     tokenTracking: overrides.tokenTracking ?? file.logging?.token_tracking ?? true,
@@ -230,7 +253,13 @@ export function loadLocalModelConfig(env: Env, cwd: string): LocalModelConfig {
  */
 function assertNarrowing(
   configFile: string,
-  limits: { baseRoots: string[]; fileRoots: string[] | undefined; roots: string[]; fileStateDir: string | undefined; defaultStateDir: string },
+  limits: {
+    baseRoots: string[];
+    fileRoots: string[] | undefined;
+    roots: string[];
+    fileStateDir: string | undefined;
+    defaultStateDir: string;
+  },
 ): void {
   const suggestion = `set it in the client's config (LOCAL_MODEL_ROOTS, LOCAL_MODEL_STATE_DIR, or LOCAL_MODEL_CONFIG naming a file outside the project)`;
   const wider = (limits.fileRoots ?? []).filter((root) => !isInsideAny(limits.baseRoots, root));
@@ -272,7 +301,12 @@ function assertProjectKeys(
   };
   const network = "choose where data is sent (the model endpoint receives the contents of the files it is given)";
   if (file.remote !== undefined) {
-    refuse(`remote.base_url`, `sets the endpoint ${file.remote.base_url}`, network, "LOCAL_MODEL_REMOTE_BASE_URL, LOCAL_MODEL_REMOTE_MODEL, LOCAL_MODEL_REMOTE_API_KEY");
+    refuse(
+      `remote.base_url`,
+      `sets the endpoint ${file.remote.base_url}`,
+      network,
+      "LOCAL_MODEL_REMOTE_BASE_URL, LOCAL_MODEL_REMOTE_MODEL, LOCAL_MODEL_REMOTE_API_KEY",
+    );
   }
   if (file.ollama !== undefined) {
     refuse(`ollama.host`, `sets the endpoint ${file.ollama.host}`, network, "LOCAL_MODEL_REMOTE_BASE_URL, LOCAL_MODEL_REMOTE_MODEL");
@@ -280,13 +314,28 @@ function assertProjectKeys(
   const inRoots = (path: string) => isInsideAny(limits.roots, realOfNearest(path));
   const loaded = "load anything from outside the roots";
   if (file.model?.path !== undefined && !inRoots(limits.fromFile(file.model.path))) {
-    refuse("model.path", `${limits.fromFile(file.model.path)} lies outside the roots ${limits.roots.join(", ")}`, loaded, "LOCAL_MODEL_MODEL_PATH");
+    refuse(
+      "model.path",
+      `${limits.fromFile(file.model.path)} lies outside the roots ${limits.roots.join(", ")}`,
+      loaded,
+      "LOCAL_MODEL_MODEL_PATH",
+    );
   }
   if (file.templates_dir !== undefined && !inRoots(limits.fromFile(file.templates_dir))) {
-    refuse("templates_dir", `${limits.fromFile(file.templates_dir)} lies outside the roots ${limits.roots.join(", ")}`, loaded, "LOCAL_MODEL_TEMPLATES_DIR");
+    refuse(
+      "templates_dir",
+      `${limits.fromFile(file.templates_dir)} lies outside the roots ${limits.roots.join(", ")}`,
+      loaded,
+      "LOCAL_MODEL_TEMPLATES_DIR",
+    );
   }
   if (file.max_file_bytes !== undefined && file.max_file_bytes > limits.trustedMaxFileBytes) {
-    refuse("max_file_bytes", `${file.max_file_bytes} is above ${limits.trustedMaxFileBytes}`, "raise the size cap", "LOCAL_MODEL_MAX_FILE_BYTES");
+    refuse(
+      "max_file_bytes",
+      `${file.max_file_bytes} is above ${limits.trustedMaxFileBytes}`,
+      "raise the size cap",
+      "LOCAL_MODEL_MAX_FILE_BYTES",
+    );
   }
 }
 
@@ -315,13 +364,17 @@ function readConfigFile(path: string): ConfigFile {
   try {
     text = readFileSync(path, "utf8");
   } catch (error) {
-    throw new ConfigError(`Cannot read the config file ${path}: ${(error as Error).message}`, [{ variable: "LOCAL_MODEL_CONFIG", message: "file not readable" }]);
+    throw new ConfigError(`Cannot read the config file ${path}: ${(error as Error).message}`, [
+      { variable: "LOCAL_MODEL_CONFIG", message: "file not readable" },
+    ]);
   }
   let raw: unknown;
   try {
     raw = JSON.parse(text);
   } catch (error) {
-    throw new ConfigError(`The config file ${path} is not valid JSON: ${(error as Error).message}`, [{ variable: path, message: "invalid JSON" }]);
+    throw new ConfigError(`The config file ${path} is not valid JSON: ${(error as Error).message}`, [
+      { variable: path, message: "invalid JSON" },
+    ]);
   }
   const parsed = ConfigFileSchema.safeParse(raw);
   if (parsed.success) return parsed.data;
@@ -338,9 +391,12 @@ function modelConfig(file: ConfigFile, env: EnvOverrides, fromFile: (p: string) 
       { variable: "LOCAL_MODEL_MODEL_PATH", message: "conflicts with LOCAL_MODEL_REMOTE_BASE_URL" },
     ]);
   }
-  const fileRemote = file.remote ?? (file.ollama ? { base_url: `${file.ollama.host.replace(/\/+$/, "")}/v1`, model: file.ollama.model } : undefined);
+  const fileRemote =
+    file.remote ?? (file.ollama ? { base_url: `${file.ollama.host.replace(/\/+$/, "")}/v1`, model: file.ollama.model } : undefined);
   if (env.modelPath === undefined && env.remoteBaseUrl === undefined && file.model?.path !== undefined && fileRemote !== undefined) {
-    throw new ConfigError("The config file sets both model.path and a remote endpoint; keep one.", [{ variable: "model.path", message: "conflicts with remote" }]);
+    throw new ConfigError("The config file sets both model.path and a remote endpoint; keep one.", [
+      { variable: "model.path", message: "conflicts with remote" },
+    ]);
   }
   // An env variable for one kind replaces whatever kind the file chose.
   const useLlama = env.modelPath !== undefined || (env.remoteBaseUrl === undefined && file.model?.path !== undefined);
@@ -391,9 +447,7 @@ function realRoot(path: string): string {
 /** The config as shown by `local-model config check` (no secrets). */
 export function describeConfig(config: LocalModelConfig): Record<string, unknown> {
   const model =
-    config.model.kind === "remote"
-      ? { ...config.model, apiKey: config.model.apiKey === undefined ? undefined : "[set]" }
-      : config.model;
+    config.model.kind === "remote" ? { ...config.model, apiKey: config.model.apiKey === undefined ? undefined : "[set]" } : config.model;
   // PATH is the environment's, not a setting: left out.
   const { searchPath: _searchPath, ...shown } = config;
   return { ...shown, model };

@@ -18,7 +18,10 @@ afterAll(async () => {
 
 describe("local_analyze (TypeScript compiler API)", () => {
   it("lists exports", async () => {
-    const { body } = await server.call("local_analyze", { task_type: "exports", files: ["src/types/user.ts", "src/utils/relationships.ts"] });
+    const { body } = await server.call("local_analyze", {
+      task_type: "exports",
+      files: ["src/types/user.ts", "src/utils/relationships.ts"],
+    });
     expect(body).toMatchObject({ success: true, engine: "deterministic" });
     expect(dataOf<Analysis>(body).analysis).toEqual({
       "src/types/user.ts": { exports: ["Relationship", "FamilyMember", "Role"] },
@@ -82,7 +85,11 @@ describe("local_analyze (TypeScript compiler API)", () => {
     expect(dataOf<Analysis>(minimal.body).analysis).toEqual({
       "src/stores/feedStore.ts": { dependencies: { internal: ["src/stores/familyStore.ts"], external: ["node:path"] } },
     });
-    const shallow = await server.call("local_analyze", { task_type: "dependencies", files: ["src/stores/feedStore.ts"], response_level: "standard" });
+    const shallow = await server.call("local_analyze", {
+      task_type: "dependencies",
+      files: ["src/stores/feedStore.ts"],
+      response_level: "standard",
+    });
     expect(dataOf<Analysis>(shallow.body).analysis).toMatchObject({
       "src/stores/feedStore.ts": {
         imports: [
@@ -92,18 +99,35 @@ describe("local_analyze (TypeScript compiler API)", () => {
         dependencies: { internal: ["src/stores/familyStore.ts"], external: ["node:path"] },
       },
     });
-    const deep = await server.call("local_analyze", { task_type: "dependencies", files: ["src/stores/feedStore.ts"], depth: 3, response_level: "standard" });
+    const deep = await server.call("local_analyze", {
+      task_type: "dependencies",
+      files: ["src/stores/feedStore.ts"],
+      depth: 3,
+      response_level: "standard",
+    });
     const analysis = dataOf<Analysis>(deep.body).analysis;
-    expect(Object.keys(analysis)).toEqual(["src/stores/feedStore.ts", "src/stores/familyStore.ts", "src/types/user.ts", "src/utils/relationships.ts"]);
+    expect(Object.keys(analysis)).toEqual([
+      "src/stores/feedStore.ts",
+      "src/stores/familyStore.ts",
+      "src/types/user.ts",
+      "src/utils/relationships.ts",
+    ]);
     expect(analysis["src/stores/familyStore.ts"]).toMatchObject({
       dependencies: { internal: ["src/types/user.ts", "src/utils/relationships.ts"], external: ["zustand"] },
       depth: 1,
       lines: { imports: [1, 2, 3] },
     });
     expect(analysis["src/types/user.ts"]).toMatchObject({ depth: 2, dependencies: { internal: [], external: [] } });
-    const index = await server.call("local_analyze", { task_type: "dependencies", files: ["src/stores/index.ts", "src/legacy.js"], response_level: "standard" });
+    const index = await server.call("local_analyze", {
+      task_type: "dependencies",
+      files: ["src/stores/index.ts", "src/legacy.js"],
+      response_level: "standard",
+    });
     expect(dataOf<Analysis>(index.body).analysis).toMatchObject({
-      "src/stores/index.ts": { imports: [], dependencies: { internal: ["src/stores/familyStore.ts", "src/stores/feedStore.ts"], external: [] } },
+      "src/stores/index.ts": {
+        imports: [],
+        dependencies: { internal: ["src/stores/familyStore.ts", "src/stores/feedStore.ts"], external: [] },
+      },
       "src/legacy.js": {
         imports: [
           { from: "fs", items: ["fs"] },
@@ -117,7 +141,11 @@ describe("local_analyze (TypeScript compiler API)", () => {
   it("nests its levels; full carries only the analysis asked for", async () => {
     const [minimal, standard, full] = await Promise.all(
       (["minimal", "standard", "full"] as const).map(async (level) => {
-        const { tokens_saved: _saved, tokens_over: _over, ...rest } = (await server.call("local_analyze", { task_type: "exports", files: ["src/stores/feedStore.ts"], response_level: level })).body;
+        const {
+          tokens_saved: _saved,
+          tokens_over: _over,
+          ...rest
+        } = (await server.call("local_analyze", { task_type: "exports", files: ["src/stores/feedStore.ts"], response_level: level })).body;
         return rest;
       }),
     );

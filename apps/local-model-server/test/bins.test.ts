@@ -40,8 +40,15 @@ describe("local-model-mcp over stdio", () => {
       expect(tools.map((t) => t.name)).toEqual(TOOLS);
       expect(tools.find((t) => t.name === "local_generate")?.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });
       expect(tools.every((t) => t.outputSchema !== undefined && t.annotations?.readOnlyHint !== undefined)).toBe(true);
-      const result = await server.client.callTool({ name: "local_extract", arguments: { task_type: "frontmatter", files: [PLAN], extract: { fields: ["wave", "autonomous"] } } });
-      expect(result.structuredContent).toMatchObject({ success: true, engine: "deterministic", data: { results: { [PLAN]: { found: true, data: { wave: 1, autonomous: true } } } } });
+      const result = await server.client.callTool({
+        name: "local_extract",
+        arguments: { task_type: "frontmatter", files: [PLAN], extract: { fields: ["wave", "autonomous"] } },
+      });
+      expect(result.structuredContent).toMatchObject({
+        success: true,
+        engine: "deterministic",
+        data: { results: { [PLAN]: { found: true, data: { wave: 1, autonomous: true } } } },
+      });
       const { resources } = await server.client.listResources();
       expect(resources.map((r) => r.uri)).toEqual(["local://stats"]);
       server.assertCleanStdout();
@@ -83,16 +90,33 @@ describe("the MCP Inspector CLI against local-model-mcp", () => {
       toolName: "local_extract",
       toolArgs: { task_type: "frontmatter", files: JSON.stringify([PLAN]), extract: JSON.stringify({ fields: ["wave", "depends_on"] }) },
     })) as { structuredContent: Record<string, unknown> };
-    expect(extract.structuredContent).toMatchObject({ success: true, data: { results: { [PLAN]: { found: true, data: { wave: 1, depends_on: [] } } } } });
+    expect(extract.structuredContent).toMatchObject({
+      success: true,
+      data: { results: { [PLAN]: { found: true, data: { wave: 1, depends_on: [] } } } },
+    });
     const verify = (await runInspectorCli({
       ...options(),
       method: "tools/call",
       toolName: "local_verify",
-      toolArgs: { checks: JSON.stringify([{ id: "DATA-01", description: "store hook", file: "src/stores/familyStore.ts", condition: { type: "exports", value: "useFamilyStore" } }]), response_level: "standard" },
+      toolArgs: {
+        checks: JSON.stringify([
+          {
+            id: "DATA-01",
+            description: "store hook",
+            file: "src/stores/familyStore.ts",
+            condition: { type: "exports", value: "useFamilyStore" },
+          },
+        ]),
+        response_level: "standard",
+      },
     })) as { structuredContent: Record<string, unknown> };
     expect(verify.structuredContent).toMatchObject({
       success: true,
-      data: { passed: 1, failed: 0, results: [{ id: "DATA-01", status: "pass", evidence: "line 10: export const useFamilyStore = create<FamilyState>((set) => ({" }] },
+      data: {
+        passed: 1,
+        failed: 0,
+        results: [{ id: "DATA-01", status: "pass", evidence: "line 10: export const useFamilyStore = create<FamilyState>((set) => ({" }],
+      },
     });
     // Two Inspector CLI runs, each a fresh Inspector and server: ~9 s each on a loaded 2-core machine.
   }, 90_000);
@@ -111,10 +135,17 @@ describe("the local-model CLI", () => {
   it("loads a configured model and gets a schema-valid answer from it", async () => {
     const modelPath = join(state.path, "tiny.gguf");
     await writeTinyLlamaGguf(modelPath);
-    const check = await run(CLI, ["config", "check"], { LOCAL_MODEL_MODEL_PATH: modelPath, LOCAL_MODEL_MODEL_GPU: "cpu", LOCAL_MODEL_MODEL_THREADS: "1", LOCAL_MODEL_MODEL_CONTEXT_SIZE: "2048" });
+    const check = await run(CLI, ["config", "check"], {
+      LOCAL_MODEL_MODEL_PATH: modelPath,
+      LOCAL_MODEL_MODEL_GPU: "cpu",
+      LOCAL_MODEL_MODEL_THREADS: "1",
+      LOCAL_MODEL_MODEL_CONTEXT_SIZE: "2048",
+    });
     expect(check.code).toBe(0);
     expect(check.stdout).toContain(`model:            GGUF ${modelPath} (gpu cpu, context 2048, threads 1, max tokens 1024)`);
-    expect(check.stdout).toMatch(/model status: {5}OK — tiny\.gguf: loaded, answered schema-valid JSON — load \d+ ms, answer \d+ ms, confidence [\d.]+/);
+    expect(check.stdout).toMatch(
+      /model status: {5}OK — tiny\.gguf: loaded, answered schema-valid JSON — load \d+ ms, answer \d+ ms, confidence [\d.]+/,
+    );
   });
 
   it("fails the check when the configured model cannot be loaded", async () => {

@@ -34,12 +34,15 @@ function run(args: readonly string[], env: Record<string, string> = {}): Promise
 }
 
 describe("local-model: usage", () => {
-  it.each([[["bogus"]], [["--bogus"]], [["stats", "--bogus"]], [["templates", "extra"]], [["config", "check", "--bogus"]], [["--config"]]])("bad usage %j exits 2 with nothing on stdout", async (args) => {
-    const result = await run(args);
-    expect(result.code).toBe(2);
-    expect(result.stdout).toBe("");
-    expect(result.stderr).toMatch(/error: /);
-  });
+  it.each([[["bogus"]], [["--bogus"]], [["stats", "--bogus"]], [["templates", "extra"]], [["config", "check", "--bogus"]], [["--config"]]])(
+    "bad usage %j exits 2 with nothing on stdout",
+    async (args) => {
+      const result = await run(args);
+      expect(result.code).toBe(2);
+      expect(result.stdout).toBe("");
+      expect(result.stderr).toMatch(/error: /);
+    },
+  );
 
   it("a configuration that does not parse is one line and exit 2", async () => {
     const result = await run(["stats"], { LOCAL_MODEL_TIMEOUT_MS: "soon" });
@@ -62,7 +65,8 @@ describe("local-model: usage", () => {
     const help = await run(["--help"]);
     expect(help.code).toBe(0);
     expect(help.stdout).toMatch(/Exit status:\n\s+0 .+\n\s+1 .+\n\s+2 .+bad usage/);
-    for (const name of ["LOCAL_MODEL_CONFIG", "LOCAL_MODEL_MODEL_PATH", "LOCAL_MODEL_ROOTS", "LOCAL_MODEL_STATE_DIR"]) expect(help.stdout).toContain(name);
+    for (const name of ["LOCAL_MODEL_CONFIG", "LOCAL_MODEL_MODEL_PATH", "LOCAL_MODEL_ROOTS", "LOCAL_MODEL_STATE_DIR"])
+      expect(help.stdout).toContain(name);
   });
 });
 
@@ -71,12 +75,15 @@ const HELP_SOURCES = new Set(["src/cli.ts", "src/mcp.ts", "src/app-info.ts", "pa
 const lightCore = (source: string) => /^core:(src|dist)\/(main|server\/run-main|server\/stdout-guard)\.[jt]s$/.test(source);
 
 describe("--help loads no heavy module", () => {
-  it.each([[["--help"]], [["--version"]], [["config", "check", "--help"]], [["templates", "--help"]], [["stats", "--help"]]])("local-model %j", async (args) => {
-    const loaded = await runObserved(CLI, args);
-    expect(loaded.code).toBe(0);
-    expect([...loaded.packages]).toEqual(["commander"]);
-    expect([...loaded.sources].filter((s) => !HELP_SOURCES.has(s) && !lightCore(s))).toEqual([]);
-  });
+  it.each([[["--help"]], [["--version"]], [["config", "check", "--help"]], [["templates", "--help"]], [["stats", "--help"]]])(
+    "local-model %j",
+    async (args) => {
+      const loaded = await runObserved(CLI, args);
+      expect(loaded.code).toBe(0);
+      expect([...loaded.packages]).toEqual(["commander"]);
+      expect([...loaded.sources].filter((s) => !HELP_SOURCES.has(s) && !lightCore(s))).toEqual([]);
+    },
+  );
 
   it.each([[["--help"]], [["--version"]]])("local-model-mcp %j loads no npm package", async (args) => {
     const loaded = await runObserved(MCP, args);

@@ -64,7 +64,14 @@ describe("loadLocalModelConfig", () => {
       model: { kind: "remote", baseUrl: "http://localhost:11434/v1", model: "qwen2.5-coder:7b", maxTokens: 1024 },
     });
     const overridden = loadLocalModelConfig(
-      { ...HOME, LOCAL_MODEL_CONFIG: file, LOCAL_MODEL_CONFIDENCE_THRESHOLD: "0.5", LOCAL_MODEL_MODEL_PATH: "models/m.gguf", LOCAL_MODEL_MODEL_THREADS: "1", LOCAL_MODEL_ROOTS: join(dir.path, "other") },
+      {
+        ...HOME,
+        LOCAL_MODEL_CONFIG: file,
+        LOCAL_MODEL_CONFIDENCE_THRESHOLD: "0.5",
+        LOCAL_MODEL_MODEL_PATH: "models/m.gguf",
+        LOCAL_MODEL_MODEL_THREADS: "1",
+        LOCAL_MODEL_ROOTS: join(dir.path, "other"),
+      },
       dir.path,
     );
     expect(overridden).toMatchObject({
@@ -75,9 +82,15 @@ describe("loadLocalModelConfig", () => {
   });
 
   it("finds local-model.config.json in the working directory", async () => {
-    await writeFile(join(dir.path, "project", "local-model.config.json"), JSON.stringify({ model: { path: "tiny.gguf", threads: 1, context_size: 2048 }, timeout_ms: 5000 }));
+    await writeFile(
+      join(dir.path, "project", "local-model.config.json"),
+      JSON.stringify({ model: { path: "tiny.gguf", threads: 1, context_size: 2048 }, timeout_ms: 5000 }),
+    );
     const config = loadLocalModelConfig(HOME, join(dir.path, "project"));
-    expect(config).toMatchObject({ timeoutMs: 5000, model: { kind: "llama", path: join(dir.path, "project", "tiny.gguf"), threads: 1, contextSize: 2048 } });
+    expect(config).toMatchObject({
+      timeoutMs: 5000,
+      model: { kind: "llama", path: join(dir.path, "project", "tiny.gguf"), threads: 1, contextSize: 2048 },
+    });
   });
 
   it("names what is wrong: a bad variable, an unknown key, both model kinds, a missing root", async () => {
@@ -90,7 +103,9 @@ describe("loadLocalModelConfig", () => {
     await writeFile(both, JSON.stringify({ model: { path: "a.gguf" }, remote: { base_url: "http://127.0.0.1:8080/v1", model: "m" } }));
     expect(() => loadLocalModelConfig({ ...HOME, LOCAL_MODEL_CONFIG: both }, dir.path)).toThrow(/both model.path and a remote endpoint/);
     expect(() => loadLocalModelConfig({ ...HOME, LOCAL_MODEL_ROOTS: join(dir.path, "nope") }, dir.path)).toThrow(/does not exist/);
-    expect(() => loadLocalModelConfig({ ...HOME, LOCAL_MODEL_CONFIG: join(dir.path, "missing.json") }, dir.path)).toThrow(/Cannot read the config file/);
+    expect(() => loadLocalModelConfig({ ...HOME, LOCAL_MODEL_CONFIG: join(dir.path, "missing.json") }, dir.path)).toThrow(
+      /Cannot read the config file/,
+    );
   });
 });
 
@@ -99,10 +114,18 @@ describe("loadLocalModelConfig: a project's own local-model.config.json may only
     const cwd = join(dir.path, "narrow");
     await mkdir(join(cwd, "sub"), { recursive: true });
     await writeFile(join(cwd, "local-model.config.json"), JSON.stringify({ roots: ["sub"], state_dir: "sub/.state" }));
-    expect(loadLocalModelConfig(HOME, cwd)).toMatchObject({ configSource: "project", roots: [join(cwd, "sub")], stateDir: join(cwd, "sub", ".state") });
+    expect(loadLocalModelConfig(HOME, cwd)).toMatchObject({
+      configSource: "project",
+      roots: [join(cwd, "sub")],
+      stateDir: join(cwd, "sub", ".state"),
+    });
     const wide = join(dir.path, "wide.json");
     await writeFile(wide, JSON.stringify({ roots: ["/"], state_dir: join(dir.path, "state") }));
-    expect(loadLocalModelConfig({ ...HOME, LOCAL_MODEL_CONFIG: wide }, cwd)).toMatchObject({ configSource: "trusted", roots: ["/"], stateDir: join(dir.path, "state") });
+    expect(loadLocalModelConfig({ ...HOME, LOCAL_MODEL_CONFIG: wide }, cwd)).toMatchObject({
+      configSource: "trusted",
+      roots: ["/"],
+      stateDir: join(dir.path, "state"),
+    });
   });
 
   it("refuses roots outside the working directory (or LOCAL_MODEL_ROOTS) and a state_dir elsewhere", async () => {
@@ -131,13 +154,24 @@ describe("loadLocalModelConfig: a project's own local-model.config.json chooses 
   it("refuses remote and ollama endpoints (with their key), naming the file and the key; the same file named by the user may set them", async () => {
     await writeFile(file(), JSON.stringify({ remote: { base_url: "http://127.0.0.1:9/v1", model: "m", api_key: "k" } }));
     expect(() => loadLocalModelConfig(HOME, project())).toThrow(ConfigError);
-    expect(() => loadLocalModelConfig(HOME, project())).toThrow(/keys\/local-model\.config\.json: remote\.base_url sets the endpoint http:\/\/127\.0\.0\.1:9\/v1; .*may not choose where data is sent/);
+    expect(() => loadLocalModelConfig(HOME, project())).toThrow(
+      /keys\/local-model\.config\.json: remote\.base_url sets the endpoint http:\/\/127\.0\.0\.1:9\/v1; .*may not choose where data is sent/,
+    );
     // Even when the environment picks the model (the file's endpoint would be unused), the planted key is refused.
-    expect(() => loadLocalModelConfig({ ...HOME, LOCAL_MODEL_REMOTE_BASE_URL: "http://127.0.0.1:11434/v1", LOCAL_MODEL_REMOTE_MODEL: "m" }, project())).toThrow(/remote\.base_url/);
-    expect(loadLocalModelConfig({ ...HOME, LOCAL_MODEL_CONFIG: file() }, project()).model).toMatchObject({ kind: "remote", baseUrl: "http://127.0.0.1:9/v1", apiKey: "k" });
+    expect(() =>
+      loadLocalModelConfig({ ...HOME, LOCAL_MODEL_REMOTE_BASE_URL: "http://127.0.0.1:11434/v1", LOCAL_MODEL_REMOTE_MODEL: "m" }, project()),
+    ).toThrow(/remote\.base_url/);
+    expect(loadLocalModelConfig({ ...HOME, LOCAL_MODEL_CONFIG: file() }, project()).model).toMatchObject({
+      kind: "remote",
+      baseUrl: "http://127.0.0.1:9/v1",
+      apiKey: "k",
+    });
     await writeFile(file(), JSON.stringify({ ollama: { host: "http://127.0.0.1:9", model: "m" } }));
     expect(() => loadLocalModelConfig(HOME, project())).toThrow(/ollama\.host sets the endpoint/);
-    expect(loadLocalModelConfig({ ...HOME, LOCAL_MODEL_CONFIG: file() }, project()).model).toMatchObject({ kind: "remote", baseUrl: "http://127.0.0.1:9/v1" });
+    expect(loadLocalModelConfig({ ...HOME, LOCAL_MODEL_CONFIG: file() }, project()).model).toMatchObject({
+      kind: "remote",
+      baseUrl: "http://127.0.0.1:9/v1",
+    });
   });
 
   it("takes model.path and templates_dir only inside the roots (symlinks resolved); the environment and a named file keep full power", async () => {
@@ -157,9 +191,14 @@ describe("loadLocalModelConfig: a project's own local-model.config.json chooses 
     await writeFile(file(), JSON.stringify({ templates_dir: "/etc" }));
     expect(() => loadLocalModelConfig(HOME, project())).toThrow(/templates_dir/);
     // Trusted sources: a named file and the variables.
-    expect(loadLocalModelConfig({ ...HOME, LOCAL_MODEL_CONFIG: file() }, project())).toMatchObject({ templatesDir: "/etc", templatesConfinedTo: undefined });
+    expect(loadLocalModelConfig({ ...HOME, LOCAL_MODEL_CONFIG: file() }, project())).toMatchObject({
+      templatesDir: "/etc",
+      templatesConfinedTo: undefined,
+    });
     await writeFile(file(), JSON.stringify({ timeout_ms: 5000 }));
-    expect(loadLocalModelConfig({ ...HOME, LOCAL_MODEL_MODEL_PATH: "/opt/models/m.gguf", LOCAL_MODEL_TEMPLATES_DIR: "/etc" }, project())).toMatchObject({
+    expect(
+      loadLocalModelConfig({ ...HOME, LOCAL_MODEL_MODEL_PATH: "/opt/models/m.gguf", LOCAL_MODEL_TEMPLATES_DIR: "/etc" }, project()),
+    ).toMatchObject({
       timeoutMs: 5000,
       templatesDir: "/etc",
       templatesConfinedTo: undefined,
@@ -171,7 +210,9 @@ describe("loadLocalModelConfig: a project's own local-model.config.json chooses 
     await writeFile(file(), JSON.stringify({ max_file_bytes: 2 * 1024 * 1024 }));
     expect(() => loadLocalModelConfig(HOME, project())).toThrow(/max_file_bytes 2097152 is above 1048576/);
     // Under the cap the user set, the file is allowed (the variable still wins).
-    expect(loadLocalModelConfig({ ...HOME, LOCAL_MODEL_MAX_FILE_BYTES: String(4 * 1024 * 1024) }, project()).maxFileBytes).toBe(4 * 1024 * 1024);
+    expect(loadLocalModelConfig({ ...HOME, LOCAL_MODEL_MAX_FILE_BYTES: String(4 * 1024 * 1024) }, project()).maxFileBytes).toBe(
+      4 * 1024 * 1024,
+    );
     await writeFile(
       file(),
       JSON.stringify({
@@ -184,7 +225,16 @@ describe("loadLocalModelConfig: a project's own local-model.config.json chooses 
         max_input_chars: 1000,
       }),
     );
-    expect(loadLocalModelConfig(HOME, project())).toMatchObject({ maxFileBytes: 4096, timeoutMs: 5000, maxRetries: 0, confidenceThreshold: 0.9, logLevel: "warn", tokenTracking: false, regexTimeoutMs: 500, maxInputChars: 1000 });
+    expect(loadLocalModelConfig(HOME, project())).toMatchObject({
+      maxFileBytes: 4096,
+      timeoutMs: 5000,
+      maxRetries: 0,
+      confidenceThreshold: 0.9,
+      logLevel: "warn",
+      tokenTracking: false,
+      regexTimeoutMs: 500,
+      maxInputChars: 1000,
+    });
   });
 
   it("a project's templates folder cannot use a template that is a symlink out of the roots", async () => {

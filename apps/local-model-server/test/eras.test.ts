@@ -32,7 +32,11 @@ afterAll(async () => {
 /** A cheap valid call of every tool, all answered by the exact parsers (no model); none writes a file. */
 const CASES: Record<string, ToolCase> = {
   local_extract: { args: { task_type: "exports", files: ["src/keep.ts"] } },
-  local_verify: { args: { checks: [{ id: "KEEP-01", description: "keep is exported", file: "src/keep.ts", condition: { type: "exports", value: "keep" } }] } },
+  local_verify: {
+    args: {
+      checks: [{ id: "KEEP-01", description: "keep is exported", file: "src/keep.ts", condition: { type: "exports", value: "keep" } }],
+    },
+  },
   local_generate: { args: { template: "Hello {{name}}", variables: { name: "Ada" } } },
   local_git: { args: { task_type: "status" } },
   local_analyze: { args: { task_type: "functions", files: ["src/keep.ts"] } },
@@ -41,13 +45,20 @@ const CASES: Record<string, ToolCase> = {
 async function exercise(client: Client): Promise<void> {
   const outcomes = await callEveryTool(client, CASES);
   expect(outcomes.map((o) => o.name)).toEqual(["local_extract", "local_verify", "local_generate", "local_git", "local_analyze"]);
-  expect(outcomes.find((o) => o.name === "local_verify")?.structuredContent).toMatchObject({ success: true, data: { passed: 1, failed: 0 } });
+  expect(outcomes.find((o) => o.name === "local_verify")?.structuredContent).toMatchObject({
+    success: true,
+    data: { passed: 1, failed: 0 },
+  });
   expect(await readEveryResource(client)).toEqual(["local://stats"]);
 }
 
 describe.each(ERAS)("local-model-mcp in the %s era", (era) => {
   // Over stdio the stdout must carry JSON-RPC only; either way the server must exit 0 (withServerInEra).
-  it.each(["stdio", "http"] as const)("over %s: lists and calls every tool, reads every resource", async (transport) => {
-    await withServerInEra({ command: process.execPath, args: [MCP], env, cwd: APP_DIR, era, transport }, exercise);
-  }, 60_000);
+  it.each(["stdio", "http"] as const)(
+    "over %s: lists and calls every tool, reads every resource",
+    async (transport) => {
+      await withServerInEra({ command: process.execPath, args: [MCP], env, cwd: APP_DIR, era, transport }, exercise);
+    },
+    60_000,
+  );
 });

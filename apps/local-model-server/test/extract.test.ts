@@ -8,7 +8,13 @@ const SUMMARY_1 = ".planning/phases/01-data-foundation/01-01-SUMMARY.md";
 const BROKEN = ".planning/phases/02-feed/02-01-PLAN.md";
 
 type Counts = { files: number; found: number; entries: number; failed?: number };
-type Results = { counts: Counts; results: Record<string, { found: boolean; data: unknown; line_numbers?: (number | null)[]; error?: string; details?: Record<string, unknown> }> };
+type Results = {
+  counts: Counts;
+  results: Record<
+    string,
+    { found: boolean; data: unknown; line_numbers?: (number | null)[]; error?: string; details?: Record<string, unknown> }
+  >;
+};
 
 let server: Connected;
 let state: Awaited<ReturnType<typeof tempDir>>;
@@ -77,12 +83,20 @@ describe("local_extract frontmatter (YAML)", () => {
       duration: "23min",
       completed: "2025-01-15",
     });
-    const list = await server.call("local_extract", { task_type: "frontmatter", files: [SUMMARY_1], extract: { fields: ["subsystem", "tags", "missing"], format: "list" } });
+    const list = await server.call("local_extract", {
+      task_type: "frontmatter",
+      files: [SUMMARY_1],
+      extract: { fields: ["subsystem", "tags", "missing"], format: "list" },
+    });
     expect(dataOf<Results>(list.body).results[SUMMARY_1]?.data).toEqual(['subsystem: "database"', 'tags: ["zustand","mock-data"]']);
   });
 
   it("reports a broken frontmatter with its file line and keeps the other files' data (success false)", async () => {
-    const { isError, body } = await server.call("local_extract", { task_type: "frontmatter", files: [PLAN_1, BROKEN], extract: { fields: ["wave"] } });
+    const { isError, body } = await server.call("local_extract", {
+      task_type: "frontmatter",
+      files: [PLAN_1, BROKEN],
+      extract: { fields: ["wave"] },
+    });
     expect(isError).toBe(false);
     expect(body.success).toBe(false);
     expect(dataOf<Results>(body).counts).toEqual({ files: 2, found: 1, entries: 1, failed: 1 });
@@ -100,11 +114,25 @@ describe("local_extract frontmatter (YAML)", () => {
   });
 
   it("checks deterministic data against a caller's JSON schema (schema_valid)", async () => {
-    const schema = { type: "object", properties: { wave: { type: "integer" }, autonomous: { type: "boolean" } }, required: ["wave", "autonomous"] };
-    const ok = await server.call("local_extract", { task_type: "frontmatter", files: [PLAN_1, PLAN_2], extract: { fields: ["wave", "autonomous"] }, schema });
+    const schema = {
+      type: "object",
+      properties: { wave: { type: "integer" }, autonomous: { type: "boolean" } },
+      required: ["wave", "autonomous"],
+    };
+    const ok = await server.call("local_extract", {
+      task_type: "frontmatter",
+      files: [PLAN_1, PLAN_2],
+      extract: { fields: ["wave", "autonomous"] },
+      schema,
+    });
     expect(ok.body).toMatchObject({ success: true, schema_valid: true });
     const strict = { ...schema, properties: { ...schema.properties, wave: { type: "integer", maximum: 1 } } };
-    const bad = await server.call("local_extract", { task_type: "frontmatter", files: [PLAN_1, PLAN_2], extract: { fields: ["wave", "autonomous"] }, schema: strict });
+    const bad = await server.call("local_extract", {
+      task_type: "frontmatter",
+      files: [PLAN_1, PLAN_2],
+      extract: { fields: ["wave", "autonomous"] },
+      schema: strict,
+    });
     expect(bad.body).toMatchObject({ success: false, schema_valid: false });
     expect(bad.body.error).toContain(`${PLAN_2}: /wave must be <= 1`);
     const invalid = await server.call("local_extract", { task_type: "frontmatter", files: [PLAN_1], schema: { type: "no-such-type" } });
@@ -123,7 +151,10 @@ describe("local_extract pattern_match (bounded regex)", () => {
     });
     expect(dataOf<Results>(body).results[PLAN_1]).toEqual({
       found: true,
-      data: { "TODO: .*": ["TODO: replace mock data with the API in phase 3."], '/TASK TYPE="\\w+"/i': ['task type="auto"', 'task type="auto"'] },
+      data: {
+        "TODO: .*": ["TODO: replace mock data with the API in phase 3."],
+        '/TASK TYPE="\\w+"/i': ['task type="auto"', 'task type="auto"'],
+      },
       line_numbers: [48, 28, 36],
     });
   });
@@ -139,14 +170,24 @@ describe("local_extract pattern_match (bounded regex)", () => {
     expect(item?.data).toEqual(["export async", "export default"]);
     expect(item?.details).toEqual({
       matches: [
-        { pattern: "^export \\w+", line: 4, column: 1, match: "export async", text: "export async function loadData(limit = 20): Promise<string[]> {" },
+        {
+          pattern: "^export \\w+",
+          line: 4,
+          column: 1,
+          match: "export async",
+          text: "export async function loadData(limit = 20): Promise<string[]> {",
+        },
         { pattern: "^export \\w+", line: 9, column: 1, match: "export default", text: "export default class FeedCache {" },
       ],
     });
   });
 
   it("refuses a pattern that does not compile, naming it", async () => {
-    const { isError, body } = await server.call("local_extract", { task_type: "pattern_match", files: [PLAN_1], extract: { patterns: ["ok", "(unclosed"] } });
+    const { isError, body } = await server.call("local_extract", {
+      task_type: "pattern_match",
+      files: [PLAN_1],
+      extract: { patterns: ["ok", "(unclosed"] },
+    });
     expect(isError).toBe(true);
     expect(errorOf(body)).toMatchObject({ code: "INVALID_INPUT" });
     expect(errorOf(body).message).toMatch(/^extract\.patterns\[1\] is not a valid regular expression/);
@@ -169,7 +210,11 @@ describe("local_extract exports / imports (TypeScript compiler API)", () => {
   });
 
   it("maps each imported module to its names (json) or lists modules (list)", async () => {
-    const json = await server.call("local_extract", { task_type: "imports", files: ["src/stores/familyStore.ts", "src/legacy.js"], response_level: "standard" });
+    const json = await server.call("local_extract", {
+      task_type: "imports",
+      files: ["src/stores/familyStore.ts", "src/legacy.js"],
+      response_level: "standard",
+    });
     expect(dataOf<Results>(json.body).results).toEqual({
       "src/stores/familyStore.ts": {
         found: true,
@@ -178,7 +223,11 @@ describe("local_extract exports / imports (TypeScript compiler API)", () => {
       },
       "src/legacy.js": { found: true, data: { fs: ["fs"], path: ["join"] }, line_numbers: [2, 3] },
     });
-    const list = await server.call("local_extract", { task_type: "imports", files: ["src/stores/feedStore.ts"], extract: { format: "list" } });
+    const list = await server.call("local_extract", {
+      task_type: "imports",
+      files: ["src/stores/feedStore.ts"],
+      extract: { format: "list" },
+    });
     expect(dataOf<Results>(list.body).results["src/stores/feedStore.ts"]?.data).toEqual(["./familyStore.js", "node:path"]);
   });
 
@@ -212,10 +261,18 @@ describe("local_extract structure", () => {
   });
 
   it("outlines Markdown headings (ATX and Setext, not inside code fences) and TS symbols", async () => {
-    const { body } = await server.call("local_extract", { task_type: "structure", files: ["README.md", "src/stores/feedStore.ts"], extract: { format: "list" } });
+    const { body } = await server.call("local_extract", {
+      task_type: "structure",
+      files: ["README.md", "src/stores/feedStore.ts"],
+      extract: { format: "list" },
+    });
     expect(dataOf<Results>(body).results).toEqual({
       "README.md": { found: true, data: ["# Family App", "## Setup", "## Stores", "### familyStore"], line_numbers: [1, 6, 13, 14] },
-      "src/stores/feedStore.ts": { found: true, data: ["function loadData", "class FeedCache", "  property entries", "  constructor constructor", "  method get"], line_numbers: [4, 9, 10, 12, 14] },
+      "src/stores/feedStore.ts": {
+        found: true,
+        data: ["function loadData", "class FeedCache", "  property entries", "  constructor constructor", "  method get"],
+        line_numbers: [4, 9, 10, 12, 14],
+      },
     });
   });
 
@@ -229,7 +286,9 @@ describe("local_extract response levels", () => {
   it("nests minimal ⊆ standard ⊆ full and adds per-file stats at full", async () => {
     const args = { task_type: "frontmatter", files: [PLAN_1, SUMMARY_1], extract: { fields: ["phase", "wave"] } };
     const levels = await Promise.all(
-      (["minimal", "standard", "full"] as const).map(async (level) => (await server.call("local_extract", { ...args, response_level: level })).body),
+      (["minimal", "standard", "full"] as const).map(
+        async (level) => (await server.call("local_extract", { ...args, response_level: level })).body,
+      ),
     );
     // tokens_saved is measured on the response as rendered, so it differs between levels by design.
     const [minimal, standard, full] = levels.map(({ tokens_saved: _saved, tokens_over: _over, ...rest }) => rest);
@@ -237,8 +296,14 @@ describe("local_extract response levels", () => {
     expect(Object.keys(minimal ?? {})).toEqual(["success", "data", "error", "confidence", "tokens_used", "engine"]);
     // minimal is the summary alone; the results per file come at standard.
     expect(minimal?.data).toEqual({ counts: { files: 2, found: 2, entries: 3 } });
-    expect((standard?.data as Results).results[PLAN_1]).toEqual({ found: true, data: { phase: "01-data-foundation", wave: 1 }, line_numbers: [2, 5] });
-    expect((full?.data as Results).results[PLAN_1]).toMatchObject({ file: { path: PLAN_1, bytes: expect.any(Number), tokens_estimate: expect.any(Number) } });
+    expect((standard?.data as Results).results[PLAN_1]).toEqual({
+      found: true,
+      data: { phase: "01-data-foundation", wave: 1 },
+      line_numbers: [2, 5],
+    });
+    expect((full?.data as Results).results[PLAN_1]).toMatchObject({
+      file: { path: PLAN_1, bytes: expect.any(Number), tokens_estimate: expect.any(Number) },
+    });
     expect(full?.stats).toMatchObject({ input_tokens_estimate: expect.any(Number), response_tokens_estimate: expect.any(Number) });
     const saved = levels.map((b) => b.tokens_saved as number);
     expect(saved[0]).toBeGreaterThan(saved[1] as number);

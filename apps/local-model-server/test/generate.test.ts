@@ -23,8 +23,21 @@ const PLAN_VARIABLES = {
   purpose: "Later phases read family members from one store.",
   output: "User types and mock data.",
   tasks: [
-    { name: "Update FamilyMember type", files: ["src/types/user.ts"], action: "Add relationship fields.", verify: "tsc --noEmit", done: "Type has relationship" },
-    { name: "Replace mock data", files: ["src/utils/mockData.ts"], action: "Herman family.", verify: "unit test", done: "Mock data typed", type: "tdd" },
+    {
+      name: "Update FamilyMember type",
+      files: ["src/types/user.ts"],
+      action: "Add relationship fields.",
+      verify: "tsc --noEmit",
+      done: "Type has relationship",
+    },
+    {
+      name: "Replace mock data",
+      files: ["src/utils/mockData.ts"],
+      action: "Herman family.",
+      verify: "unit test",
+      done: "Mock data typed",
+      type: "tdd",
+    },
   ],
   verification: ["npm run build succeeds"],
 };
@@ -98,7 +111,9 @@ describe("local_generate with the shipped GSD templates", () => {
         "  <name>Task 2: Replace mock data</name>",
       ].join("\n"),
     );
-    expect(text).toContain("<objective>\nHerman family mock data.\n\nPurpose: Later phases read family members from one store.\nOutput: User types and mock data.\n</objective>");
+    expect(text).toContain(
+      "<objective>\nHerman family mock data.\n\nPurpose: Later phases read family members from one store.\nOutput: User types and mock data.\n</objective>",
+    );
     expect(text).toContain("- [ ] npm run build succeeds");
     expect(text).toContain("After completion, create `.planning/phases/01-data-foundation/01-01-SUMMARY.md`");
     const structure = await server.call("local_extract", { task_type: "structure", files: [path], extract: { format: "list" } });
@@ -136,11 +151,20 @@ describe("local_generate with the shipped GSD templates", () => {
       "duration",
       "completed",
     ]);
-    expect(frontmatter).toMatchObject({ phase: "01-data-foundation", plan: "01", "tech-stack": { added: [], patterns: [] }, completed: "2025-01-15" });
+    expect(frontmatter).toMatchObject({
+      phase: "01-data-foundation",
+      plan: "01",
+      "tech-stack": { added: [], patterns: [] },
+      completed: "2025-01-15",
+    });
     const content = data.content as string;
     expect(content).toContain("# Phase 01 Plan 01: Herman Family Mock Data Summary");
     expect(content).toContain(
-      ["1. **Task 1: Update FamilyMember type** - `e012012`", "2. **Task 2: Replace mock data** - `596c479`", "3. **Task 3: Create relationship utility** - `51d5a62`"].join("\n"),
+      [
+        "1. **Task 1: Update FamilyMember type** - `e012012`",
+        "2. **Task 2: Replace mock data** - `596c479`",
+        "3. **Task 3: Create relationship utility** - `51d5a62`",
+      ].join("\n"),
     );
     expect(content).toContain("- **Tasks:** 3\n- **Files modified:** 3");
     expect(content).toContain("Next plan: 01-02");
@@ -164,7 +188,11 @@ describe("local_generate with the shipped GSD templates", () => {
       output_path: ".planning/STATE.md",
     });
     expect(body.success).toBe(true);
-    const outline = await server.call("local_extract", { task_type: "structure", files: [".planning/STATE.md"], extract: { format: "list" } });
+    const outline = await server.call("local_extract", {
+      task_type: "structure",
+      files: [".planning/STATE.md"],
+      extract: { format: "list" },
+    });
     expect((dataOf(outline.body).results as Record<string, { data: string[] }>)[".planning/STATE.md"]?.data).toEqual([
       "# Project State",
       "## Project Reference",
@@ -203,9 +231,16 @@ describe("local_generate with the shipped GSD templates", () => {
       output_path: path,
     });
     expect(body.success).toBe(true);
-    expect(await frontmatterOf(path)).toEqual({ phase: "01-data-foundation", verified: "2025-01-15T14:30:00Z", status: "gaps_found", score: "1/2 must-haves verified" });
+    expect(await frontmatterOf(path)).toEqual({
+      phase: "01-data-foundation",
+      verified: "2025-01-15T14:30:00Z",
+      status: "gaps_found",
+      score: "1/2 must-haves verified",
+    });
     const text = await readFile(join(root.path, path), "utf8");
-    expect(text).toContain("| 1 | Family members load | ✓ VERIFIED | line 10: export const useFamilyStore |\n| 2 | Feed shows posts | ✗ FAILED | not found |");
+    expect(text).toContain(
+      "| 1 | Family members load | ✓ VERIFIED | line 10: export const useFamilyStore |\n| 2 | Feed shows posts | ✗ FAILED | not found |",
+    );
     expect(text).toContain("**Automated checks:** 1 passed, 1 failed");
   });
 });
@@ -215,7 +250,10 @@ describe("local_generate strictness", () => {
     const { tasks: _tasks, ...withoutTasks } = PLAN_VARIABLES;
     const { isError, body } = await server.call("local_generate", { task_type: "plan", variables: withoutTasks });
     expect(isError).toBe(true);
-    expect(errorOf(body)).toMatchObject({ code: "INVALID_INPUT", message: "Template 'plan' needs variable 'tasks', which the call did not give." });
+    expect(errorOf(body)).toMatchObject({
+      code: "INVALID_INPUT",
+      message: "Template 'plan' needs variable 'tasks', which the call did not give.",
+    });
   });
 
   it("names a missing variable inside a list item, with its template line", async () => {
@@ -227,10 +265,15 @@ describe("local_generate strictness", () => {
   });
 
   it("fills inline templates strictly and reports syntax errors", async () => {
-    const ok = await server.call("local_generate", { template: "Hello {{name}}: {{json items}}", variables: { name: "Ada", items: [1, "two"] } });
+    const ok = await server.call("local_generate", {
+      template: "Hello {{name}}: {{json items}}",
+      variables: { name: "Ada", items: [1, "two"] },
+    });
     expect(dataOf(ok.body)).toEqual({ written: false, content: 'Hello Ada: [1,"two"]' });
     const missing = await server.call("local_generate", { template: "Hello {{user.name}}", variables: { user: {} } });
-    expect(errorOf(missing.body).message).toBe("Template 'inline' needs variable 'user.name' (template line 1), which the call did not give.");
+    expect(errorOf(missing.body).message).toBe(
+      "Template 'inline' needs variable 'user.name' (template line 1), which the call did not give.",
+    );
     const broken = await server.call("local_generate", { template: "{{#each items}}x", variables: {} });
     expect(errorOf(broken.body).code).toBe("INVALID_INPUT");
     expect(errorOf(broken.body).message).toMatch(/^The template does not parse/);
@@ -238,15 +281,35 @@ describe("local_generate strictness", () => {
 
   it("says which templates exist when the name is unknown", async () => {
     const { body } = await server.call("local_generate", { template: "nope", variables: {} });
-    expect(errorOf(body)).toMatchObject({ code: "NOT_FOUND", message: "No template named 'nope'. Templates: plan, state, summary, verification." });
+    expect(errorOf(body)).toMatchObject({
+      code: "NOT_FOUND",
+      message: "No template named 'nope'. Templates: plan, state, summary, verification.",
+    });
   });
 
   it("leaves content out of minimal responses when it wrote a file, and no temporary files behind", async () => {
     const [minimal, standard] = await Promise.all(
-      (["minimal", "standard"] as const).map(async (level) => (await server.call("local_generate", { template: "x={{x}}\n", variables: { x: level }, output_path: `out/${level}.txt`, response_level: level })).body),
+      (["minimal", "standard"] as const).map(
+        async (level) =>
+          (
+            await server.call("local_generate", {
+              template: "x={{x}}\n",
+              variables: { x: level },
+              output_path: `out/${level}.txt`,
+              response_level: level,
+            })
+          ).body,
+      ),
     );
     expect(dataOf(minimal ?? {})).toEqual({ written: true, path: "out/minimal.txt" });
-    expect(dataOf(standard ?? {})).toEqual({ written: true, path: "out/standard.txt", content: "x=standard\n", template: "inline", bytes: 11, lines: 1 });
+    expect(dataOf(standard ?? {})).toEqual({
+      written: true,
+      path: "out/standard.txt",
+      content: "x=standard\n",
+      template: "inline",
+      bytes: 11,
+      lines: 1,
+    });
     expect(await readFile(join(root.path, "out/minimal.txt"), "utf8")).toBe("x=minimal\n");
     expect((await readdir(join(root.path, "out"))).sort()).toEqual(["minimal.txt", "standard.txt"]);
   });
@@ -257,7 +320,9 @@ describe("custom templates", () => {
     const dir = await tempDir("local-model-templates-");
     await writeFile(join(dir.path, "summary.md.hbs"), "{{!--\ndescription: team summary\nrequired: [phase]\n--}}\nSummary of {{phase}}\n");
     await writeFile(join(dir.path, "note.hbs"), "Note: {{text}}\n");
-    const custom = await connect(configFor({ LOCAL_MODEL_ROOTS: root.path, LOCAL_MODEL_STATE_DIR: state.path, LOCAL_MODEL_TEMPLATES_DIR: dir.path }));
+    const custom = await connect(
+      configFor({ LOCAL_MODEL_ROOTS: root.path, LOCAL_MODEL_STATE_DIR: state.path, LOCAL_MODEL_TEMPLATES_DIR: dir.path }),
+    );
     try {
       const summary = await custom.call("local_generate", { template: "summary", variables: { phase: "02" }, response_level: "full" });
       expect(dataOf(summary.body)).toMatchObject({ content: "Summary of 02\n", template_source: "custom" });

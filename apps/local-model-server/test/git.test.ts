@@ -65,7 +65,11 @@ describe("local_git status (porcelain v2)", () => {
     });
     const [minimal, standard, full] = await Promise.all(
       (["minimal", "standard", "full"] as const).map(async (level) => {
-        const { tokens_saved: _saved, tokens_over: _over, ...rest } = (await server.call("local_git", { task_type: "status", options: { paths: ["c2.txt", "e.txt"] }, response_level: level })).body;
+        const {
+          tokens_saved: _saved,
+          tokens_over: _over,
+          ...rest
+        } = (await server.call("local_git", { task_type: "status", options: { paths: ["c2.txt", "e.txt"] }, response_level: level })).body;
         return rest;
       }),
     );
@@ -84,10 +88,18 @@ describe("local_git status (porcelain v2)", () => {
   });
 
   it("format detailed is a request for level full: a response_level given wins, and minimal is the minimal answer", async () => {
-    const { body } = await server.call("local_git", { task_type: "status", options: { paths: ["e.txt"], format: "detailed" }, response_level: "minimal" });
+    const { body } = await server.call("local_git", {
+      task_type: "status",
+      options: { paths: ["e.txt"], format: "detailed" },
+      response_level: "minimal",
+    });
     expect(dataOf(body)).toEqual({ branch: "main", counts: { staged: 0, modified: 0, untracked: 0, renamed: 0, deleted: 1 } });
     expect(body).not.toHaveProperty("stats");
-    const standard = await server.call("local_git", { task_type: "status", options: { paths: ["e.txt"], format: "detailed" }, response_level: "standard" });
+    const standard = await server.call("local_git", {
+      task_type: "status",
+      options: { paths: ["e.txt"], format: "detailed" },
+      response_level: "standard",
+    });
     expect(dataOf(standard.body)).not.toHaveProperty("entries");
   });
 });
@@ -151,17 +163,43 @@ describe("local_git log and changed_files", () => {
   it("lists commits newest first with the limit and paths honoured", async () => {
     const { body } = await server.call("local_git", { task_type: "log", response_level: "full" });
     expect(dataOf(body).commits).toEqual([
-      { hash: hashes.head.slice(0, 7), message: "Add guide", date: "2025-01-16T11:30:00+00:00", full_hash: hashes.head, author: "Ada Tester", email: "ada@example.com", body: "The guide explains setup." },
-      { hash: hashes.first.slice(0, 7), message: "Initial commit", date: "2025-01-15T10:00:00+00:00", full_hash: hashes.first, author: "Ada Tester", email: "ada@example.com", body: "" },
+      {
+        hash: hashes.head.slice(0, 7),
+        message: "Add guide",
+        date: "2025-01-16T11:30:00+00:00",
+        full_hash: hashes.head,
+        author: "Ada Tester",
+        email: "ada@example.com",
+        body: "The guide explains setup.",
+      },
+      {
+        hash: hashes.first.slice(0, 7),
+        message: "Initial commit",
+        date: "2025-01-15T10:00:00+00:00",
+        full_hash: hashes.first,
+        author: "Ada Tester",
+        email: "ada@example.com",
+        body: "",
+      },
     ]);
     const limited = await server.call("local_git", { task_type: "log", options: { limit: 1 } });
     expect(dataOf(limited.body)).toEqual({
       oneline: [`${hashes.head.slice(0, 7)} Add guide`],
-      commits: [{ hash: hashes.head.slice(0, 7), message: "Add guide", date: "2025-01-16T11:30:00+00:00", full_hash: hashes.head, author: "Ada Tester" }],
+      commits: [
+        {
+          hash: hashes.head.slice(0, 7),
+          message: "Add guide",
+          date: "2025-01-16T11:30:00+00:00",
+          full_hash: hashes.head,
+          author: "Ada Tester",
+        },
+      ],
       repo: ".",
     });
     const minimal = await server.call("local_git", { task_type: "log", response_level: "minimal" });
-    expect(dataOf(minimal.body)).toEqual({ oneline: [`${hashes.head.slice(0, 7)} Add guide`, `${hashes.first.slice(0, 7)} Initial commit`] });
+    expect(dataOf(minimal.body)).toEqual({
+      oneline: [`${hashes.head.slice(0, 7)} Add guide`, `${hashes.first.slice(0, 7)} Initial commit`],
+    });
     const byPath = await server.call("local_git", { task_type: "log", options: { paths: ["a.txt"] } });
     expect((dataOf(byPath.body).commits as { message: string }[]).map((c) => c.message)).toEqual(["Initial commit"]);
     const whole = await server.call("local_git", { task_type: "log", options: { paths: ["."] } });

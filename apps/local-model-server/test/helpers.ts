@@ -44,7 +44,14 @@ export async function callTool(client: Client, name: string, args: Record<string
 
 /** The error body of a failed call. */
 export function errorOf(body: Record<string, unknown>) {
-  return body.error as { code: string; status: number; message: string; recoverable: boolean; suggestion: string; details?: Record<string, unknown> };
+  return body.error as {
+    code: string;
+    status: number;
+    message: string;
+    recoverable: boolean;
+    suggestion: string;
+    details?: Record<string, unknown>;
+  };
 }
 
 /** Data of a successful call. */

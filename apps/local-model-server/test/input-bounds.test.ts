@@ -47,11 +47,31 @@ const OVER_LIMIT: [string, Record<string, unknown>, string, string][] = [
   ["local_extract", { task_type: "exports", files: many(201) }, "files", "<=200 items"],
   ["local_extract", { task_type: "exports", files: [long(4097)] }, "files.0", "<=4096 characters"],
   ["local_extract", { task_type: "exports", files: [""] }, "files.0", ">=1 characters"],
-  ["local_extract", { task_type: "pattern_match", files: ["a.txt"], extract: { patterns: Array(51).fill("x") } }, "extract.patterns", "<=50 items"],
+  [
+    "local_extract",
+    { task_type: "pattern_match", files: ["a.txt"], extract: { patterns: Array(51).fill("x") } },
+    "extract.patterns",
+    "<=50 items",
+  ],
   ["local_extract", { task_type: "pattern_match", files: ["a.txt"], extract: { patterns: [] } }, "extract.patterns", ">=1 items"],
-  ["local_extract", { task_type: "pattern_match", files: ["a.txt"], extract: { patterns: [long(1001)] } }, "extract.patterns.0", "<=1000 characters"],
-  ["local_extract", { task_type: "frontmatter", files: ["a.txt"], extract: { fields: Array(101).fill("x") } }, "extract.fields", "<=100 items"],
-  ["local_extract", { task_type: "frontmatter", files: ["a.txt"], extract: { fields: [long(201)] } }, "extract.fields.0", "<=200 characters"],
+  [
+    "local_extract",
+    { task_type: "pattern_match", files: ["a.txt"], extract: { patterns: [long(1001)] } },
+    "extract.patterns.0",
+    "<=1000 characters",
+  ],
+  [
+    "local_extract",
+    { task_type: "frontmatter", files: ["a.txt"], extract: { fields: Array(101).fill("x") } },
+    "extract.fields",
+    "<=100 items",
+  ],
+  [
+    "local_extract",
+    { task_type: "frontmatter", files: ["a.txt"], extract: { fields: [long(201)] } },
+    "extract.fields.0",
+    "<=200 characters",
+  ],
   ["local_analyze", { task_type: "exports", files: many(201) }, "files", "<=200 items"],
   ["local_analyze", { task_type: "dependencies", files: ["a.ts"], depth: 11 }, "depth", "<=10"],
   ["local_analyze", { task_type: "dependencies", files: ["a.ts"], depth: 0 }, "depth", ">=1"],
@@ -87,26 +107,34 @@ describe("input limits", () => {
     const { tools } = await server.client.listTools();
     expect(tools).toHaveLength(5);
     for (const tool of tools) expect(boundsIn(tool.inputSchema, ""), tool.name).toEqual([]);
-    const git = tools.find((t) => t.name === "local_git")?.inputSchema as unknown as { properties: { options: { properties: Record<string, unknown> } } };
+    const git = tools.find((t) => t.name === "local_git")?.inputSchema as unknown as {
+      properties: { options: { properties: Record<string, unknown> } };
+    };
     expect(Object.keys(git.properties.options.properties).sort()).toEqual(["limit", "paths", "ref", "staged"]);
   });
 
-  it.each(OVER_LIMIT.map(([tool, args, field, limit]) => ({ tool, args, field, limit })))("$tool: $field beyond $limit is INVALID_INPUT naming the field and the limit", async ({ tool, args, field, limit }) => {
-    const { isError, body } = await server.call(tool, args);
-    expect(isError).toBe(true);
-    const error = errorOf(body);
-    expect(error.code).toBe("INVALID_INPUT");
-    expect(error.message).toContain(`${field}: Too ${limit.startsWith("<") ? "big" : "small"}`);
-    expect(error.message).toContain(limit);
-    expect(error.details?.fields).toContainEqual({ field, message: expect.stringContaining(limit) });
-    expect(error.suggestion).toContain(`'${field}'`);
-  });
+  it.each(OVER_LIMIT.map(([tool, args, field, limit]) => ({ tool, args, field, limit })))(
+    "$tool: $field beyond $limit is INVALID_INPUT naming the field and the limit",
+    async ({ tool, args, field, limit }) => {
+      const { isError, body } = await server.call(tool, args);
+      expect(isError).toBe(true);
+      const error = errorOf(body);
+      expect(error.code).toBe("INVALID_INPUT");
+      expect(error.message).toContain(`${field}: Too ${limit.startsWith("<") ? "big" : "small"}`);
+      expect(error.message).toContain(limit);
+      expect(error.details?.fields).toContainEqual({ field, message: expect.stringContaining(limit) });
+      expect(error.suggestion).toContain(`'${field}'`);
+    },
+  );
 
-  it.each(UNKNOWN_KEYS.map(([tool, args, key]) => ({ tool, args, key })))("$tool refuses the unknown key $key", async ({ tool, args, key }) => {
-    const { isError, body } = await server.call(tool, args);
-    expect(isError).toBe(true);
-    expect(errorOf(body)).toMatchObject({ code: "INVALID_INPUT", message: expect.stringContaining(`Unrecognized key: "${key}"`) });
-  });
+  it.each(UNKNOWN_KEYS.map(([tool, args, key]) => ({ tool, args, key })))(
+    "$tool refuses the unknown key $key",
+    async ({ tool, args, key }) => {
+      const { isError, body } = await server.call(tool, args);
+      expect(isError).toBe(true);
+      expect(errorOf(body)).toMatchObject({ code: "INVALID_INPUT", message: expect.stringContaining(`Unrecognized key: "${key}"`) });
+    },
+  );
 
   it("local_git still takes options.format (detailed: level full) and refuses a format it never had", async () => {
     const detailed = await server.call("local_git", { task_type: "status", repo: repo.path, options: { format: "detailed" } });
@@ -117,6 +145,9 @@ describe("input limits", () => {
     expect(summary.body).not.toHaveProperty("stats");
     const bogus = await server.call("local_git", { task_type: "status", repo: repo.path, options: { format: "verbose" } });
     expect(bogus.isError).toBe(true);
-    expect(errorOf(bogus.body)).toMatchObject({ code: "INVALID_INPUT", message: expect.stringContaining("options.format: Invalid option") });
+    expect(errorOf(bogus.body)).toMatchObject({
+      code: "INVALID_INPUT",
+      message: expect.stringContaining("options.format: Invalid option"),
+    });
   });
 });

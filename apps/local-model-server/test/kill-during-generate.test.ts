@@ -81,7 +81,10 @@ describe("kill -9 during local_generate", () => {
       const server = await startServer();
       // The restarted server's first write into the folder: afterwards no temporary file of a dead process remains.
       if (round > 0) {
-        const first = await server.client.callTool({ name: "local_generate", arguments: { template: "{{x}}\n", variables: { x: round }, output_path: `${OUT}/restart-${round}.txt` } });
+        const first = await server.client.callTool({
+          name: "local_generate",
+          arguments: { template: "{{x}}\n", variables: { x: round }, output_path: `${OUT}/restart-${round}.txt` },
+        });
         expect(first.isError, JSON.stringify(first.structuredContent)).toBeFalsy();
         expect((await readdir(join(root.path, OUT))).filter((name) => TEMP_FILE.test(name))).toEqual([]);
       }
@@ -127,7 +130,10 @@ describe("kill -9 during local_generate", () => {
       for (const name of names.filter((n) => n.endsWith(".md"))) {
         const text = await readFile(join(root.path, OUT, name), "utf8");
         const expected = sent.get(`${OUT}/${name}`) ?? [];
-        expect(expected.includes(text), `round ${round} (${plan}): ${name} is not one of the contents sent for it (${text.length} chars)`).toBe(true);
+        expect(
+          expected.includes(text),
+          `round ${round} (${plan}): ${name} is not one of the contents sent for it (${text.length} chars)`,
+        ).toBe(true);
         const frontmatter = parseFrontmatter(text);
         expect(frontmatter.error, name).toBeUndefined();
         expect(frontmatter.values).toMatchObject({ lines: LINES });
@@ -142,7 +148,10 @@ describe("kill -9 during local_generate", () => {
       history.push(`round ${round} ${plan}: ${acks} acknowledged, ${temps.length} temporary file(s) left`);
     }
     const final = await startServer();
-    const last = await final.client.callTool({ name: "local_generate", arguments: { template: TEMPLATE, variables: variablesFor("final"), output_path: `${OUT}/final.md` } });
+    const last = await final.client.callTool({
+      name: "local_generate",
+      arguments: { template: TEMPLATE, variables: variablesFor("final"), output_path: `${OUT}/final.md` },
+    });
     expect(last.isError).toBeFalsy();
     expect((await readdir(join(root.path, OUT))).filter((name) => TEMP_FILE.test(name))).toEqual([]);
     final.assertCleanStdout();

@@ -13,12 +13,24 @@ import { GIT_ENV } from "./git-repo-fixture.js";
 import { APP_DIR, configFor, connect, tempDir, type Connected } from "./helpers.js";
 
 const SUBJECTS = [
-  ["parsing: frontmatter and outlines run in a worker pool", "A hostile YAML document no longer blocks the event loop; each parse has its own heap limit and deadline."],
+  [
+    "parsing: frontmatter and outlines run in a worker pool",
+    "A hostile YAML document no longer blocks the event loop; each parse has its own heap limit and deadline.",
+  ],
   ["git: status, diff and log read git's -z output", "Paths with spaces, quotes or newlines are exact; renames keep their source path."],
-  ["templates: headers name their variables", "A template without a header is refused with the line to add, so a render never guesses its inputs."],
+  [
+    "templates: headers name their variables",
+    "A template without a header is refused with the line to add, so a render never guesses its inputs.",
+  ],
   ["regex: every pattern runs bounded", "Catastrophic backtracking ends at the deadline instead of pinning a core."],
-  ["stats: percentiles over the last 1,000 calls per tool", "The store keeps a ring per tool; p50 and p95 are read without sorting the whole history."],
-  ["model: JSON answers retried against their schema", "A model answer that fails the schema is retried twice with the validation error, then reported as schema_valid false."],
+  [
+    "stats: percentiles over the last 1,000 calls per tool",
+    "The store keeps a ring per tool; p50 and p95 are read without sorting the whole history.",
+  ],
+  [
+    "model: JSON answers retried against their schema",
+    "A model answer that fails the schema is retried twice with the validation error, then reported as schema_valid false.",
+  ],
 ];
 
 let server: Connected;
@@ -85,7 +97,11 @@ describe("minimal ≤ 25 % of full (once minimal is over 120 tokens), on 25 real
   });
 
   it("local_verify: pass or fail per check at minimal, the evidence from standard", async () => {
-    const checks = files.map((file, i) => ({ id: `CHECK-${i}`, file, condition: { type: i % 3 === 0 ? "exports" : "contains", value: i % 2 === 0 ? "export" : "absent text" } }));
+    const checks = files.map((file, i) => ({
+      id: `CHECK-${i}`,
+      file,
+      condition: { type: i % 3 === 0 ? "exports" : "contains", value: i % 2 === 0 ? "export" : "absent text" },
+    }));
     await share("local_verify", { checks });
   });
 

@@ -49,7 +49,14 @@ interface Started {
 /** The bin over stdio in the handshake era, or over --http with a client pinned to 2026-07-28. */
 const TRANSPORTS = {
   "the handshake era over stdio": async (env: Record<string, string>): Promise<Started> => {
-    const server = await spawnStdioServer({ command: process.execPath, args: [MCP], env, cwd: PROJECT, era: "legacy", readyTimeoutMs: 30_000 });
+    const server = await spawnStdioServer({
+      command: process.execPath,
+      args: [MCP],
+      env,
+      cwd: PROJECT,
+      era: "legacy",
+      readyTimeoutMs: 30_000,
+    });
     expect(server.client.getProtocolEra()).toBe("legacy");
     return { client: server.client, pid: server.child.pid as number, stderr: server.stderr, close: () => server.close() };
   },
@@ -92,50 +99,55 @@ function envFor(state: string): Record<string, string> {
   };
 }
 
-describe.runIf(process.platform === "linux").each(Object.entries(TRANSPORTS))("cancelling a model task of local_extract in %s", (name, start) => {
-  let server: Started | undefined;
-  afterAll(async () => {
-    await server?.close();
-  });
+describe.runIf(process.platform === "linux").each(Object.entries(TRANSPORTS))(
+  "cancelling a model task of local_extract in %s",
+  (name, start) => {
+    let server: Started | undefined;
+    afterAll(async () => {
+      await server?.close();
+    });
 
-  it("stops the generation at the next token, leaves the state consistent, and answers the next call", async () => {
-    const state = join(dir.path, name.replace(/\W+/g, "-"));
-    server = await start(envFor(state));
-    const { client, pid, stderr } = server;
-    const projectBefore = snapshot(PROJECT);
-    const controller = new AbortController();
-    const from = stderr().length;
-    const outcome = client.callTool({ name: "local_extract", arguments: CALL }, { signal: controller.signal, timeout: 600_000 }).then(
-      (result) => `answered: ${JSON.stringify(result.structuredContent).slice(0, 300)}`,
-      () => "rejected",
-    );
-    // The engine is generating when the abort goes out: it logged so, and has spent 0.2 s of CPU since.
-    await stderrLine(stderr, /DEBUG .*generating/, from);
-    const generating = cpuSeconds(pid);
-    await expect.poll(() => cpuSeconds(pid) - generating, { timeout: 30_000, interval: 10 }).toBeGreaterThanOrEqual(0.2);
-    controller.abort("the test cancels the extraction");
-    expect(await outcome).toBe("rejected");
+    it("stops the generation at the next token, leaves the state consistent, and answers the next call", async () => {
+      const state = join(dir.path, name.replace(/\W+/g, "-"));
+      server = await start(envFor(state));
+      const { client, pid, stderr } = server;
+      const projectBefore = snapshot(PROJECT);
+      const controller = new AbortController();
+      const from = stderr().length;
+      const outcome = client.callTool({ name: "local_extract", arguments: CALL }, { signal: controller.signal, timeout: 600_000 }).then(
+        (result) => `answered: ${JSON.stringify(result.structuredContent).slice(0, 300)}`,
+        () => "rejected",
+      );
+      // The engine is generating when the abort goes out: it logged so, and has spent 0.2 s of CPU since.
+      await stderrLine(stderr, /DEBUG .*generating/, from);
+      const generating = cpuSeconds(pid);
+      await expect.poll(() => cpuSeconds(pid) - generating, { timeout: 30_000, interval: 10 }).toBeGreaterThanOrEqual(0.2);
+      controller.abort("the test cancels the extraction");
+      expect(await outcome).toBe("rejected");
 
-    // 1. The generation loop saw the abort, and the process idles.
-    const stopped = await stderrLine(stderr, /generation stopped/, from);
-    const { generated, ms } = JSON.parse(stopped.slice(stopped.indexOf("{"))) as { generated: number; ms: number };
-    const before = cpuSeconds(pid);
-    await new Promise((resolve) => setTimeout(resolve, 2_000));
-    const cpu = cpuSeconds(pid) - before;
-    expect(cpu, `local-model-mcp used ${cpu.toFixed(2)} s of CPU in the 2 s after the generation stopped`).toBeLessThan(0.25);
+      // 1. The generation loop saw the abort, and the process idles.
+      const stopped = await stderrLine(stderr, /generation stopped/, from);
+      const { generated, ms } = JSON.parse(stopped.slice(stopped.indexOf("{"))) as { generated: number; ms: number };
+      const before = cpuSeconds(pid);
+      await new Promise((resolve) => setTimeout(resolve, 2_000));
+      const cpu = cpuSeconds(pid) - before;
+      expect(cpu, `local-model-mcp used ${cpu.toFixed(2)} s of CPU in the 2 s after the generation stopped`).toBeLessThan(0.25);
 
-    // 2. The state is consistent and the project untouched.
-    const stats = existsSync(join(state, "stats.json")) ? readFileSync(join(state, "stats.json"), "utf8") : "{}";
-    expect(() => JSON.parse(stats) as unknown, "stats.json").not.toThrow();
-    expect(snapshot(PROJECT)).toEqual(projectBefore);
+      // 2. The state is consistent and the project untouched.
+      const stats = existsSync(join(state, "stats.json")) ? readFileSync(join(state, "stats.json"), "utf8") : "{}";
+      expect(() => JSON.parse(stats) as unknown, "stats.json").not.toThrow();
+      expect(snapshot(PROJECT)).toEqual(projectBefore);
 
-    // 3. The next call: the same extraction, uncancelled, runs to its end.
-    const full = await client.callTool({ name: "local_extract", arguments: CALL }, { timeout: 600_000 });
-    expect(full.isError, JSON.stringify(full.structuredContent).slice(0, 500)).toBeFalsy();
-    const body = full.structuredContent as { schema_valid: boolean; stats: { model_tokens_out: number } };
-    expect(body.schema_valid).toBe(true);
-    const out = body.stats.model_tokens_out;
-    console.log(`${name}: local_extract cancelled after ${generated} tokens in ${ms} ms; uncancelled: ${out} tokens; CPU in the 2 s after: ${cpu.toFixed(2)} s`);
-    expect(generated).toBeLessThan(out / 4);
-  }, 300_000);
-});
+      // 3. The next call: the same extraction, uncancelled, runs to its end.
+      const full = await client.callTool({ name: "local_extract", arguments: CALL }, { timeout: 600_000 });
+      expect(full.isError, JSON.stringify(full.structuredContent).slice(0, 500)).toBeFalsy();
+      const body = full.structuredContent as { schema_valid: boolean; stats: { model_tokens_out: number } };
+      expect(body.schema_valid).toBe(true);
+      const out = body.stats.model_tokens_out;
+      console.log(
+        `${name}: local_extract cancelled after ${generated} tokens in ${ms} ms; uncancelled: ${out} tokens; CPU in the 2 s after: ${cpu.toFixed(2)} s`,
+      );
+      expect(generated).toBeLessThan(out / 4);
+    }, 300_000);
+  },
+);

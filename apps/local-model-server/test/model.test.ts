@@ -39,11 +39,19 @@ beforeAll(async () => {
   await writeFile(join(dir.path, "repo", "new.txt"), "new\n");
   // Threshold 0: these calls judge the path, not the random model's confidence.
   server = await connect(configFor(modelEnv({ LOCAL_MODEL_CONFIDENCE_THRESHOLD: "0" })));
-  strict = await connect(configFor(modelEnv({ LOCAL_MODEL_CONFIDENCE_THRESHOLD: "0.99", LOCAL_MODEL_TIMEOUT_MS: "1500", LOCAL_MODEL_MODEL_MAX_TOKENS: "6000" })));
+  strict = await connect(
+    configFor(modelEnv({ LOCAL_MODEL_CONFIDENCE_THRESHOLD: "0.99", LOCAL_MODEL_TIMEOUT_MS: "1500", LOCAL_MODEL_MODEL_MAX_TOKENS: "6000" })),
+  );
   // The model loads on the first model task, inside that call's 1.5 s deadline; on a loaded
   // machine the load alone can take longer. The load goes on after a TIMEOUT, so warm it up here.
   for (let attempt = 0; attempt < 20; attempt++) {
-    const warm = await strict.call("local_extract", { task_type: "frontmatter", engine: "model", files: [PLAN], extract: { fields: ["flag"] }, schema: FLAG_SCHEMA });
+    const warm = await strict.call("local_extract", {
+      task_type: "frontmatter",
+      engine: "model",
+      files: [PLAN],
+      extract: { fields: ["flag"] },
+      schema: FLAG_SCHEMA,
+    });
     if (!warm.isError) break;
   }
 }, 120_000);
@@ -53,10 +61,16 @@ afterAll(async () => {
   await dir.remove();
 });
 
-
 describe("the model engine (tiny GGUF through core's LlamaEngine)", () => {
   it("constrains engine-model output to the caller's schema, validated, with retries, tokens and confidence in the response", async () => {
-    const { isError, body } = await server.call("local_extract", { task_type: "frontmatter", engine: "model", files: [PLAN], extract: { fields: ["flag"] }, schema: FLAG_SCHEMA, response_level: "full" });
+    const { isError, body } = await server.call("local_extract", {
+      task_type: "frontmatter",
+      engine: "model",
+      files: [PLAN],
+      extract: { fields: ["flag"] },
+      schema: FLAG_SCHEMA,
+      response_level: "full",
+    });
     expect(isError).toBe(false);
     expect(body).toMatchObject({ success: true, engine: "model", schema_valid: true, model: "tiny.gguf" });
     expect(body.retries).toEqual(expect.any(Number));
@@ -71,11 +85,23 @@ describe("the model engine (tiny GGUF through core's LlamaEngine)", () => {
   });
 
   it("retries an answer that fails the schema, feeding the error back, and says so in `retries`", async () => {
-    const first = await server.call("local_extract", { task_type: "frontmatter", engine: "model", files: [PLAN], extract: { fields: ["flag"] }, schema: FLAG_SCHEMA });
+    const first = await server.call("local_extract", {
+      task_type: "frontmatter",
+      engine: "model",
+      files: [PLAN],
+      extract: { fields: ["flag"] },
+      schema: FLAG_SCHEMA,
+    });
     const greedy = (dataOf(first.body).results as Record<string, { data: { flag: boolean } }>)[PLAN]?.data.flag;
     // Same prompt, but the greedy answer is now invalid (`not` is checked by Ajv, not by the grammar).
     const schema = { ...FLAG_SCHEMA, properties: { flag: { type: "boolean", not: { const: greedy } } } };
-    const { body } = await server.call("local_extract", { task_type: "frontmatter", engine: "model", files: [PLAN], extract: { fields: ["flag"] }, schema });
+    const { body } = await server.call("local_extract", {
+      task_type: "frontmatter",
+      engine: "model",
+      files: [PLAN],
+      extract: { fields: ["flag"] },
+      schema,
+    });
     // Greedy decoding repeats the invalid answer; the retry (temperature 0.3, a new seed, the
     // Ajv error in the prompt) finds the valid one. The tiny model and the seeds are fixed, so
     // this is deterministic.
@@ -86,7 +112,12 @@ describe("the model engine (tiny GGUF through core's LlamaEngine)", () => {
 
   it("maps output that never satisfies the schema to UPSTREAM_ERROR with a suggestion to handle the task directly", async () => {
     const impossible = { type: "object", properties: { n: { type: "integer", minimum: 123456789, maximum: 123456789 } }, required: ["n"] };
-    const { isError, body } = await server.call("local_extract", { task_type: "frontmatter", engine: "model", files: [PLAN], schema: impossible });
+    const { isError, body } = await server.call("local_extract", {
+      task_type: "frontmatter",
+      engine: "model",
+      files: [PLAN],
+      schema: impossible,
+    });
     expect(isError).toBe(true);
     expect(errorOf(body)).toMatchObject({ code: "UPSTREAM_ERROR", status: 502, recoverable: true, details: { attempts: 3 } });
     expect(errorOf(body).suggestion).toMatch(/^Handle this task directly/);
@@ -96,7 +127,12 @@ describe("the model engine (tiny GGUF through core's LlamaEngine)", () => {
     const { body } = await server.call("local_verify", {
       checks: [
         { id: "UX-01", description: "The feed store loads data", file: "src/stores/feedStore.ts" },
-        { id: "DATA-02", description: "loadData exists", file: "src/stores/feedStore.ts", condition: { type: "contains", value: "loadData" } },
+        {
+          id: "DATA-02",
+          description: "loadData exists",
+          file: "src/stores/feedStore.ts",
+          condition: { type: "contains", value: "loadData" },
+        },
       ],
       response_level: "standard",
     });
@@ -108,7 +144,10 @@ describe("the model engine (tiny GGUF through core's LlamaEngine)", () => {
     ]);
     expect(["pass", "fail"]).toContain(results[0]?.status);
     expect(typeof results[0]?.evidence).toBe("string");
-    expect(results[1]).toMatchObject({ status: "pass", evidence: "line 4: export async function loadData(limit = 20): Promise<string[]> {" });
+    expect(results[1]).toMatchObject({
+      status: "pass",
+      evidence: "line 4: export async function loadData(limit = 20): Promise<string[]> {",
+    });
   });
 
   it("adds a model summary to the exact outline of prose", async () => {
@@ -125,11 +164,18 @@ describe("the model engine (tiny GGUF through core's LlamaEngine)", () => {
     expect(Object.keys(dataOf(body)).sort()).toEqual(["counts", "deleted", "modified", "renamed", "repo", "staged", "untracked"]);
     // The same levels as the exact engine: minimal counts what the lists at standard hold.
     const counts = dataOf(body).counts as Record<string, number>;
-    for (const kind of ["staged", "modified", "untracked", "renamed", "deleted"]) expect(counts[kind]).toBe((dataOf(body)[kind] as unknown[]).length);
+    for (const kind of ["staged", "modified", "untracked", "renamed", "deleted"])
+      expect(counts[kind]).toBe((dataOf(body)[kind] as unknown[]).length);
   });
 
   it("keeps low-confidence data for review with success false", async () => {
-    const { isError, body } = await strict.call("local_extract", { task_type: "frontmatter", engine: "model", files: [PLAN], extract: { fields: ["flag"] }, schema: FLAG_SCHEMA });
+    const { isError, body } = await strict.call("local_extract", {
+      task_type: "frontmatter",
+      engine: "model",
+      files: [PLAN],
+      extract: { fields: ["flag"] },
+      schema: FLAG_SCHEMA,
+    });
     expect(isError).toBe(false);
     expect(body.success).toBe(false);
     expect(body.confidence).toBeLessThan(0.99);
@@ -143,10 +189,25 @@ describe("the model engine (tiny GGUF through core's LlamaEngine)", () => {
       for (let i = 1; i < depth; i++) value = i % 2 === 0 ? [value] : { v: value };
       return value;
     };
-    const generate = await server.call("local_generate", { template: "# {{title}}\n", variables: { title: "T", deep: nested(65) }, engine: "model" });
-    expect(errorOf(generate.body)).toMatchObject({ code: "INVALID_INPUT", message: expect.stringContaining("variables: nested more than 64 levels deep") });
-    const extract = await server.call("local_extract", { task_type: "frontmatter", engine: "model", files: [PLAN], schema: { type: "object", deep: nested(70) } });
-    expect(errorOf(extract.body)).toMatchObject({ code: "INVALID_INPUT", message: expect.stringContaining("schema: nested more than 64 levels deep") });
+    const generate = await server.call("local_generate", {
+      template: "# {{title}}\n",
+      variables: { title: "T", deep: nested(65) },
+      engine: "model",
+    });
+    expect(errorOf(generate.body)).toMatchObject({
+      code: "INVALID_INPUT",
+      message: expect.stringContaining("variables: nested more than 64 levels deep"),
+    });
+    const extract = await server.call("local_extract", {
+      task_type: "frontmatter",
+      engine: "model",
+      files: [PLAN],
+      schema: { type: "object", deep: nested(70) },
+    });
+    expect(errorOf(extract.body)).toMatchObject({
+      code: "INVALID_INPUT",
+      message: expect.stringContaining("schema: nested more than 64 levels deep"),
+    });
     // 64 levels (the record itself is the first) are accepted.
     const within = await server.call("local_generate", { template: "# {{title}}\n", variables: { title: "T", deep: nested(63) } });
     expect(within.body).toMatchObject({ success: true, data: { content: "# T\n" } });
@@ -155,7 +216,12 @@ describe("the model engine (tiny GGUF through core's LlamaEngine)", () => {
   it("stops generation at the deadline with TIMEOUT, and keeps serving", async () => {
     const long = { type: "array", items: { type: "string", minLength: 48, maxLength: 48 }, minItems: 100, maxItems: 100 };
     const started = performance.now();
-    const { isError, body } = await strict.call("local_extract", { task_type: "frontmatter", engine: "model", files: [PLAN], schema: long });
+    const { isError, body } = await strict.call("local_extract", {
+      task_type: "frontmatter",
+      engine: "model",
+      files: [PLAN],
+      schema: long,
+    });
     const elapsed = performance.now() - started;
     expect(isError).toBe(true);
     expect(errorOf(body)).toMatchObject({ code: "TIMEOUT", status: 504 });
@@ -170,7 +236,12 @@ describe("without a model", () => {
     const bare = await connect(configFor({ LOCAL_MODEL_ROOTS: PROJECT, LOCAL_MODEL_STATE_DIR: join(dir.path, "state") }));
     try {
       const model = await bare.call("local_git", { task_type: "status", engine: "model" });
-      expect(errorOf(model.body)).toMatchObject({ code: "NOT_READY", status: 503, recoverable: false, message: 'No model is configured, and engine "model" needs one.' });
+      expect(errorOf(model.body)).toMatchObject({
+        code: "NOT_READY",
+        status: 503,
+        recoverable: false,
+        message: 'No model is configured, and engine "model" needs one.',
+      });
       expect(errorOf(model.body).suggestion).toMatch(/^Handle this task directly, or configure a model/);
       const exact = await bare.call("local_extract", { task_type: "frontmatter", files: [PLAN], extract: { fields: ["wave"] } });
       expect(exact.body.success).toBe(true);
@@ -180,7 +251,14 @@ describe("without a model", () => {
   });
 
   it("answers NOT_READY when the configured model file is not a model", async () => {
-    const bad = await connect(configFor({ LOCAL_MODEL_ROOTS: PROJECT, LOCAL_MODEL_STATE_DIR: join(dir.path, "state"), LOCAL_MODEL_MODEL_PATH: join(PROJECT, "README.md"), LOCAL_MODEL_MODEL_GPU: "cpu" }));
+    const bad = await connect(
+      configFor({
+        LOCAL_MODEL_ROOTS: PROJECT,
+        LOCAL_MODEL_STATE_DIR: join(dir.path, "state"),
+        LOCAL_MODEL_MODEL_PATH: join(PROJECT, "README.md"),
+        LOCAL_MODEL_MODEL_GPU: "cpu",
+      }),
+    );
     try {
       const { body } = await bad.call("local_verify", { checks: [{ id: "X", description: "anything", file: "README.md" }] });
       expect(errorOf(body)).toMatchObject({ code: "NOT_READY", recoverable: false });
@@ -198,7 +276,12 @@ describe("without a model", () => {
       });
     });
     const remote = await connect(
-      configFor({ LOCAL_MODEL_ROOTS: PROJECT, LOCAL_MODEL_STATE_DIR: join(dir.path, "state"), LOCAL_MODEL_REMOTE_BASE_URL: `http://127.0.0.1:${port}/v1`, LOCAL_MODEL_REMOTE_MODEL: "qwen2.5-coder:7b" }),
+      configFor({
+        LOCAL_MODEL_ROOTS: PROJECT,
+        LOCAL_MODEL_STATE_DIR: join(dir.path, "state"),
+        LOCAL_MODEL_REMOTE_BASE_URL: `http://127.0.0.1:${port}/v1`,
+        LOCAL_MODEL_REMOTE_MODEL: "qwen2.5-coder:7b",
+      }),
     );
     try {
       const { body } = await remote.call("local_extract", { task_type: "structure", files: ["README.md"], extract: { summarize: true } });

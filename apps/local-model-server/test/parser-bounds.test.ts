@@ -120,7 +120,10 @@ describe("ParserPool", () => {
 
   it("parses in a worker thread and returns plain data", async () => {
     const parsers = pool();
-    const item = await parsers.run({ kind: "frontmatter", text: "---\ntitle: T\nlist: [1, 2]\n---\n", fields: undefined, format: "json" }, { signal: new AbortController().signal, what: "t.md" });
+    const item = await parsers.run(
+      { kind: "frontmatter", text: "---\ntitle: T\nlist: [1, 2]\n---\n", fields: undefined, format: "json" },
+      { signal: new AbortController().signal, what: "t.md" },
+    );
     expect(item).toMatchObject({ found: true, data: { title: "T", list: [1, 2] }, lineNumbers: [2, 3] });
     const outline = await parsers.run({ kind: "outline", text: "# A\n## B\n" }, { signal: new AbortController().signal, what: "t.md" });
     expect(outline.map((o) => o.name)).toEqual(["A", "B"]);
@@ -132,29 +135,44 @@ describe("ParserPool", () => {
     let ticks = 0;
     const ticker = setInterval(() => ticks++, 20);
     const started = performance.now();
-    const code = await codeOf(parsers.run({ kind: "frontmatter", text, fields: undefined, format: "json" }, { signal: AbortSignal.timeout(500), what: "slow.md" }));
+    const code = await codeOf(
+      parsers.run({ kind: "frontmatter", text, fields: undefined, format: "json" }, { signal: AbortSignal.timeout(500), what: "slow.md" }),
+    );
     clearInterval(ticker);
     const elapsed = performance.now() - started;
     expect(code).toMatch(/TimeoutError|abort/i);
     expect(elapsed).toBeLessThan(2_000);
     expect(ticks).toBeGreaterThanOrEqual(5);
     // A fresh thread answers the next parse.
-    const item = await parsers.run({ kind: "frontmatter", text: "---\na: 1\n---\n", fields: undefined, format: "json" }, { signal: new AbortController().signal, what: "t.md" });
+    const item = await parsers.run(
+      { kind: "frontmatter", text: "---\na: 1\n---\n", fields: undefined, format: "json" },
+      { signal: new AbortController().signal, what: "t.md" },
+    );
     expect(item.data).toEqual({ a: 1 });
   });
 
   it("answers RESOURCE_EXHAUSTED when a parse outgrows the thread's heap, and recovers", async () => {
     const parsers = pool({ memoryMb: 8 });
-    const code = await codeOf(parsers.run({ kind: "frontmatter", text: slowFrontmatter(), fields: undefined, format: "json" }, { signal: AbortSignal.timeout(30_000), what: "big.md" }));
+    const code = await codeOf(
+      parsers.run(
+        { kind: "frontmatter", text: slowFrontmatter(), fields: undefined, format: "json" },
+        { signal: AbortSignal.timeout(30_000), what: "big.md" },
+      ),
+    );
     expect(code).toBe("RESOURCE_EXHAUSTED");
-    const item = await parsers.run({ kind: "frontmatter", text: "---\na: 1\n---\n", fields: undefined, format: "json" }, { signal: new AbortController().signal, what: "t.md" });
+    const item = await parsers.run(
+      { kind: "frontmatter", text: "---\na: 1\n---\n", fields: undefined, format: "json" },
+      { signal: new AbortController().signal, what: "t.md" },
+    );
     expect(item.data).toEqual({ a: 1 });
   });
 
   it("refuses work after dispose", async () => {
     const parsers = pool();
     await parsers.dispose();
-    expect(await codeOf(parsers.run({ kind: "outline", text: "# A" }, { signal: new AbortController().signal, what: "t.md" }))).toBe("NOT_READY");
+    expect(await codeOf(parsers.run({ kind: "outline", text: "# A" }, { signal: new AbortController().signal, what: "t.md" }))).toBe(
+      "NOT_READY",
+    );
   });
 });
 

@@ -16,7 +16,13 @@ beforeAll(async () => {
   root = await tempDir("local-model-regex-");
   await writeFile(join(root.path, "evil.txt"), EVIL_TEXT);
   await writeFile(join(root.path, "fine.txt"), "alpha\nbeta\n");
-  server = await connect(configFor({ LOCAL_MODEL_ROOTS: root.path, LOCAL_MODEL_STATE_DIR: join(root.path, ".state"), LOCAL_MODEL_REGEX_TIMEOUT_MS: String(BOUND_MS) }));
+  server = await connect(
+    configFor({
+      LOCAL_MODEL_ROOTS: root.path,
+      LOCAL_MODEL_STATE_DIR: join(root.path, ".state"),
+      LOCAL_MODEL_REGEX_TIMEOUT_MS: String(BOUND_MS),
+    }),
+  );
 });
 afterAll(async () => {
   await server.close();
@@ -26,7 +32,11 @@ afterAll(async () => {
 describe("catastrophic regexes are bounded", () => {
   it("stops (a+)+$ at the per-file bound with TIMEOUT naming the pattern and file, then keeps serving", async () => {
     const started = performance.now();
-    const { isError, body } = await server.call("local_extract", { task_type: "pattern_match", files: ["fine.txt", "evil.txt"], extract: { patterns: ["beta", CATASTROPHIC] } });
+    const { isError, body } = await server.call("local_extract", {
+      task_type: "pattern_match",
+      files: ["fine.txt", "evil.txt"],
+      extract: { patterns: ["beta", CATASTROPHIC] },
+    });
     const elapsed = performance.now() - started;
     expect(isError).toBe(true);
     expect(errorOf(body)).toMatchObject({
@@ -36,12 +46,18 @@ describe("catastrophic regexes are bounded", () => {
     });
     expect(errorOf(body).suggestion).toMatch(/nested quantifiers/);
     expect(elapsed).toBeLessThan(BOUND_MS + 2_000);
-    const after = await server.call("local_extract", { task_type: "pattern_match", files: ["fine.txt"], extract: { patterns: ["^b\\w+"] } });
+    const after = await server.call("local_extract", {
+      task_type: "pattern_match",
+      files: ["fine.txt"],
+      extract: { patterns: ["^b\\w+"] },
+    });
     expect(dataOf(after.body).results).toEqual({ "fine.txt": { found: true, data: { "^b\\w+": ["beta"] }, line_numbers: [2] } });
   });
 
   it("bounds verify's pattern condition the same way", async () => {
-    const { body } = await server.call("local_verify", { checks: [{ id: "R", description: "x", file: "evil.txt", condition: { type: "pattern", value: CATASTROPHIC } }] });
+    const { body } = await server.call("local_verify", {
+      checks: [{ id: "R", description: "x", file: "evil.txt", condition: { type: "pattern", value: CATASTROPHIC } }],
+    });
     expect(errorOf(body).code).toBe("TIMEOUT");
   });
 
@@ -63,7 +79,11 @@ describe("catastrophic regexes are bounded", () => {
     const runner = new RegexRunner(60_000);
     try {
       const controller = new AbortController();
-      const pending = runner.search(EVIL_TEXT, compilePatterns([CATASTROPHIC]), { file: "evil", labels: [CATASTROPHIC], signal: controller.signal });
+      const pending = runner.search(EVIL_TEXT, compilePatterns([CATASTROPHIC]), {
+        file: "evil",
+        labels: [CATASTROPHIC],
+        signal: controller.signal,
+      });
       setTimeout(() => controller.abort(new Error("deadline")), 100);
       await expect(pending).rejects.toThrow("deadline");
     } finally {

@@ -58,7 +58,10 @@ const short = (path: string) => JSON.stringify(path.slice(0, 40));
 describe("unusable paths get coded errors", () => {
   it("local_extract and local_analyze: NUL, overlong paths and long names are INVALID_INPUT; a symlink loop is NOT_FOUND", async () => {
     for (const path of INVALID) {
-      expect(await failure("local_extract", { task_type: "exports", files: [path] }), short(path)).toMatchObject({ code: "INVALID_INPUT", status: 400 });
+      expect(await failure("local_extract", { task_type: "exports", files: [path] }), short(path)).toMatchObject({
+        code: "INVALID_INPUT",
+        status: 400,
+      });
       expect(await failure("local_analyze", { task_type: "exports", files: [path] }), short(path)).toMatchObject({ code: "INVALID_INPUT" });
     }
     for (const path of LOOPS) {
@@ -77,12 +80,16 @@ describe("unusable paths get coded errors", () => {
 
   it("local_verify: unusable files are INVALID_INPUT; a file behind a symlink loop fails its check as not found", async () => {
     for (const file of INVALID) {
-      const { isError, body } = await server.call("local_verify", { checks: [{ id: "X", file, condition: { type: "contains", value: "x" } }] });
+      const { isError, body } = await server.call("local_verify", {
+        checks: [{ id: "X", file, condition: { type: "contains", value: "x" } }],
+      });
       expect(isError, short(file)).toBe(true);
       // The 5,000-character path is past the schema's 4,096-character bound; the others reach the guard.
       expect(errorOf(body).code, short(file)).toBe("INVALID_INPUT");
     }
-    const { isError, body } = await server.call("local_verify", { checks: LOOPS.map((file, i) => ({ id: `L${i}`, file, condition: { type: "contains", value: "x" } })) });
+    const { isError, body } = await server.call("local_verify", {
+      checks: LOOPS.map((file, i) => ({ id: `L${i}`, file, condition: { type: "contains", value: "x" } })),
+    });
     expect(isError, JSON.stringify(body)).toBe(false);
     expect(JSON.stringify(dataOf(body))).toContain("fail");
   });
@@ -90,7 +97,9 @@ describe("unusable paths get coded errors", () => {
   it("local_git: repo and options.paths refuse NUL and long names as INVALID_INPUT and loops as NOT_FOUND", async () => {
     for (const path of INVALID) {
       expect(await failure("local_git", { task_type: "status", repo: path }), short(path)).toMatchObject({ code: "INVALID_INPUT" });
-      expect(await failure("local_git", { task_type: "status", options: { paths: [path] } }), short(path)).toMatchObject({ code: "INVALID_INPUT" });
+      expect(await failure("local_git", { task_type: "status", options: { paths: [path] } }), short(path)).toMatchObject({
+        code: "INVALID_INPUT",
+      });
     }
     for (const path of LOOPS) {
       expect(await failure("local_git", { task_type: "status", repo: path }), path).toMatchObject({ code: "NOT_FOUND" });

@@ -21,12 +21,19 @@ beforeAll(async () => {
   await writeFile(join(other, "second.md"), "---\ntitle: second root\n---\n");
   await writeFile(join(root, "bin.dat"), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x00, 0x0d, 0x0a]));
   await writeFile(join(root, "big.txt"), "x".repeat(2048));
-  await writeFile(join(root, "src/a.ts"), 'import { outside } from "../../outside.js";\nimport { missing } from "./missing.js";\nexport const a = outside + missing;\n');
+  await writeFile(
+    join(root, "src/a.ts"),
+    'import { outside } from "../../outside.js";\nimport { missing } from "./missing.js";\nexport const a = outside + missing;\n',
+  );
   await symlink(join(outer.path, "secret.txt"), join(root, "link-out.txt"));
   await symlink(outer.path, join(root, "dir-out"));
   await symlink(join(root, "ok.txt"), join(root, "link-in.txt"));
   server = await connect(
-    configFor({ LOCAL_MODEL_ROOTS: `${root}:${other}`, LOCAL_MODEL_STATE_DIR: join(outer.path, "state"), LOCAL_MODEL_MAX_FILE_BYTES: "1024" }),
+    configFor({
+      LOCAL_MODEL_ROOTS: `${root}:${other}`,
+      LOCAL_MODEL_STATE_DIR: join(outer.path, "state"),
+      LOCAL_MODEL_MAX_FILE_BYTES: "1024",
+    }),
   );
 });
 afterAll(async () => {
@@ -67,7 +74,10 @@ describe("reads stay under the roots", () => {
   });
 
   it("refuses binary files, oversized files and directories", async () => {
-    expect(await extractError("bin.dat")).toMatchObject({ code: "INVALID_INPUT", message: "'bin.dat' looks binary (a NUL byte at offset 4); only text files are read." });
+    expect(await extractError("bin.dat")).toMatchObject({
+      code: "INVALID_INPUT",
+      message: "'bin.dat' looks binary (a NUL byte at offset 4); only text files are read.",
+    });
     expect(await extractError("big.txt")).toMatchObject({
       code: "RESOURCE_EXHAUSTED",
       message: "'big.txt' is 2048 bytes, above the per-file cap of 1024 bytes.",
@@ -77,7 +87,9 @@ describe("reads stay under the roots", () => {
   });
 
   it("applies the same guard to every tool", async () => {
-    const verify = await server.call("local_verify", { checks: [{ id: "S", file: "../secret.txt", condition: { type: "contains", value: "secret" } }] });
+    const verify = await server.call("local_verify", {
+      checks: [{ id: "S", file: "../secret.txt", condition: { type: "contains", value: "secret" } }],
+    });
     expect(errorOf(verify.body).code).toBe("FORBIDDEN");
     const analyze = await server.call("local_analyze", { task_type: "exports", files: ["link-out.txt"] });
     expect(errorOf(analyze.body).code).toBe("FORBIDDEN");
@@ -87,7 +99,12 @@ describe("reads stay under the roots", () => {
     // minimal: nothing followed, nothing internal; what leads out (or nowhere) is listed from standard.
     const minimal = await server.call("local_analyze", { task_type: "dependencies", files: ["src/a.ts"], depth: 3 });
     expect(dataOf(minimal.body).analysis).toEqual({ "src/a.ts": { dependencies: { internal: [], external: [] } } });
-    const { body } = await server.call("local_analyze", { task_type: "dependencies", files: ["src/a.ts"], depth: 3, response_level: "standard" });
+    const { body } = await server.call("local_analyze", {
+      task_type: "dependencies",
+      files: ["src/a.ts"],
+      depth: 3,
+      response_level: "standard",
+    });
     expect(dataOf(body).analysis).toMatchObject({
       "src/a.ts": {
         imports: [
@@ -102,7 +119,11 @@ describe("reads stay under the roots", () => {
 
 describe("writes stay under the roots", () => {
   async function generateTo(outputPath: string) {
-    const { isError, body } = await server.call("local_generate", { template: "pwned {{x}}", variables: { x: 1 }, output_path: outputPath });
+    const { isError, body } = await server.call("local_generate", {
+      template: "pwned {{x}}",
+      variables: { x: 1 },
+      output_path: outputPath,
+    });
     expect(isError).toBe(true);
     return errorOf(body);
   }
@@ -122,7 +143,23 @@ describe("writes stay under the roots", () => {
     await mkdir(join(root, "bare", "objects"), { recursive: true });
     await writeFile(join(root, "bare", "HEAD"), "ref: refs/heads/main\n");
     await mkdir(join(root, "half", "refs"), { recursive: true });
-    const refused = [".git/config", "repo/.git/hooks/pre-commit", "repo/.GIT/config", "repo/.Git./config", "repo/.g\u200cit/config", "repo/GIT~1/config", "repo/.git", ".hg/hgrc", "x/.svn/entries", ".jj/repo/store", "bare/config", "bare/hooks/post-index-change", "half/HEAD", "local-model.config.json", "deep/Local-Model.Config.JSON"];
+    const refused = [
+      ".git/config",
+      "repo/.git/hooks/pre-commit",
+      "repo/.GIT/config",
+      "repo/.Git./config",
+      "repo/.g\u200cit/config",
+      "repo/GIT~1/config",
+      "repo/.git",
+      ".hg/hgrc",
+      "x/.svn/entries",
+      ".jj/repo/store",
+      "bare/config",
+      "bare/hooks/post-index-change",
+      "half/HEAD",
+      "local-model.config.json",
+      "deep/Local-Model.Config.JSON",
+    ];
     for (const path of refused) {
       expect(await generateTo(path), path).toMatchObject({ code: "FORBIDDEN" });
     }

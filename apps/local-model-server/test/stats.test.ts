@@ -33,17 +33,24 @@ describe("local://stats", () => {
       expect(stats.response_tokens_estimate).toBeGreaterThan(stats.input_tokens_estimate);
       expect(costly.body.tokens_saved).toBe(0);
       expect(costly.body.tokens_over).toBe(stats.response_tokens_estimate - stats.input_tokens_estimate);
-      const saving = await server.call("local_extract", { task_type: "frontmatter", files: [".planning/phases/01-data-foundation/01-01-PLAN.md"] });
+      const saving = await server.call("local_extract", {
+        task_type: "frontmatter",
+        files: [".planning/phases/01-data-foundation/01-01-PLAN.md"],
+      });
       expect(saving.body.tokens_saved).toBeGreaterThan(0);
       const { view } = await readStats(server);
       expect(view.totals.tokens_saved).toBe(saving.body.tokens_saved);
       expect(view.totals.tokens_over).toBe(costly.body.tokens_over);
-      expect(view.tools.local_extract?.by_engine.deterministic).toEqual({ calls: 2, tokens_used: 0, tokens_saved: saving.body.tokens_saved, tokens_over: costly.body.tokens_over });
+      expect(view.tools.local_extract?.by_engine.deterministic).toEqual({
+        calls: 2,
+        tokens_used: 0,
+        tokens_saved: saving.body.tokens_saved,
+        tokens_over: costly.body.tokens_over,
+      });
     } finally {
       await server.close();
     }
   });
-
 
   it("counts calls per tool and engine, tokens saved, errors and latency, and keeps them across a restart", async () => {
     const config = configFor({ LOCAL_MODEL_ROOTS: PROJECT, LOCAL_MODEL_STATE_DIR: state.path });
@@ -88,7 +95,9 @@ describe("local://stats", () => {
   });
 
   it("records nothing when token tracking is off", async () => {
-    const server = await connect(configFor({ LOCAL_MODEL_ROOTS: PROJECT, LOCAL_MODEL_STATE_DIR: state.path, LOCAL_MODEL_TOKEN_TRACKING: "false" }));
+    const server = await connect(
+      configFor({ LOCAL_MODEL_ROOTS: PROJECT, LOCAL_MODEL_STATE_DIR: state.path, LOCAL_MODEL_TOKEN_TRACKING: "false" }),
+    );
     await server.call("local_extract", { task_type: "structure", files: ["README.md"] });
     await server.close();
     expect(existsSync(join(state.path, "stats.json"))).toBe(false);
@@ -98,7 +107,8 @@ describe("local://stats", () => {
 describe("StatsStore", () => {
   it("computes p50 and p95 from the recorded latencies", async () => {
     const store = new StatsStore({ stateDir: state.path, logger: silentLogger });
-    for (let ms = 1; ms <= 100; ms++) store.record({ tool: "local_git", latencyMs: ms, result: { engine: "deterministic", tokensUsed: 0, tokensSaved: 1, tokensOver: 0 } });
+    for (let ms = 1; ms <= 100; ms++)
+      store.record({ tool: "local_git", latencyMs: ms, result: { engine: "deterministic", tokensUsed: 0, tokensSaved: 1, tokensOver: 0 } });
     await store.flush();
     const view = await new StatsStore({ stateDir: state.path, logger: silentLogger }).view();
     expect(view.tools.local_git?.latency_ms).toEqual({ p50: 50, p95: 95, samples: 100 });
@@ -111,8 +121,18 @@ describe("StatsStore", () => {
       since: "2026-01-01T00:00:00.000Z",
       updated_at: "2026-01-01T00:00:00.000Z",
       tools: {
-        local_git: { calls: 2, engines: { deterministic: { calls: 2, tokens_used: 0, tokens_saved: -247 } }, errors: {}, latencies_ms: [1, 2] },
-        local_extract: { calls: 1, engines: { deterministic: { calls: 1, tokens_used: 0, tokens_saved: 40 } }, errors: {}, latencies_ms: [1] },
+        local_git: {
+          calls: 2,
+          engines: { deterministic: { calls: 2, tokens_used: 0, tokens_saved: -247 } },
+          errors: {},
+          latencies_ms: [1, 2],
+        },
+        local_extract: {
+          calls: 1,
+          engines: { deterministic: { calls: 1, tokens_used: 0, tokens_saved: 40 } },
+          errors: {},
+          latencies_ms: [1],
+        },
       },
     };
     await writeFile(join(state.path, "stats.json"), JSON.stringify(legacy));
@@ -145,13 +165,18 @@ describe("StatsStore", () => {
         execFile(process.execPath, ["--input-type=module", "-e", script, state.path], (error) => (error ? reject(error) : resolve())),
       );
     await Promise.all([run(), run(), run(), run()]);
-    const file = JSON.parse(await readFile(join(state.path, "stats.json"), "utf8")) as { tools: Record<string, { calls: number; latencies_ms: number[] }> };
+    const file = JSON.parse(await readFile(join(state.path, "stats.json"), "utf8")) as {
+      tools: Record<string, { calls: number; latencies_ms: number[] }>;
+    };
     expect(file.tools.local_verify?.calls).toBe(100);
     expect(file.tools.local_verify?.latencies_ms).toHaveLength(100);
     const view = await new StatsStore({ stateDir: state.path, logger: silentLogger }).view();
     expect(view.tools.local_verify).toMatchObject({
       calls: 100,
-      by_engine: { model: { calls: 20, tokens_used: 140, tokens_saved: 200 }, deterministic: { calls: 80, tokens_used: 0, tokens_saved: 800 } },
+      by_engine: {
+        model: { calls: 20, tokens_used: 140, tokens_saved: 200 },
+        deterministic: { calls: 80, tokens_used: 0, tokens_saved: 800 },
+      },
       tokens_saved: 1000,
     });
     expect(existsSync(join(state.path, "stats.json.lock"))).toBe(false);
@@ -182,7 +207,10 @@ describe("StatsStore", () => {
     });
 
     async function startHolder(): Promise<{ pid: number; exited: Promise<void> }> {
-      const child = spawn(process.execPath, ["--input-type=module", "-e", HOLDER, join(state.path, "stats.json.lock")], { cwd: APP_DIR, stdio: ["ignore", "pipe", "pipe"] });
+      const child = spawn(process.execPath, ["--input-type=module", "-e", HOLDER, join(state.path, "stats.json.lock")], {
+        cwd: APP_DIR,
+        stdio: ["ignore", "pipe", "pipe"],
+      });
       holder = child;
       let stderr = "";
       child.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()));

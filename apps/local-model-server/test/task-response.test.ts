@@ -19,7 +19,11 @@ const settings = { confidenceThreshold: 0.7, strictSchema: true, renderLevel: "m
 describe("TaskResponse (the response contract)", () => {
   it("renders nested levels with the same tokens_saved at each", () => {
     const response = new TaskResponse(outcome, settings);
-    const levels = { minimal: response.toResponse("minimal"), standard: response.toResponse("standard"), full: response.toResponse("full") };
+    const levels = {
+      minimal: response.toResponse("minimal"),
+      standard: response.toResponse("standard"),
+      full: response.toResponse("full"),
+    };
     assertLevelsNested(levels);
     expect(levels.minimal).toEqual({
       success: true,
@@ -33,7 +37,14 @@ describe("TaskResponse (the response contract)", () => {
       schema_valid: true,
     });
     expect(levels.standard.model).toBe("tiny.gguf");
-    expect(levels.full.stats).toEqual({ input_tokens_estimate: 1000, response_tokens_estimate: expect.any(Number), latency_ms: 12.3, model_calls: 1, model_tokens_in: 300, model_tokens_out: 20 });
+    expect(levels.full.stats).toEqual({
+      input_tokens_estimate: 1000,
+      response_tokens_estimate: expect.any(Number),
+      latency_ms: 12.3,
+      model_calls: 1,
+      model_tokens_in: 300,
+      model_tokens_out: 20,
+    });
     expect(levels.full.tokens_saved).toBe(levels.minimal.tokens_saved);
   });
 
@@ -42,9 +53,22 @@ describe("TaskResponse (the response contract)", () => {
     expect(low).toMatchObject({ success: false, confidence: 0.5, data: { results: { "a.md": { found: true } } } });
     expect(low.error).toMatch(/^Low confidence \(0\.5 < 0\.7\)/);
     const { model: _model, ...deterministic } = outcome;
-    const invalid = { ...deterministic, engine: "deterministic" as const, schemaCheck: { valid: false, error: "a.md: /wave must be string" } };
-    expect(new TaskResponse(invalid, settings).toResponse("minimal")).toMatchObject({ success: false, schema_valid: false, confidence: 1, tokens_used: 0 });
-    expect(new TaskResponse(invalid, { ...settings, strictSchema: false }).toResponse("minimal")).toMatchObject({ success: true, schema_valid: false, error: null });
+    const invalid = {
+      ...deterministic,
+      engine: "deterministic" as const,
+      schemaCheck: { valid: false, error: "a.md: /wave must be string" },
+    };
+    expect(new TaskResponse(invalid, settings).toResponse("minimal")).toMatchObject({
+      success: false,
+      schema_valid: false,
+      confidence: 1,
+      tokens_used: 0,
+    });
+    expect(new TaskResponse(invalid, { ...settings, strictSchema: false }).toResponse("minimal")).toMatchObject({
+      success: true,
+      schema_valid: false,
+      error: null,
+    });
   });
 
   it("an answer that costs more than its input saves nothing: tokens_saved 0 and the excess as tokens_over (never a negative saving)", () => {

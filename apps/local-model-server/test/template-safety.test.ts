@@ -63,11 +63,14 @@ describe("template rendering cannot print", () => {
   });
 
   it("ordinary templates still render (helpers, each, with, inline partials)", () => {
-    const text = render('{{#*inline "row"}}- {{name}}{{/inline}}{{#each items}}{{> row}}\n{{/each}}{{#with meta}}{{yaml title}}{{/with}} {{join tags ", "}}', {
-      items: [{ name: "a" }, { name: "b" }],
-      meta: { title: "T: x" },
-      tags: ["x", "y"],
-    }).text;
-    expect(text).toBe("- a\n- b\n\"T: x\" x, y");
+    const text = render(
+      '{{#*inline "row"}}- {{name}}{{/inline}}{{#each items}}{{> row}}\n{{/each}}{{#with meta}}{{yaml title}}{{/with}} {{join tags ", "}}',
+      {
+        items: [{ name: "a" }, { name: "b" }],
+        meta: { title: "T: x" },
+        tags: ["x", "y"],
+      },
+    ).text;
+    expect(text).toBe('- a\n- b\n"T: x" x, y');
   });
 });

@@ -21,8 +21,18 @@ describe("local_verify with exact conditions", () => {
     const args = {
       task_type: "must_haves",
       checks: [
-        { id: "DATA-01", description: "familyStore exports useFamilyStore", file: "src/stores/familyStore.ts", condition: { type: "exports", value: "useFamilyStore" } },
-        { id: "DATA-02", description: "feedStore has loadData function", file: "src/stores/feedStore.ts", condition: { type: "contains", value: "loadData" } },
+        {
+          id: "DATA-01",
+          description: "familyStore exports useFamilyStore",
+          file: "src/stores/familyStore.ts",
+          condition: { type: "exports", value: "useFamilyStore" },
+        },
+        {
+          id: "DATA-02",
+          description: "feedStore has loadData function",
+          file: "src/stores/feedStore.ts",
+          condition: { type: "contains", value: "loadData" },
+        },
       ],
     };
     const { isError, body } = await server.call("local_verify", args);
@@ -64,8 +74,18 @@ describe("local_verify with exact conditions", () => {
       failed: 5,
       results: [
         { id: "C1", status: "fail", evidence: "not found", reason: "'saveData' does not occur in src/stores/feedStore.ts" },
-        { id: "E1", status: "fail", evidence: "not found", reason: "src/utils/relationships.ts does not export 'isChild'; it exports: relationshipOf, isParent" },
-        { id: "I1", status: "fail", evidence: "not found", reason: "src/stores/feedStore.ts imports nothing named or from 'react'; it imports from: ./familyStore.js, node:path" },
+        {
+          id: "E1",
+          status: "fail",
+          evidence: "not found",
+          reason: "src/utils/relationships.ts does not export 'isChild'; it exports: relationshipOf, isParent",
+        },
+        {
+          id: "I1",
+          status: "fail",
+          evidence: "not found",
+          reason: "src/stores/feedStore.ts imports nothing named or from 'react'; it imports from: ./familyStore.js, node:path",
+        },
         { id: "P1", status: "fail", evidence: "not found", reason: "no match for /grandparent|cousin/ in src/types/user.ts" },
         { id: "F1", status: "fail", evidence: "not found", reason: "src/stores/missing.ts does not exist" },
       ],
@@ -78,10 +98,20 @@ describe("local_verify with exact conditions", () => {
     const { body } = await server.call("local_verify", {
       task_type: "imports",
       checks: [
-        { id: "R1", description: "index re-exports the store hook", file: "src/stores/index.ts", condition: { type: "exports", value: "useFamilyStore" } },
+        {
+          id: "R1",
+          description: "index re-exports the store hook",
+          file: "src/stores/index.ts",
+          condition: { type: "exports", value: "useFamilyStore" },
+        },
         { id: "I1", description: "feed reads the family store", file: "src/stores/feedStore.ts", condition: { value: "useFamilyStore" } },
         { id: "I2", description: "legacy uses fs", file: "src/legacy.js", condition: { value: "fs" } },
-        { id: "P1", description: "relationship union", file: "src/types/user.ts", condition: { type: "pattern", value: '"parent" \\| "child"' } },
+        {
+          id: "P1",
+          description: "relationship union",
+          file: "src/types/user.ts",
+          condition: { type: "pattern", value: '"parent" \\| "child"' },
+        },
       ],
       response_level: "standard",
     });
@@ -95,17 +125,37 @@ describe("local_verify with exact conditions", () => {
         line: 1,
         via: "src/stores/familyStore.ts line 10: export const useFamilyStore = create<FamilyState>((set) => ({",
       },
-      { id: "I1", status: "pass", evidence: 'line 1: import { useFamilyStore } from "./familyStore.js";', engine: "deterministic", file: "src/stores/feedStore.ts", line: 1 },
+      {
+        id: "I1",
+        status: "pass",
+        evidence: 'line 1: import { useFamilyStore } from "./familyStore.js";',
+        engine: "deterministic",
+        file: "src/stores/feedStore.ts",
+        line: 1,
+      },
       { id: "I2", status: "pass", evidence: 'line 2: const fs = require("fs");', engine: "deterministic", file: "src/legacy.js", line: 2 },
-      { id: "P1", status: "pass", evidence: 'line 1: export type Relationship = "parent" | "child" | "sibling" | "spouse";', engine: "deterministic", file: "src/types/user.ts", line: 1 },
+      {
+        id: "P1",
+        status: "pass",
+        evidence: 'line 1: export type Relationship = "parent" | "child" | "sibling" | "spouse";',
+        engine: "deterministic",
+        file: "src/types/user.ts",
+        line: 1,
+      },
     ]);
   });
 
   it("nests its levels", async () => {
-    const args = { checks: [{ id: "A", description: "a", file: "src/stores/feedStore.ts", condition: { type: "contains", value: "FeedCache" } }] };
+    const args = {
+      checks: [{ id: "A", description: "a", file: "src/stores/feedStore.ts", condition: { type: "contains", value: "FeedCache" } }],
+    };
     const [minimal, standard, full] = await Promise.all(
       (["minimal", "standard", "full"] as const).map(async (level) => {
-        const { tokens_saved: _saved, tokens_over: _over, ...rest } = (await server.call("local_verify", { ...args, response_level: level })).body;
+        const {
+          tokens_saved: _saved,
+          tokens_over: _over,
+          ...rest
+        } = (await server.call("local_verify", { ...args, response_level: level })).body;
         return rest;
       }),
     );
@@ -118,7 +168,12 @@ describe("local_verify routing to the model", () => {
   it("answers NOT_READY, naming the natural-language checks, when no model is configured", async () => {
     const { isError, body } = await server.call("local_verify", {
       checks: [
-        { id: "DATA-01", description: "exports", file: "src/stores/familyStore.ts", condition: { type: "exports", value: "useFamilyStore" } },
+        {
+          id: "DATA-01",
+          description: "exports",
+          file: "src/stores/familyStore.ts",
+          condition: { type: "exports", value: "useFamilyStore" },
+        },
         { id: "UX-01", description: "The feed handles an empty family gracefully", file: "src/stores/feedStore.ts" },
       ],
     });
@@ -129,7 +184,10 @@ describe("local_verify routing to the model", () => {
   });
 
   it("refuses a natural-language check when the deterministic engine is forced, and a check with nothing to check", async () => {
-    const forced = await server.call("local_verify", { engine: "deterministic", checks: [{ id: "UX-01", description: "handles empty", file: "src/stores/feedStore.ts" }] });
+    const forced = await server.call("local_verify", {
+      engine: "deterministic",
+      checks: [{ id: "UX-01", description: "handles empty", file: "src/stores/feedStore.ts" }],
+    });
     expect(errorOf(forced.body).code).toBe("INVALID_INPUT");
     const empty = await server.call("local_verify", { checks: [{ id: "X", file: "src/stores/feedStore.ts" }] });
     expect(errorOf(empty.body)).toMatchObject({ code: "INVALID_INPUT", message: "Check X has neither a condition nor a description." });

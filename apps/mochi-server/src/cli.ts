@@ -32,7 +32,9 @@ program
   .argument("<repo>", "repository root")
   .option("-o, --out <file>", "catalog path (default <repo>/.mochi/catalog.json)")
   .option("-q, --quiet", "no progress on stderr")
-  .action(async (repo: string, options: { out?: string; quiet?: boolean }) => (await import("./cli/index-command.js")).runIndexCommand(repo, options));
+  .action(async (repo: string, options: { out?: string; quiet?: boolean }) =>
+    (await import("./cli/index-command.js")).runIndexCommand(repo, options),
+  );
 
 program
   .command("dataset")
@@ -67,7 +69,9 @@ program
   .option("--type <type>", "f32 (default) or f16")
   .option("--name <name>", "general.name of the adapter (default the directory's name)")
   .option("--dataset <dir>", "the `mochi dataset` output it was trained on (recorded for mochi://stats)")
-  .action(async (dir: string, options: Record<string, string | undefined>) => (await import("./cli/adapter-command.js")).runAdapterConvert(dir, options));
+  .action(async (dir: string, options: Record<string, string | undefined>) =>
+    (await import("./cli/adapter-command.js")).runAdapterConvert(dir, options),
+  );
 
 try {
   await program.parseAsync(process.argv);

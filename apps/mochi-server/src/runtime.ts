@@ -52,10 +52,15 @@ export class MochiRuntime {
   start(): Promise<void> {
     this.started ??= (async () => {
       const catalog = this.catalog.peek();
-      if (!catalog) this.logger.warn(`no catalog at ${this.config.catalogPath}; run \`mochi index <repo>\` (suggest_pattern and resources need it)`);
-      const warming = catalog ? this.search.warm(catalog).catch((error: unknown) => this.logger.warn("catalog embedding failed", { error })) : Promise.resolve();
+      if (!catalog)
+        this.logger.warn(`no catalog at ${this.config.catalogPath}; run \`mochi index <repo>\` (suggest_pattern and resources need it)`);
+      const warming = catalog
+        ? this.search.warm(catalog).catch((error: unknown) => this.logger.warn("catalog embedding failed", { error }))
+        : Promise.resolve();
       if (!this.model.configured) {
-        this.logger.info(`model tools are not ready: ${this.model.readiness.state.state === "unconfigured" ? this.model.readiness.state.reason : "not configured"}`);
+        this.logger.info(
+          `model tools are not ready: ${this.model.readiness.state.state === "unconfigured" ? this.model.readiness.state.reason : "not configured"}`,
+        );
         await warming;
         return;
       }
@@ -69,7 +74,8 @@ export class MochiRuntime {
           this.logger.info(`loading model ${Math.round(fraction * 100)}%`);
         }
       });
-      if (this.model.readiness.isReady) this.logger.info(`model ready: ${this.model.name ?? ""} in ${Math.round(performance.now() - began)} ms`);
+      if (this.model.readiness.isReady)
+        this.logger.info(`model ready: ${this.model.name ?? ""} in ${Math.round(performance.now() - began)} ms`);
       await warming;
     })();
     return this.started;

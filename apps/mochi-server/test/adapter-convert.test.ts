@@ -17,7 +17,9 @@ let peft: string;
 
 function mochi(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [CLI, ...args], (error, stdout, stderr) => resolve({ code: error ? Number(error.code) : 0, stdout, stderr }));
+    execFile(process.execPath, [CLI, ...args], (error, stdout, stderr) =>
+      resolve({ code: error ? Number(error.code) : 0, stdout, stderr }),
+    );
   });
 }
 
@@ -27,7 +29,10 @@ beforeAll(async () => {
   peft = join(dir, "peft-run");
   await writeTinyLlamaGguf(base);
   await writeTinyPeftAdapter(peft, { rank: 4, alpha: 8 });
-  writeFileSync(join(peft, "trainer_state.json"), JSON.stringify({ global_step: 120, epoch: 3, log_history: [{ loss: 2.5 }, { loss: 1.25, eval_loss: 1.5 }] }));
+  writeFileSync(
+    join(peft, "trainer_state.json"),
+    JSON.stringify({ global_step: 120, epoch: 3, log_history: [{ loss: 2.5 }, { loss: 1.25, eval_loss: 1.5 }] }),
+  );
 });
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -44,12 +49,18 @@ async function writeMlxCopy(from: string, to: string, scale: number): Promise<vo
     const values = weights.values(name);
     const transposed = new Float32Array(values.length);
     for (let r = 0; r < rows; r++) for (let c = 0; c < cols; c++) transposed[c * rows + r] = values[r * cols + c] as number;
-    const mlxName = name.replace(/^base_model\.model\./, "").replace(/\.lora_A\.weight$/, ".lora_a").replace(/\.lora_B\.weight$/, ".lora_b");
+    const mlxName = name
+      .replace(/^base_model\.model\./, "")
+      .replace(/\.lora_A\.weight$/, ".lora_a")
+      .replace(/\.lora_B\.weight$/, ".lora_b");
     tensors.push({ name: mlxName, dtype: "F32", shape: [cols, rows], values: transposed });
   }
   mkdirSync(to, { recursive: true });
   await writeSafetensorsFile(join(to, "adapters.safetensors"), tensors);
-  writeFileSync(join(to, "adapter_config.json"), JSON.stringify({ model: "tiny-llama", fine_tune_type: "lora", num_layers: 2, lora_parameters: { rank: 4, scale, dropout: 0 } }));
+  writeFileSync(
+    join(to, "adapter_config.json"),
+    JSON.stringify({ model: "tiny-llama", fine_tune_type: "lora", num_layers: 2, lora_parameters: { rank: 4, scale, dropout: 0 } }),
+  );
 }
 
 describe("mochi adapter convert", () => {
@@ -60,7 +71,14 @@ describe("mochi adapter convert", () => {
     expect(run.stdout).toContain("llama LoRA from PEFT, rank 4, alpha 8, 14 tensors, checked against the base model");
     const sidecar = JSON.parse(readFileSync(`${out}.json`, "utf8")) as Record<string, Record<string, unknown>>;
     expect(sidecar.adapterConfig).toMatchObject({ r: 4, lora_alpha: 8 });
-    expect(sidecar.conversion).toMatchObject({ from: "peft", architecture: "llama", rank: 4, alpha: 8, validated: true, base: "base.gguf" });
+    expect(sidecar.conversion).toMatchObject({
+      from: "peft",
+      architecture: "llama",
+      rank: 4,
+      alpha: 8,
+      validated: true,
+      base: "base.gguf",
+    });
     expect(sidecar.training).toEqual({ global_step: 120, epoch: 3, last_loss: 1.25, last_eval_loss: 1.5 });
 
     // mochi://stats shows what is next to the adapter.

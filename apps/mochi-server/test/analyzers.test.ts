@@ -29,7 +29,9 @@ describe("naming styles", () => {
 });
 
 describe(".gitignore rules", () => {
-  const rules = IgnoreRules.parse(["# comment", "*.log", "build/", "/root-only.ts", "docs/**/draft-*.md", "!keep.log", "a/**/z.ts"].join("\n"));
+  const rules = IgnoreRules.parse(
+    ["# comment", "*.log", "build/", "/root-only.ts", "docs/**/draft-*.md", "!keep.log", "a/**/z.ts"].join("\n"),
+  );
   it.each([
     ["debug.log", false, true],
     ["deep/dir/debug.log", false, true],
@@ -203,7 +205,12 @@ describe("the brace-language heuristics", () => {
     ]);
     expect(facts.chunks.find((c) => c.symbol === "Parser.new")?.doc).toBe("Creates a parser over `input`.");
     expect(facts.imports.map((i) => i.specifier)).toEqual(["std::fmt"]);
-    expect(facts.patterns.map((p) => p.pattern).sort()).toEqual(["custom-error-class", "discriminated-union", "factory-function", "result-type"]);
+    expect(facts.patterns.map((p) => p.pattern).sort()).toEqual([
+      "custom-error-class",
+      "discriminated-union",
+      "factory-function",
+      "result-type",
+    ]);
   });
 
   it("Java: classes, methods, constants, throws and catches", () => {

@@ -22,7 +22,7 @@ describe("writeCatalogFile", () => {
     const catalog = readCatalogFile(FIXTURE_CATALOG);
     const out = join(dir, ".mochi", "catalog.json");
     mkdirSync(join(dir, ".mochi"));
-    writeFileSync(out, "{ \"an older catalog\": true }\n");
+    writeFileSync(out, '{ "an older catalog": true }\n');
     // A finished child's pid stands for an indexer killed with -9 before its rename.
     const dead = spawnSync(process.execPath, ["-e", ""]).pid;
     const left = `.catalog.json.${dead}.0123456789ab.tmp`;

@@ -27,13 +27,22 @@ afterAll(() => {
 
 function run(args: readonly string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [CLI, ...args], { cwd: tempDir() }, (error, stdout, stderr) => resolve({ code: error ? Number(error.code) : 0, stdout, stderr }));
+    execFile(process.execPath, [CLI, ...args], { cwd: tempDir() }, (error, stdout, stderr) =>
+      resolve({ code: error ? Number(error.code) : 0, stdout, stderr }),
+    );
   });
 }
 
 describe("mochi: usage and errors", () => {
   it("bad usage exits 2: an unknown command or option, a missing argument, a bad option value", async () => {
-    for (const args of [["bogus"], ["--bogus"], ["index"], ["index", ".", "--bogus"], ["dataset", ".", "--seed", "x"], ["adapter", "convert", "dir"]]) {
+    for (const args of [
+      ["bogus"],
+      ["--bogus"],
+      ["index"],
+      ["index", ".", "--bogus"],
+      ["dataset", ".", "--seed", "x"],
+      ["adapter", "convert", "dir"],
+    ]) {
       const result = await run(args);
       expect(result.code, args.join(" ")).toBe(2);
       expect(result.stdout, args.join(" ")).toBe("");
@@ -87,12 +96,15 @@ const HELP_SOURCES = new Set(["src/cli.ts", "src/mcp.ts", "src/app-info.ts", "pa
 const lightCore = (source: string) => /^core:(src|dist)\/(main|server\/run-main|server\/stdout-guard)\.[jt]s$/.test(source);
 
 describe("--help loads no heavy module", () => {
-  it.each([[["--help"]], [["--version"]], [["index", "--help"]], [["dataset", "--help"]], [["adapter", "convert", "--help"]]])("mochi %j", async (args) => {
-    const loaded = await runObserved(CLI, args);
-    expect(loaded.code).toBe(0);
-    expect([...loaded.packages]).toEqual(["commander"]);
-    expect([...loaded.sources].filter((s) => !HELP_SOURCES.has(s) && !lightCore(s))).toEqual([]);
-  });
+  it.each([[["--help"]], [["--version"]], [["index", "--help"]], [["dataset", "--help"]], [["adapter", "convert", "--help"]]])(
+    "mochi %j",
+    async (args) => {
+      const loaded = await runObserved(CLI, args);
+      expect(loaded.code).toBe(0);
+      expect([...loaded.packages]).toEqual(["commander"]);
+      expect([...loaded.sources].filter((s) => !HELP_SOURCES.has(s) && !lightCore(s))).toEqual([]);
+    },
+  );
 
   it.each([[["--help"]], [["--version"]]])("mochi-mcp %j loads no npm package", async (args) => {
     const loaded = await runObserved(MCP, args);

@@ -87,18 +87,30 @@ describe("mochi dataset", () => {
   it("the CLI writes train.jsonl, valid.jsonl and dataset.json; --format completions uses the serving prompt", async () => {
     const out = join(repo, "out-alpaca");
     const run = (args: string[]) =>
-      new Promise<{ code: number; stdout: string }>((resolve) => execFile(process.execPath, [CLI, ...args], (e, stdout) => resolve({ code: e ? Number(e.code) : 0, stdout })));
+      new Promise<{ code: number; stdout: string }>((resolve) =>
+        execFile(process.execPath, [CLI, ...args], (e, stdout) => resolve({ code: e ? Number(e.code) : 0, stdout })),
+      );
     const alpaca = await run(["dataset", repo, "--out", out, "--seed", "7", "--valid-ratio", "0.2", "--quiet"]);
     expect(alpaca.code).toBe(0);
     expect(alpaca.stdout).toContain(`Wrote ${dataset.train.length} train and ${dataset.valid.length} valid records (alpaca;`);
     const lines = readFileSync(join(out, "train.jsonl"), "utf8").trimEnd().split("\n");
     expect(lines).toHaveLength(dataset.train.length);
     expect(lines.map((l) => JSON.parse(l) as unknown)).toEqual(dataset.train.map((s) => s.record));
-    expect(JSON.parse(readFileSync(join(out, "dataset.json"), "utf8"))).toMatchObject({ seed: 7, validRatio: 0.2, recordFormat: "alpaca", records: dataset.metadata.records });
+    expect(JSON.parse(readFileSync(join(out, "dataset.json"), "utf8"))).toMatchObject({
+      seed: 7,
+      validRatio: 0.2,
+      recordFormat: "alpaca",
+      records: dataset.metadata.records,
+    });
 
     const mlx = join(repo, "out-mlx");
-    expect((await run(["dataset", repo, "--out", mlx, "--seed", "7", "--valid-ratio", "0.2", "--format", "completions", "-q"])).code).toBe(0);
-    const first = JSON.parse(readFileSync(join(mlx, "train.jsonl"), "utf8").split("\n")[0] as string) as { prompt: string; completion: string };
+    expect((await run(["dataset", repo, "--out", mlx, "--seed", "7", "--valid-ratio", "0.2", "--format", "completions", "-q"])).code).toBe(
+      0,
+    );
+    const first = JSON.parse(readFileSync(join(mlx, "train.jsonl"), "utf8").split("\n")[0] as string) as {
+      prompt: string;
+      completion: string;
+    };
     const record = dataset.train[0]?.record;
     expect(first).toEqual({ prompt: alpacaPrompt(record?.instruction ?? "", record?.input), completion: record?.output });
     expect((await run(["dataset", repo, "--format", "csv"])).code).toBe(2);

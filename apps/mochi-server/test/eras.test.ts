@@ -47,7 +47,11 @@ async function exercise(client: Client): Promise<void> {
 
 describe.each(ERAS)("mochi-mcp in the %s era", (era) => {
   // Over stdio the stdout must carry JSON-RPC only; either way the server must exit 0 (withServerInEra).
-  it.each(["stdio", "http"] as const)("over %s: lists and calls every tool, reads every resource", async (transport) => {
-    await withServerInEra({ command: process.execPath, args: [MCP], env, era, transport }, exercise);
-  }, 60_000);
+  it.each(["stdio", "http"] as const)(
+    "over %s: lists and calls every tool, reads every resource",
+    async (transport) => {
+      await withServerInEra({ command: process.execPath, args: [MCP], env, era, transport }, exercise);
+    },
+    60_000,
+  );
 });

@@ -36,7 +36,15 @@ const MODEL_READY = /ready on stdio[\s\S]*model ready|model ready[\s\S]*ready on
 /** The bin over stdio in the handshake era, or over --http with a client pinned to 2026-07-28. */
 const TRANSPORTS = {
   "the handshake era over stdio": async (env: Record<string, string>, cwd: string): Promise<Started> => {
-    const server = await spawnStdioServer({ command: process.execPath, args: [MCP], env, cwd, era: "legacy", readyPattern: MODEL_READY, readyTimeoutMs: 60_000 });
+    const server = await spawnStdioServer({
+      command: process.execPath,
+      args: [MCP],
+      env,
+      cwd,
+      era: "legacy",
+      readyPattern: MODEL_READY,
+      readyTimeoutMs: 60_000,
+    });
     expect(server.client.getProtocolEra()).toBe("legacy");
     return { client: server.client, pid: server.child.pid as number, stderr: server.stderr, close: () => server.close() };
   },
@@ -112,7 +120,9 @@ describe.runIf(process.platform === "linux").each(Object.entries(TRANSPORTS))("c
     const full = await client.callTool({ name: "domain_query", arguments: QUESTION }, { timeout: 600_000 });
     expect(full.isError).toBeFalsy();
     const { tokens_generated, inference_time_ms } = full.structuredContent as { tokens_generated: number; inference_time_ms: number };
-    console.log(`${name}: domain_query cancelled after ${tokensOut} tokens in ${ms} ms; uncancelled: ${tokens_generated} tokens in ${Math.round(inference_time_ms)} ms; CPU in the 2 s after: ${cpu.toFixed(2)} s`);
+    console.log(
+      `${name}: domain_query cancelled after ${tokensOut} tokens in ${ms} ms; uncancelled: ${tokens_generated} tokens in ${Math.round(inference_time_ms)} ms; CPU in the 2 s after: ${cpu.toFixed(2)} s`,
+    );
     expect(tokensOut).toBeLessThan(tokens_generated / 4);
   }, 300_000);
 });

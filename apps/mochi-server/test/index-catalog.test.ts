@@ -24,7 +24,9 @@ function fixtureCopy(): string {
 
 function runCli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [CLI, ...args], (error, stdout, stderr) => resolve({ code: error ? Number(error.code) : 0, stdout, stderr }));
+    execFile(process.execPath, [CLI, ...args], (error, stdout, stderr) =>
+      resolve({ code: error ? Number(error.code) : 0, stdout, stderr }),
+    );
   });
 }
 
@@ -66,7 +68,13 @@ describe("mochi index on the fixture repository", () => {
       "registry",
       "result-type",
     ]);
-    expect(byName.get("custom-error-class")?.locations.map((l) => l.symbol)).toEqual(["ReportError", "ExportError", "AppError", "NotFoundError", "ValidationError"]);
+    expect(byName.get("custom-error-class")?.locations.map((l) => l.symbol)).toEqual([
+      "ReportError",
+      "ExportError",
+      "AppError",
+      "NotFoundError",
+      "ValidationError",
+    ]);
     expect(byName.get("custom-error-class")?.languages).toEqual(["typescript", "python"]);
     expect(byName.get("registry")?.locations.map((l) => l.symbol)).toEqual(["ALL_COMMANDS", "handlers", "registerHandler"]);
     // Every pattern's example is an example entry whose code is the real snippet.
@@ -76,7 +84,9 @@ describe("mochi index on the fixture repository", () => {
       expect(example?.shows).toContain(pattern.name);
     }
     expect(examples.get("src-errors-ts--app-error")?.code).toMatch(/^export class AppError extends Error \{/);
-    expect(examples.get("src-errors-ts--app-error")?.doc).toBe("Base class of every failure this library reports, with a machine-readable code.");
+    expect(examples.get("src-errors-ts--app-error")?.doc).toBe(
+      "Base class of every failure this library reports, with a machine-readable code.",
+    );
     expect(examples.get("scripts-report-py--load-rows")?.code).toBe(
       'try:\n    data = json.loads(path.read_text())\nexcept (OSError, ValueError) as error:\n    raise ReportError(f"cannot read {path}") from error',
     );
@@ -91,7 +101,16 @@ describe("mochi index on the fixture repository", () => {
   it("leaves out node_modules, dist, hidden directories, .gitignore'd paths, minified and oversized files", () => {
     const catalog = readCatalogFile(FIXTURE_CATALOG);
     const text = JSON.stringify(catalog);
-    for (const excluded of ["node_modules", "dist/", ".git/", "generated/", "vendor.min.js", "huge-table", "createGeneratedThing", "createPadding"]) {
+    for (const excluded of [
+      "node_modules",
+      "dist/",
+      ".git/",
+      "generated/",
+      "vendor.min.js",
+      "huge-table",
+      "createGeneratedThing",
+      "createPadding",
+    ]) {
       expect(text).not.toContain(excluded);
     }
     expect(catalog.stats.files).toBe(12);
@@ -126,7 +145,9 @@ describe("mochi index on the fixture repository", () => {
     const repo = fixtureCopy();
     const run = await runCli(["index", repo]);
     expect(run.code).toBe(0);
-    expect(run.stdout).toMatch(/^Indexed 12 files \(typescript 11, python 1\) in [\d.]+ s → .*\.mochi\/catalog\.json\nversion sha256:[0-9a-f]{16}: 5 conventions, 10 patterns, \d+ examples; 1 large files skipped\n$/);
+    expect(run.stdout).toMatch(
+      /^Indexed 12 files \(typescript 11, python 1\) in [\d.]+ s → .*\.mochi\/catalog\.json\nversion sha256:[0-9a-f]{16}: 5 conventions, 10 patterns, \d+ examples; 1 large files skipped\n$/,
+    );
     expect(readFileSync(join(repo, ".mochi", "catalog.json"), "utf8")).toBe(readFileSync(FIXTURE_CATALOG, "utf8"));
     // Indexing again does not read its own output.
     await runCli(["index", repo, "--quiet"]);

@@ -120,7 +120,9 @@ describe("L-adapter-required", () => {
 
   it("before the model has loaded, the tools say it is loading (recoverable)", async () => {
     // Not started: loading has not begun.
-    const runtime = new MochiRuntime(loadMochiConfig({ ...TEST_ENV, MOCHI_MODEL: model.fimModel, MOCHI_ADAPTER: model.lora }, repo), { logger: silentLogger });
+    const runtime = new MochiRuntime(loadMochiConfig({ ...TEST_ENV, MOCHI_MODEL: model.fimModel, MOCHI_ADAPTER: model.lora }, repo), {
+      logger: silentLogger,
+    });
     const connection = await connectInProcess(createMochiServer(runtime.config, { runtime }));
     open.push({ connection, runtime });
     const error = errorOf((await call(connection, "complete_code", { prefix: "x" })).result);

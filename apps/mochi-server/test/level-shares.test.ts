@@ -49,7 +49,12 @@ describe("minimal ≤ 25 % of full (once minimal is over 120 tokens)", () => {
   });
 
   it("complete_code, on the tiny model: the completion at minimal, the alternatives from standard", async () => {
-    const args = { prefix: "export function add(a: number, b: number): number {\n  return ", suffix: ";\n}\n", language: "typescript", max_tokens: 24 };
+    const args = {
+      prefix: "export function add(a: number, b: number): number {\n  return ",
+      suffix: ";\n}\n",
+      language: "typescript",
+      max_tokens: 24,
+    };
     const minimal = await at("minimal", args, "complete_code", withModel);
     const full = await at("full", args, "complete_code", withModel);
     const figures = await assertMinimalShare("complete_code", { minimal, full });

@@ -42,7 +42,11 @@ describe("mochi resources", () => {
     const catalog = runtime.catalog.current();
     expect(resources).toHaveLength(1 + catalog.patterns.length + catalog.conventions.length + catalog.examples.length);
     const { resourceTemplates } = await connection.client.listResourceTemplates();
-    expect(resourceTemplates.map((t) => t.uriTemplate)).toEqual(["mochi://patterns/{name}", "mochi://conventions/{name}", "mochi://examples/{id}"]);
+    expect(resourceTemplates.map((t) => t.uriTemplate)).toEqual([
+      "mochi://patterns/{name}",
+      "mochi://conventions/{name}",
+      "mochi://examples/{id}",
+    ]);
   });
 
   it("reads patterns, conventions and examples as Markdown with the catalog version", async () => {
@@ -56,7 +60,9 @@ describe("mochi resources", () => {
     expect(convention.text).toContain("- Relative imports carry the .js extension (14 of 14, NodeNext style)");
     const example = await read("mochi://examples/scripts-report-py--load-rows");
     expect(example.text).toContain("```py\ntry:\n    data = json.loads(path.read_text())");
-    await expect(connection.client.readResource({ uri: "mochi://patterns/no-such-pattern" })).rejects.toThrow(/No pattern 'no-such-pattern'/);
+    await expect(connection.client.readResource({ uri: "mochi://patterns/no-such-pattern" })).rejects.toThrow(
+      /No pattern 'no-such-pattern'/,
+    );
   });
 
   it("L-idempotent-resource: the same bytes until the next index, then a new version", async () => {

@@ -48,7 +48,10 @@ describe("mochi-mcp reads no client path", () => {
     expect(tools.length).toBeGreaterThan(0);
     for (const tool of tools) {
       const properties = Object.keys((tool.inputSchema as { properties?: Record<string, unknown> }).properties ?? {});
-      expect(properties.filter((p) => /path|file|dir|folder|root|uri/i.test(p)), tool.name).toEqual([]);
+      expect(
+        properties.filter((p) => /path|file|dir|folder|root|uri/i.test(p)),
+        tool.name,
+      ).toEqual([]);
     }
   });
 

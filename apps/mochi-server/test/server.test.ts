@@ -31,7 +31,11 @@ describe("createMochiServer without a runtime", () => {
     const connection = await connectInProcess(createMochiServer(config));
     try {
       const readiness = async () =>
-        (JSON.parse(resourceText(await connection.client.readResource({ uri: "mochi://stats" }))) as { model: { readiness: { state: string } } }).model.readiness.state;
+        (
+          JSON.parse(resourceText(await connection.client.readResource({ uri: "mochi://stats" }))) as {
+            model: { readiness: { state: string } };
+          }
+        ).model.readiness.state;
       // Loading began without anyone calling start(); wait for its end (bounded), not a fixed time.
       const deadline = performance.now() + 30_000;
       let state = await readiness();
@@ -40,9 +44,15 @@ describe("createMochiServer without a runtime", () => {
         state = await readiness();
       }
       expect(state).toBe("ready");
-      const result = (await connection.client.callTool({ name: "complete_code", arguments: { prefix: "export function " } })) as CallToolResult;
+      const result = (await connection.client.callTool({
+        name: "complete_code",
+        arguments: { prefix: "export function " },
+      })) as CallToolResult;
       expect(result.isError).toBeFalsy();
-      const suggested = (await connection.client.callTool({ name: "suggest_pattern", arguments: { goal: "register handlers" } })) as CallToolResult;
+      const suggested = (await connection.client.callTool({
+        name: "suggest_pattern",
+        arguments: { goal: "register handlers" },
+      })) as CallToolResult;
       expect(suggested.isError).toBeFalsy();
     } finally {
       await connection.close();

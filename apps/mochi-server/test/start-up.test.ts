@@ -32,7 +32,14 @@ describe("mochi-mcp start-up", () => {
     const server = await spawnStdioServer({
       command: process.execPath,
       args: ["--import", LOAD_OBSERVER_URL, BIN],
-      env: { ...TEST_ENV, LOCAL_MCP_LOG_LEVEL: "info", MOCHI_MODEL: badModel, MOCHI_ADAPTER: files.lora, MOCHI_CATALOG: join(files.dir, "none.json"), [LOAD_LOG_ENV]: record },
+      env: {
+        ...TEST_ENV,
+        LOCAL_MCP_LOG_LEVEL: "info",
+        MOCHI_MODEL: badModel,
+        MOCHI_ADAPTER: files.lora,
+        MOCHI_CATALOG: join(files.dir, "none.json"),
+        [LOAD_LOG_ENV]: record,
+      },
     });
     try {
       expect((await server.client.listTools()).tools.length).toBeGreaterThan(0);

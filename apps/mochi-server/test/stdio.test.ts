@@ -39,7 +39,17 @@ describe("the bins", () => {
   it("mochi-mcp --help lists the MOCHI_ variables; --version prints the version", async () => {
     const help = await run(MCP, ["--help"]);
     expect(help.code).toBe(0);
-    for (const name of ["MOCHI_MODEL", "MOCHI_ADAPTER", "MOCHI_CATALOG", "MOCHI_GPU", "MOCHI_THREADS", "MOCHI_CONTEXT_SIZE", "MOCHI_REQUIRE_ADAPTER", "MOCHI_MEMORY_BOUND", "MOCHI_DEADLINE_MS"]) {
+    for (const name of [
+      "MOCHI_MODEL",
+      "MOCHI_ADAPTER",
+      "MOCHI_CATALOG",
+      "MOCHI_GPU",
+      "MOCHI_THREADS",
+      "MOCHI_CONTEXT_SIZE",
+      "MOCHI_REQUIRE_ADAPTER",
+      "MOCHI_MEMORY_BOUND",
+      "MOCHI_DEADLINE_MS",
+    ]) {
       expect(help.stdout).toContain(name);
     }
     expect((await run(MCP, ["--version"])).stdout).toBe("0.1.0\n");
@@ -67,11 +77,20 @@ describe("mochi-mcp over stdio", () => {
       expect(server.stderr()).toMatch(/loading model 100%/);
       const { tools } = await server.client.listTools();
       expect(tools.map((t) => t.name)).toEqual(["domain_query", "complete_code", "suggest_pattern"]);
-      const completed = (await server.client.callTool({ name: "complete_code", arguments: { prefix: "const x = ", max_tokens: 8 } })) as CallToolResult;
+      const completed = (await server.client.callTool({
+        name: "complete_code",
+        arguments: { prefix: "const x = ", max_tokens: 8 },
+      })) as CallToolResult;
       expect(completed.isError).toBeFalsy();
-      const asked = (await server.client.callTool({ name: "domain_query", arguments: { instruction: "Where do tests live?", max_tokens: 8 } })) as CallToolResult;
+      const asked = (await server.client.callTool({
+        name: "domain_query",
+        arguments: { instruction: "Where do tests live?", max_tokens: 8 },
+      })) as CallToolResult;
       expect((asked.structuredContent as { sources: string[] }).sources.length).toBeGreaterThan(0);
-      const suggested = (await server.client.callTool({ name: "suggest_pattern", arguments: { goal: "custom error classes", response_level: "standard" } })) as CallToolResult;
+      const suggested = (await server.client.callTool({
+        name: "suggest_pattern",
+        arguments: { goal: "custom error classes", response_level: "standard" },
+      })) as CallToolResult;
       expect((suggested.structuredContent as { ranked_by: string }).ranked_by).toBe("embeddings+model");
       expect(resourceText(await server.client.readResource({ uri: "mochi://conventions/naming" }))).toContain("# Naming conventions");
       server.assertCleanStdout();
@@ -88,10 +107,14 @@ describe("the MCP Inspector CLI (an independent client) against mochi-mcp", () =
   const resolveFrom = fileURLToPath(new URL("../package.json", import.meta.url));
 
   it("lists the tools and the resources", async () => {
-    const tools = (await runInspectorCli({ server, method: "tools/list", env: env(), resolveFrom })) as { tools: Array<{ name: string; outputSchema?: unknown }> };
+    const tools = (await runInspectorCli({ server, method: "tools/list", env: env(), resolveFrom })) as {
+      tools: Array<{ name: string; outputSchema?: unknown }>;
+    };
     expect(tools.tools.map((t) => t.name)).toEqual(["domain_query", "complete_code", "suggest_pattern"]);
     expect(tools.tools.every((t) => t.outputSchema !== undefined)).toBe(true);
-    const resources = (await runInspectorCli({ server, method: "resources/list", env: env(), resolveFrom })) as { resources: Array<{ uri: string }> };
+    const resources = (await runInspectorCli({ server, method: "resources/list", env: env(), resolveFrom })) as {
+      resources: Array<{ uri: string }>;
+    };
     const uris = resources.resources.map((r) => r.uri);
     expect(uris).toContain("mochi://stats");
     expect(uris).toContain("mochi://patterns/registry");

@@ -37,7 +37,11 @@ afterAll(async () => {
 
 type Body = Record<string, unknown>;
 
-async function call(name: string, args: Record<string, unknown>, on = connection): Promise<{ body: Body; wallMs: number; result: CallToolResult }> {
+async function call(
+  name: string,
+  args: Record<string, unknown>,
+  on = connection,
+): Promise<{ body: Body; wallMs: number; result: CallToolResult }> {
   const started = performance.now();
   const result = (await on.client.callTool({ name, arguments: args })) as CallToolResult;
   const wallMs = performance.now() - started;
@@ -49,7 +53,11 @@ async function call(name: string, args: Record<string, unknown>, on = connection
 function withoutTimings(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(withoutTimings);
   if (value !== null && typeof value === "object") {
-    return Object.fromEntries(Object.entries(value).filter(([k]) => k !== "inference_time_ms" && k !== "ms").map(([k, v]) => [k, withoutTimings(v)]));
+    return Object.fromEntries(
+      Object.entries(value)
+        .filter(([k]) => k !== "inference_time_ms" && k !== "ms")
+        .map(([k, v]) => [k, withoutTimings(v)]),
+    );
   }
   return value;
 }
@@ -88,7 +96,9 @@ describe("mochi tools over the MCP client", () => {
     expect(sources.length).toBeGreaterThan(0);
     expect(sources.length).toBeLessThanOrEqual(4);
     // The question is about errors: the error pattern or convention is among the grounding.
-    expect(sources.some((s) => /mochi:\/\/(?:patterns\/custom-error-class|conventions\/error-handling|patterns\/error-handling)/.test(s))).toBe(true);
+    expect(
+      sources.some((s) => /mochi:\/\/(?:patterns\/custom-error-class|conventions\/error-handling|patterns\/error-handling)/.test(s)),
+    ).toBe(true);
     expect((standard.grounding as Array<{ uri: string }>).map((g) => g.uri)).toEqual(sources);
     // The model really saw the entries it names.
     expect(full.prompt_input).toContain("Relevant entries of this codebase's catalog");
@@ -127,7 +137,11 @@ describe("mochi tools over the MCP client", () => {
   });
 
   it("complete_code continues the prefix on a model without FIM tokens, and says so", async () => {
-    const { body } = await call("complete_code", { prefix: "def add(a, b):\n    return ", language: "python", max_tokens: 8, max_alternatives: 0, response_level: "standard" }, plain);
+    const { body } = await call(
+      "complete_code",
+      { prefix: "def add(a, b):\n    return ", language: "python", max_tokens: 8, max_alternatives: 0, response_level: "standard" },
+      plain,
+    );
     expect(body.mode).toBe("prefix-completion");
     expect(body.alternatives).toEqual([]);
   });
@@ -175,7 +189,10 @@ describe("mochi tools over the MCP client", () => {
   });
 
   it("refuses unknown arguments with INVALID_INPUT naming the field", async () => {
-    const result = (await connection.client.callTool({ name: "suggest_pattern", arguments: { goal: "x", colour: "red" } })) as CallToolResult;
+    const result = (await connection.client.callTool({
+      name: "suggest_pattern",
+      arguments: { goal: "x", colour: "red" },
+    })) as CallToolResult;
     expect(result.isError).toBe(true);
     expect(result.structuredContent).toMatchObject({ error: { code: "INVALID_INPUT" } });
     expect(JSON.stringify(result.structuredContent)).toContain("colour");

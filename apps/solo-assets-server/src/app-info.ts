@@ -12,12 +12,21 @@ export const APP_INFO: AppInfo = {
   version: packageJson.version,
   summary: packageJson.description,
   env: [
-    { name: "SOLO_DB_PATH", description: "the library's DuckDB file (default $XDG_DATA_HOME/local-mcp/solo-assets.duckdb, else ~/.local/share/…)" },
+    {
+      name: "SOLO_DB_PATH",
+      description: "the library's DuckDB file (default $XDG_DATA_HOME/local-mcp/solo-assets.duckdb, else ~/.local/share/…)",
+    },
     { name: "SOLO_ENVS_DIR", description: "pooled Python test environments (default: solo-assets-envs next to the database)" },
-    { name: "SOLO_EMBEDDER", description: "auto | local | gemini (default auto: gemini when an API key is set, else the built-in local embedder)" },
+    {
+      name: "SOLO_EMBEDDER",
+      description: "auto | local | gemini (default auto: gemini when an API key is set, else the built-in local embedder)",
+    },
     { name: "SOLO_EMBEDDING_MODEL", description: "Gemini embedding model (default gemini-embedding-001)" },
     { name: "SOLO_EMBEDDING_DIMENSION", description: "vector length (default 768 for Gemini, 512 for the local embedder)" },
-    { name: "SOLO_CRITIC", description: "auto | off | gemini | local (default auto: gemini with a key, local with SOLO_CRITIC_MODEL_PATH, else off)" },
+    {
+      name: "SOLO_CRITIC",
+      description: "auto | off | gemini | local (default auto: gemini with a key, local with SOLO_CRITIC_MODEL_PATH, else off)",
+    },
     { name: "SOLO_CRITIC_MODEL", description: "Gemini model of the critic (default gemma-3-27b-it)" },
     { name: "SOLO_CRITIC_MODEL_PATH", description: "GGUF model for the local critic" },
     { name: "SOLO_CRITIC_THRESHOLD", description: "critic pass mark, 0-100 (default 80)" },
@@ -31,7 +40,11 @@ export const APP_INFO: AppInfo = {
     { name: "SOLO_TEST_TIMEOUT_MS", description: "limit for one test run; the whole process group is killed (default 30000)" },
     { name: "SOLO_TEST_MEMORY_MB", description: "memory limit of a whole test run, every process it starts together (default 1024)" },
     { name: "SOLO_TEST_MAX_PROCESSES", description: "process limit of a whole test run (default 128)" },
-    { name: "SOLO_SANDBOX", description: "strict | weak: strict runs tests only in bubblewrap (Linux) or sandbox-exec (macOS); weak falls back to unshare or a plain process (default strict)" },
+    {
+      name: "SOLO_SANDBOX",
+      description:
+        "strict | weak: strict runs tests only in bubblewrap (Linux) or sandbox-exec (macOS); weak falls back to unshare or a plain process (default strict)",
+    },
     { name: "SOLO_LOCK_TIMEOUT_MS", description: "how long to wait for the library file when other processes use it (default 30000)" },
     { name: "SOLO_GEMINI_BASE_URL", description: "another Gemini endpoint (a proxy or a test fake)" },
     { name: "GOOGLE_API_KEY", description: "Gemini API key (or GEMINI_API_KEY); enables Gemini embeddings and the Gemini critic" },

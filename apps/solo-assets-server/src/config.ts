@@ -14,7 +14,6 @@ import type { CommonConfig, Env } from "@local-mcp/core";
 import { geminiApiKeyFromEnv } from "@local-mcp/core/embeddings";
 import { z } from "zod";
 
-
 const ms = (min: number, max: number, fallback: number) => z.coerce.number().int().min(min).max(max).default(fallback);
 
 const SoloEnvSchema = z.object({
@@ -98,7 +97,6 @@ export interface SoloAssetsConfig extends CommonConfig {
   toolEnv: Record<string, string>;
 }
 
-
 /** Variable names whose values must never reach a tool or saved code. */
 const SECRET_NAME = /(KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|AUTH|COOKIE|SESSION)/i;
 
@@ -164,4 +162,3 @@ export function loadSoloAssetsConfig(env: Env, cwd: string): SoloAssetsConfig {
     toolEnv: toolEnvironment(env),
   };
 }
-

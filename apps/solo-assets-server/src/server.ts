@@ -36,7 +36,13 @@ export interface SoloServerServices {
 
 /** Server services over services already built (the tests, the in-process server). */
 export function serverServicesOf(services: SoloServices): SoloServerServices {
-  return { config: services.config, settings: services.settings, logger: services.logger, services: async () => services, dispose: () => services.dispose() };
+  return {
+    config: services.config,
+    settings: services.settings,
+    logger: services.logger,
+    services: async () => services,
+    dispose: () => services.dispose(),
+  };
 }
 
 /** Server services that build the library from the context on the first call (server-main.ts; a server given none). */

@@ -29,7 +29,8 @@ describe("the solo-assets bins", () => {
   it("solo-assets --help lists the commands", async () => {
     const help = await run("cli", ["--help"]);
     expect(help.code).toBe(0);
-    for (const command of ["status", "list", "search", "get", "history", "delete", "save", "reindex", "dashboard"]) expect(help.stdout).toContain(command);
+    for (const command of ["status", "list", "search", "get", "history", "delete", "save", "reindex", "dashboard"])
+      expect(help.stdout).toContain(command);
   });
 
   it("saves from a file, searches, prints the code and reports a rejection with exit status 1", async () => {

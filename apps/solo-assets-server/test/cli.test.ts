@@ -39,7 +39,12 @@ const ADD = 'def add(a: int, b: int) -> int:\n    """Add two numbers."""\n    re
 
 describe("solo-assets failures", () => {
   it("a missing function suggests CLI commands, not MCP tool names, in one coded line (exit 1)", async () => {
-    for (const args of [["get", "nope"], ["history", "nope"], ["delete", "nope"], ["get", "nope", "--version", "3"]]) {
+    for (const args of [
+      ["get", "nope"],
+      ["history", "nope"],
+      ["delete", "nope"],
+      ["get", "nope", "--version", "3"],
+    ]) {
       const missing = await run(args);
       expect(missing.code, args.join(" ")).toBe(1);
       expect(missing.stderr, args.join(" ")).toMatch(ONE_CODED_LINE);
@@ -119,14 +124,20 @@ describe("solo-assets save", () => {
     expect(saved.stderr).not.toContain("creating a Python environment");
   }, 180_000);
 
-  it.skipIf(!hasScript)("on a terminal, progress is one line that is replaced and cleared: each step shows once", () => {
-    const py = file("twice.py", 'def twice(n: int) -> int:\n    """Two times n."""\n    return 2 * n\n');
-    const tests = file("twice-tests.json", JSON.stringify([{ input: { n: 2 }, expected: 4 }]));
-    const env = testEnv(library.dbPath);
-    const command = [process.execPath, CLI, "save", py, "--name", "twice", "--description", "Double", "--tests", tests].map((a) => `'${a}'`).join(" ");
-    const raw = execFileSync("script", ["-qefc", command, "/dev/null"], { env, encoding: "utf8", timeout: 120_000 });
-    const shown = screen(raw);
-    expect(shown).toContain("twice v1: active");
-    expect(stepMentions(shown)).toEqual({ lint: 1, type: 1, test: 1, critic: 1 });
-  }, 180_000);
+  it.skipIf(!hasScript)(
+    "on a terminal, progress is one line that is replaced and cleared: each step shows once",
+    () => {
+      const py = file("twice.py", 'def twice(n: int) -> int:\n    """Two times n."""\n    return 2 * n\n');
+      const tests = file("twice-tests.json", JSON.stringify([{ input: { n: 2 }, expected: 4 }]));
+      const env = testEnv(library.dbPath);
+      const command = [process.execPath, CLI, "save", py, "--name", "twice", "--description", "Double", "--tests", tests]
+        .map((a) => `'${a}'`)
+        .join(" ");
+      const raw = execFileSync("script", ["-qefc", command, "/dev/null"], { env, encoding: "utf8", timeout: 120_000 });
+      const shown = screen(raw);
+      expect(shown).toContain("twice v1: active");
+      expect(stepMentions(shown)).toEqual({ lint: 1, type: 1, test: 1, critic: 1 });
+    },
+    180_000,
+  );
 });

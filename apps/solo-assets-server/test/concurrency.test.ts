@@ -27,7 +27,9 @@ function functionCode(name: string, k: number): string {
 describe("three processes on one library", () => {
   it("save and search at once: every save is present, no error reaches a caller", async () => {
     for (let p = 0; p < PROCESSES; p++) {
-      servers.push(await spawnStdioServer({ command: process.execPath, args: [MCP], env: testEnv(library.dbPath), readyTimeoutMs: 30_000 }));
+      servers.push(
+        await spawnStdioServer({ command: process.execPath, args: [MCP], env: testEnv(library.dbPath), readyTimeoutMs: 30_000 }),
+      );
     }
     const errors: string[] = [];
     const work = servers.map(async (server, p) => {
@@ -38,7 +40,12 @@ describe("three processes on one library", () => {
           server.client.callTool(
             {
               name: "save_function",
-              arguments: { name, code: functionCode(name, k), description: `Add ${k} to a number`, test_cases: [{ input: { x: 1 }, expected: 1 + k }] },
+              arguments: {
+                name,
+                code: functionCode(name, k),
+                description: `Add ${k} to a number`,
+                test_cases: [{ input: { x: 1 }, expected: 1 + k }],
+              },
             },
             { timeout: 120_000 },
           ),

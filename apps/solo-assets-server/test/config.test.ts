@@ -12,7 +12,9 @@ describe("the solo-assets configuration", () => {
       settingsPath: "/data/xdg/local-mcp/solo-assets.settings.json",
       apiKeyPath: "/data/xdg/local-mcp/solo-assets.gemini-key",
     });
-    expect(loadSoloAssetsConfig({ HOME: "/home/ada" }, process.cwd()).paths.dbPath).toBe("/home/ada/.local/share/local-mcp/solo-assets.duckdb");
+    expect(loadSoloAssetsConfig({ HOME: "/home/ada" }, process.cwd()).paths.dbPath).toBe(
+      "/home/ada/.local/share/local-mcp/solo-assets.duckdb",
+    );
   });
 
   it("takes SOLO_DB_PATH (relative to the working directory) and derives the other files from it", () => {
@@ -27,7 +29,10 @@ describe("the solo-assets configuration", () => {
   });
 
   it("hands the gate's tools an environment without secrets (pip's own settings stay)", () => {
-    const config = loadSoloAssetsConfig({ PATH: "/usr/bin", GOOGLE_API_KEY: "k", GITHUB_TOKEN: "t", AWS_SECRET_ACCESS_KEY: "s", PIP_INDEX_URL: "https://u:p@idx/simple" }, process.cwd());
+    const config = loadSoloAssetsConfig(
+      { PATH: "/usr/bin", GOOGLE_API_KEY: "k", GITHUB_TOKEN: "t", AWS_SECRET_ACCESS_KEY: "s", PIP_INDEX_URL: "https://u:p@idx/simple" },
+      process.cwd(),
+    );
     expect(config.toolEnv).toEqual({ PATH: "/usr/bin", PIP_INDEX_URL: "https://u:p@idx/simple" });
     expect(config.geminiApiKey).toBe("k");
   });
@@ -37,9 +42,20 @@ describe("the solo-assets configuration", () => {
     expect(none.embedding.backend).toBe("local");
     expect(none.critic.backend).toBe("off");
     const fromFile = resolveSettings(loadSoloAssetsConfig({}, process.cwd()), { critic: "gemini" }, "file-key");
-    expect(fromFile).toMatchObject({ embedding: { backend: "gemini", dimension: 768 }, critic: { backend: "gemini", model: "gemma-3-27b-it", source: "settings file" }, apiKey: { source: "settings file" } });
-    const envWins = resolveSettings(loadSoloAssetsConfig({ GEMINI_API_KEY: "env-key", SOLO_CRITIC: "off" }, process.cwd()), { critic: "gemini" }, "file-key");
-    expect(envWins).toMatchObject({ critic: { backend: "off", source: "environment" }, apiKey: { source: "environment", value: "env-key" } });
+    expect(fromFile).toMatchObject({
+      embedding: { backend: "gemini", dimension: 768 },
+      critic: { backend: "gemini", model: "gemma-3-27b-it", source: "settings file" },
+      apiKey: { source: "settings file" },
+    });
+    const envWins = resolveSettings(
+      loadSoloAssetsConfig({ GEMINI_API_KEY: "env-key", SOLO_CRITIC: "off" }, process.cwd()),
+      { critic: "gemini" },
+      "file-key",
+    );
+    expect(envWins).toMatchObject({
+      critic: { backend: "off", source: "environment" },
+      apiKey: { source: "environment", value: "env-key" },
+    });
     const noKey = resolveSettings(loadSoloAssetsConfig({ SOLO_EMBEDDER: "gemini" }, process.cwd()), {}, undefined);
     expect(noKey.embedding).toMatchObject({ backend: "local" });
     expect(noKey.embedding.note).toMatch(/no API key/);

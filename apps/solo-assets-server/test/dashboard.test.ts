@@ -21,7 +21,15 @@ import { tempLibrary, testEnv, testServices } from "./helpers/test-library.js";
 import type { TempLibrary } from "./helpers/test-library.js";
 
 const CHROMIUM = "/usr/bin/chromium";
-const CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"];
+const CHROMIUM_ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run",
+];
 const TOKEN = "dashboard-test-token-0123456789";
 const API_KEY = "AIzaSyDashboardTestKeyNotReal-012345678";
 const MCP = fileURLToPath(new URL("../dist/mcp.js", import.meta.url));
@@ -41,17 +49,49 @@ beforeAll(async () => {
   const signal = new AbortController().signal;
   const code = 'def mean(values: list[float]) -> float:\n    """The arithmetic mean of values."""\n    return sum(values) / len(values)\n';
   await services.library.save(
-    { name: "mean", code: `import os\n${code}`, description: "Arithmetic mean of numbers", tags: ["math"], dependencies: [], testCases: [{ input: { values: [1, 2, 3] }, expected: 2 }], skipTests: false },
+    {
+      name: "mean",
+      code: `import os\n${code}`,
+      description: "Arithmetic mean of numbers",
+      tags: ["math"],
+      dependencies: [],
+      testCases: [{ input: { values: [1, 2, 3] }, expected: 2 }],
+      skipTests: false,
+    },
     { signal },
   );
   await services.library.save(
-    { name: "mean", code, description: "Arithmetic mean of numbers", tags: ["math"], dependencies: [], testCases: [{ input: { values: [1, 2, 3] }, expected: 2 }], skipTests: false },
+    {
+      name: "mean",
+      code,
+      description: "Arithmetic mean of numbers",
+      tags: ["math"],
+      dependencies: [],
+      testCases: [{ input: { values: [1, 2, 3] }, expected: 2 }],
+      skipTests: false,
+    },
     { signal },
   );
-  await commitUnchecked(services, { name: "count_words", code: 'def count_words(text: str) -> int:\n    return len(text.split())\n', description: "Count the words in a text", tags: ["text"] });
-  await commitUnchecked(services, { name: "shout", code: 'def shout(text: str) -> str:\n    return text.upper()\n', description: "Upper-case a text", tags: ["text"] });
+  await commitUnchecked(services, {
+    name: "count_words",
+    code: "def count_words(text: str) -> int:\n    return len(text.split())\n",
+    description: "Count the words in a text",
+    tags: ["text"],
+  });
+  await commitUnchecked(services, {
+    name: "shout",
+    code: "def shout(text: str) -> str:\n    return text.upper()\n",
+    description: "Upper-case a text",
+    tags: ["text"],
+  });
   mcp = await spawnStdioServer({ command: process.execPath, args: [MCP], env: testEnv(library.dbPath), readyTimeoutMs: 30_000 });
-  dashboard = await startDashboard({ openServices: () => testServices(library.dbPath, NO_OVERRIDES), port: 0, token: TOKEN, version: "test", logger: silentLogger });
+  dashboard = await startDashboard({
+    openServices: () => testServices(library.dbPath, NO_OVERRIDES),
+    port: 0,
+    token: TOKEN,
+    version: "test",
+    logger: silentLogger,
+  });
   browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
   page = await browser.newPage();
 });
@@ -86,7 +126,9 @@ describe("the dashboard in Chromium", () => {
     expect(await page.textContent("#status-active")).toBe("1");
     expect(await page.textContent("#status-unverified")).toBe("2");
     expect(await page.textContent("#status-versions")).toBe("4");
-    const processes = await page.$$eval("#status-processes tr", (rows) => rows.map((row) => Array.from(row.children as ArrayLike<{ textContent: string | null }>, (cell) => cell.textContent)));
+    const processes = await page.$$eval("#status-processes tr", (rows) =>
+      rows.map((row) => Array.from(row.children as ArrayLike<{ textContent: string | null }>, (cell) => cell.textContent)),
+    );
     expect(processes).toEqual(
       expect.arrayContaining([
         expect.arrayContaining([String(mcp.child.pid), "mcp"]),
@@ -109,7 +151,9 @@ describe("the dashboard in Chromium", () => {
     await page.click('#function-rows tr[data-name="mean"]');
     await expect.poll(() => page.textContent("#detail-name")).toBe("mean");
     expect(await page.textContent("#detail-code")).toContain("return sum(values) / len(values)");
-    const gate = await page.$$eval("#detail-gate tr", (rows) => rows.map((row) => `${row.children[0]?.textContent}:${row.children[1]?.textContent}`));
+    const gate = await page.$$eval("#detail-gate tr", (rows) =>
+      rows.map((row) => `${row.children[0]?.textContent}:${row.children[1]?.textContent}`),
+    );
     expect(gate).toEqual(["lint:passed", "type:passed", "test:passed", "critic:skipped"]);
     await expect.poll(() => page.locator("#detail-history tr").count()).toBe(2);
     // Version 1 was rejected (an unused import): its detail shows why.
@@ -139,7 +183,11 @@ describe("the dashboard in Chromium", () => {
     await page.click("#settings-save");
     await expect.poll(() => page.textContent("#message")).toContain("Settings saved");
     const settingsPath = services.config.paths.settingsPath;
-    expect(JSON.parse(readFileSync(settingsPath, "utf8"))).toMatchObject({ critic: "off", criticModel: "gemma-3-12b-it", embedder: "auto" });
+    expect(JSON.parse(readFileSync(settingsPath, "utf8"))).toMatchObject({
+      critic: "off",
+      criticModel: "gemma-3-12b-it",
+      embedder: "auto",
+    });
     expect(statSync(settingsPath).mode & 0o777).toBe(0o600);
 
     await page.fill("#api-key-input", API_KEY);
@@ -186,12 +234,21 @@ describe("the dashboard's HTTP guards", () => {
   it("refuses changes without the right token", async () => {
     expect((await raw("DELETE", "/api/functions/count_words", { host: host() })).status).toBe(403);
     expect((await raw("DELETE", "/api/functions/count_words", { host: host(), "x-solo-token": "wrong" })).status).toBe(403);
-    const put = await raw("PUT", "/api/settings/api-key", { host: host(), "content-type": "application/json" }, JSON.stringify({ key: "x" }));
+    const put = await raw(
+      "PUT",
+      "/api/settings/api-key",
+      { host: host(), "content-type": "application/json" },
+      JSON.stringify({ key: "x" }),
+    );
     expect(put.status).toBe(403);
   });
 
   it("refuses a foreign Origin or Host even with the token (DNS rebinding, cross-site)", async () => {
-    const foreign = await raw("DELETE", "/api/functions/count_words", { host: host(), origin: "http://evil.example", "x-solo-token": TOKEN });
+    const foreign = await raw("DELETE", "/api/functions/count_words", {
+      host: host(),
+      origin: "http://evil.example",
+      "x-solo-token": TOKEN,
+    });
     expect(foreign.status).toBe(403);
     const rebound = await raw("GET", "/api/status", { host: `evil.example:${dashboard.port}` });
     expect(rebound.status).toBe(403);

@@ -37,7 +37,13 @@ describe("the demo's solo-assets flow", () => {
     await flow.run({
       root: ROOT,
       bin: BIN,
-      spawn: (options = {}) => spawnStdioServer({ command: process.execPath, args: [BIN], ...options, env: { ...options.env, PATH: bin, SOLO_PYTHON: "python3" } }),
+      spawn: (options = {}) =>
+        spawnStdioServer({
+          command: process.execPath,
+          args: [BIN],
+          ...options,
+          env: { ...options.env, PATH: bin, SOLO_PYTHON: "python3" },
+        }),
       log: (line) => lines.push(line),
       warn: (line) => warnings.push(line),
     });

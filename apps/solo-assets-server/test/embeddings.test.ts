@@ -17,8 +17,16 @@ let fake: FakeGemini;
 let library: TempLibrary;
 
 const FUNCTIONS = [
-  { name: "parse_iso_date", code: 'def parse_iso_date(text: str) -> str:\n    """Parse an ISO-8601 date."""\n    return text\n', description: "Parse an ISO 8601 date string" },
-  { name: "count_words", code: 'def count_words(text: str) -> int:\n    """Count words."""\n    return len(text.split())\n', description: "Count the words in a text" },
+  {
+    name: "parse_iso_date",
+    code: 'def parse_iso_date(text: str) -> str:\n    """Parse an ISO-8601 date."""\n    return text\n',
+    description: "Parse an ISO 8601 date string",
+  },
+  {
+    name: "count_words",
+    code: 'def count_words(text: str) -> int:\n    """Count words."""\n    return len(text.split())\n',
+    description: "Count the words in a text",
+  },
 ];
 
 beforeAll(async () => {

@@ -39,17 +39,45 @@ const CASES: Record<string, ToolCase> = {
 };
 
 async function exercise(client: Client): Promise<void> {
-  const saved = await client.callTool({ name: "save_function", arguments: { name: "add_one", code: code("add_one", 1), description: "Add one to a number", skip_tests: true } }, { timeout: 120_000 });
+  const saved = await client.callTool(
+    {
+      name: "save_function",
+      arguments: { name: "add_one", code: code("add_one", 1), description: "Add one to a number", skip_tests: true },
+    },
+    { timeout: 120_000 },
+  );
   expect(saved.isError).toBeFalsy();
   const outcomes = await callEveryTool(client, CASES, { timeout: 120_000 });
-  expect(outcomes.map((o) => o.name)).toEqual(["search_functions", "get_function", "save_function", "list_functions", "get_function_history", "delete_function"]);
+  expect(outcomes.map((o) => o.name)).toEqual([
+    "search_functions",
+    "get_function",
+    "save_function",
+    "list_functions",
+    "get_function_history",
+    "delete_function",
+  ]);
   expect(outcomes.find((o) => o.name === "get_function")?.structuredContent).toMatchObject({ name: "add_one" });
   expect(await readEveryResource(client)).toEqual([]);
 }
 
 describe.each(ERAS)("solo-assets-mcp in the %s era", (era) => {
   // Over stdio the stdout must carry JSON-RPC only; either way the server must exit 0 (withServerInEra).
-  it.each(["stdio", "http"] as const)("over %s: lists and calls every tool", async (transport) => {
-    await withServerInEra({ command: process.execPath, args: [MCP], env: testEnv(library().dbPath), readyTimeoutMs: 60_000, closeTimeoutMs: 15_000, era, transport }, exercise);
-  }, 180_000);
+  it.each(["stdio", "http"] as const)(
+    "over %s: lists and calls every tool",
+    async (transport) => {
+      await withServerInEra(
+        {
+          command: process.execPath,
+          args: [MCP],
+          env: testEnv(library().dbPath),
+          readyTimeoutMs: 60_000,
+          closeTimeoutMs: 15_000,
+          era,
+          transport,
+        },
+        exercise,
+      );
+    },
+    180_000,
+  );
 });

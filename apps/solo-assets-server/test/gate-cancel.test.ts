@@ -38,7 +38,8 @@ const SLEEPY = [
   "",
 ].join("\n");
 
-const IS_TEXT = 'import six\n\n\ndef is_text(value: object) -> bool:\n    """True for str."""\n    return isinstance(value, six.string_types)\n';
+const IS_TEXT =
+  'import six\n\n\ndef is_text(value: object) -> bool:\n    """True for str."""\n    return isinstance(value, six.string_types)\n';
 
 const DOUBLE = 'def double(x: int) -> int:\n    """Twice x."""\n    return 2 * x\n';
 
@@ -53,7 +54,10 @@ function parentOf(pid: number): number | undefined {
   }
 }
 
-const livePids = () => readdirSync("/proc").filter((entry) => /^\d+$/.test(entry)).map(Number);
+const livePids = () =>
+  readdirSync("/proc")
+    .filter((entry) => /^\d+$/.test(entry))
+    .map(Number);
 
 /** Every live process below `root` in the process tree. */
 function descendantsOf(root: number): number[] {
@@ -63,7 +67,7 @@ function descendantsOf(root: number): number[] {
     if (parent !== undefined) children.set(parent, [...(children.get(parent) ?? []), pid]);
   }
   const found: number[] = [];
-  for (let queue = [root]; queue.length > 0; ) {
+  for (let queue = [root]; queue.length > 0;) {
     const next = children.get(queue.shift() as number) ?? [];
     found.push(...next);
     queue.push(...next);
@@ -128,7 +132,10 @@ describe.runIf(process.platform === "linux").each(Object.entries(TRANSPORTS))("c
       client.callTool({ name: "save_function", arguments: { description: "test function", ...args } }, { timeout: 300_000, ...options });
     const marker = `solo-cancel-${process.pid}-${Date.now()}`;
     const controller = new AbortController();
-    const outcome = save({ name: "sleepy", code: SLEEPY, test_cases: [{ input: { marker }, expected: 0 }] }, { signal: controller.signal }).then(
+    const outcome = save(
+      { name: "sleepy", code: SLEEPY, test_cases: [{ input: { marker }, expected: 0 }] },
+      { signal: controller.signal },
+    ).then(
       (result) => `answered: ${JSON.stringify(result.structuredContent)}`,
       () => "rejected",
     );
@@ -143,7 +150,9 @@ describe.runIf(process.platform === "linux").each(Object.entries(TRANSPORTS))("c
     const stopped = Date.now();
     await expect.poll(() => running.filter((pid) => parentOf(pid) !== undefined), { timeout: 10_000, interval: 50 }).toEqual([]);
     expect(processesWith(marker)).toEqual([]);
-    console.log(`${name}: save_function cancelled: ${running.length} process(es) of the gate gone ${Date.now() - stopped} ms after the abort`);
+    console.log(
+      `${name}: save_function cancelled: ${running.length} process(es) of the gate gone ${Date.now() - stopped} ms after the abort`,
+    );
 
     // 2. Nothing stored, no scratch folder left behind.
     const got = await client.callTool({ name: "get_function", arguments: { name: "sleepy" } });
@@ -185,7 +194,13 @@ describe.runIf(process.platform === "linux")("cancelling one of two saves that s
       client.callTool(
         {
           name: "save_function",
-          arguments: { name, description: "test function", code: IS_TEXT.replaceAll("is_text", name), dependencies: ["six"], test_cases: [{ input: { value: "x" }, expected: true }] },
+          arguments: {
+            name,
+            description: "test function",
+            code: IS_TEXT.replaceAll("is_text", name),
+            dependencies: ["six"],
+            test_cases: [{ input: { value: "x" }, expected: true }],
+          },
         },
         { timeout: 300_000, ...options },
       );
@@ -209,6 +224,9 @@ describe.runIf(process.platform === "linux")("cancelling one of two saves that s
     // One environment, complete; no staging folder left; the cancelled save stored nothing.
     expect(staging()).toEqual([]);
     expect(readdirSync(envs).filter((name) => existsSync(join(envs, name, ".solo-env.json")))).toHaveLength(1);
-    expect(await client.callTool({ name: "get_function", arguments: { name: "first_is_text" } })).toMatchObject({ isError: true, structuredContent: { error: { code: "NOT_FOUND" } } });
+    expect(await client.callTool({ name: "get_function", arguments: { name: "first_is_text" } })).toMatchObject({
+      isError: true,
+      structuredContent: { error: { code: "NOT_FOUND" } },
+    });
   }, 300_000);
 });

@@ -78,9 +78,17 @@ describe.each(CASES)("the gate on a machine with $label", ({ code, suggestion, b
   const env = (db: string) => testEnv(db, { PATH: path, SOLO_ENVS_DIR: join(path, "envs"), SOLO_PYTHON: undefined });
 
   it("the tool answer says why the tests did not run, already at the minimal level", async () => {
-    const server = await spawnStdioServer({ command: process.execPath, args: [join(DIST, "mcp.js")], env: env(join(path, "mcp.duckdb")), readyTimeoutMs: 60_000 });
+    const server = await spawnStdioServer({
+      command: process.execPath,
+      args: [join(DIST, "mcp.js")],
+      env: env(join(path, "mcp.duckdb")),
+      readyTimeoutMs: 60_000,
+    });
     try {
-      const result = await server.client.callTool({ name: "save_function", arguments: { ...SLUG, response_level: "minimal" } }, { timeout: 120_000 });
+      const result = await server.client.callTool(
+        { name: "save_function", arguments: { ...SLUG, response_level: "minimal" } },
+        { timeout: 120_000 },
+      );
       expect(result.isError).not.toBe(true);
       const body = result.structuredContent as Record<string, unknown>;
       expect(body).toMatchObject({ status: "unverified", unverified: { step: "test", code } });
@@ -98,8 +106,11 @@ describe.each(CASES)("the gate on a machine with $label", ({ code, suggestion, b
     const tests = join(path, "shout-tests.json");
     writeFileSync(tests, JSON.stringify(SLUG.test_cases));
     const saved = await new Promise<{ code: number; stdout: string }>((resolve) => {
-      execFile(process.execPath, [join(DIST, "cli.js"), "save", file, "--name", "shout", "--description", SLUG.description, "--tests", tests], { env: env(join(path, "cli.duckdb")), timeout: 120_000 }, (error, stdout) =>
-        resolve({ code: error ? Number(error.code) : 0, stdout }),
+      execFile(
+        process.execPath,
+        [join(DIST, "cli.js"), "save", file, "--name", "shout", "--description", SLUG.description, "--tests", tests],
+        { env: env(join(path, "cli.duckdb")), timeout: 120_000 },
+        (error, stdout) => resolve({ code: error ? Number(error.code) : 0, stdout }),
       );
     });
     expect(saved.stdout).toContain("shout v1: unverified");
@@ -114,15 +125,31 @@ describe.each(CASES)("the gate on a machine with $label", ({ code, suggestion, b
     const services = testServices(db, { PATH: path, SOLO_ENVS_DIR: join(path, "envs-dashboard"), SOLO_PYTHON: undefined });
     try {
       await services.library.save(
-        { name: SLUG.name, code: SLUG.code, description: SLUG.description, tags: [], dependencies: [], testCases: SLUG.test_cases, skipTests: false },
+        {
+          name: SLUG.name,
+          code: SLUG.code,
+          description: SLUG.description,
+          tags: [],
+          dependencies: [],
+          testCases: SLUG.test_cases,
+          skipTests: false,
+        },
         { signal: new AbortController().signal },
       );
     } finally {
       await services.dispose();
     }
-    const dashboard = await startDashboard({ openServices: () => testServices(db, { PATH: path }), port: 0, token: "t".repeat(32), version: "test", logger: silentLogger });
+    const dashboard = await startDashboard({
+      openServices: () => testServices(db, { PATH: path }),
+      port: 0,
+      token: "t".repeat(32),
+      version: "test",
+      logger: silentLogger,
+    });
     try {
-      const view = (await (await fetch(`${dashboard.url}api/functions/shout`)).json()) as { function: { status: string; gate: { unverified?: { code: string; suggestion: string } } } };
+      const view = (await (await fetch(`${dashboard.url}api/functions/shout`)).json()) as {
+        function: { status: string; gate: { unverified?: { code: string; suggestion: string } } };
+      };
       expect(view.function.status).toBe("unverified");
       expect(view.function.gate.unverified).toMatchObject({ code });
       expect(view.function.gate.unverified?.suggestion).toMatch(suggestion);

@@ -32,7 +32,9 @@ function processesWith(marker: string): number[] {
     .filter((entry) => /^\d+$/.test(entry))
     .filter((pid) => {
       try {
-        return readFileSync(`/proc/${pid}/cmdline`, "utf8").includes(marker) && !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
+        return (
+          readFileSync(`/proc/${pid}/cmdline`, "utf8").includes(marker) && !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, "utf8"))
+        );
       } catch {
         return false;
       }
@@ -83,7 +85,11 @@ describe("the quality gate", () => {
   });
 
   it("rejects a syntax error at the lint step and runs nothing else", async () => {
-    const saved = await save({ name: "broken_syntax", code: "def broken_syntax(x:\n    return x\n", test_cases: [{ input: { x: 1 }, expected: 1 }] });
+    const saved = await save({
+      name: "broken_syntax",
+      code: "def broken_syntax(x:\n    return x\n",
+      test_cases: [{ input: { x: 1 }, expected: 1 }],
+    });
     expect(saved.status).toBe("broken");
     expect(saved.rejection?.kind).toBe("syntax_error");
     expect(step(saved, "lint").status).toBe("failed");
@@ -112,7 +118,11 @@ describe("the quality gate", () => {
   });
 
   it("rejects a type error at the type step", async () => {
-    const saved = await save({ name: "add_text", code: 'def add_text(a: int) -> int:\n    return a + "x"\n', test_cases: [{ input: { a: 1 }, expected: 2 }] });
+    const saved = await save({
+      name: "add_text",
+      code: 'def add_text(a: int) -> int:\n    return a + "x"\n',
+      test_cases: [{ input: { a: 1 }, expected: 2 }],
+    });
     expect(saved.status).toBe("broken");
     expect(saved.rejection?.kind).toBe("type_error");
     expect(step(saved, "type").errors?.length).toBeGreaterThan(0);
@@ -184,8 +194,12 @@ describe("the quality gate", () => {
   });
 
   it("installs a dependency into a pooled environment and reuses it on the next save", async () => {
-    const code = 'import six\n\n\ndef is_text(value: object) -> bool:\n    """True for str."""\n    return isinstance(value, six.string_types)\n';
-    const cases = [{ input: { value: "x" }, expected: true }, { input: { value: 1 }, expected: false }];
+    const code =
+      'import six\n\n\ndef is_text(value: object) -> bool:\n    """True for str."""\n    return isinstance(value, six.string_types)\n';
+    const cases = [
+      { input: { value: "x" }, expected: true },
+      { input: { value: 1 }, expected: false },
+    ];
     const first = await save({ name: "is_text", code, dependencies: ["six"], test_cases: cases });
     expect(first.status).toBe("active");
     expect(step(first, "test").environment?.dependencies).toEqual(["six"]);
@@ -209,7 +223,8 @@ describe("the quality gate", () => {
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
     const port = (server.address() as AddressInfo).port;
     try {
-      const code = 'import socket\n\n\ndef can_connect(port: int) -> bool:\n    with socket.create_connection(("127.0.0.1", port), timeout=5):\n        return True\n';
+      const code =
+        'import socket\n\n\ndef can_connect(port: int) -> bool:\n    with socket.create_connection(("127.0.0.1", port), timeout=5):\n        return True\n';
       const saved = await save({ name: "can_connect", code, test_cases: [{ input: { port }, expected: true }] });
       expect(saved.status).toBe("broken");
       expect(saved.rejection?.kind).toBe("test_failed");

@@ -15,7 +15,14 @@ const library = tempLibrary();
  * shows why the server went away.
  */
 const SERVER_LOG = join(library.dir, "server-stderr.log");
-const SERVER = ["/bin/sh", "-c", `exec "$0" "$1" 2>>"$2"`, process.execPath, fileURLToPath(new URL("../dist/mcp.js", import.meta.url)), SERVER_LOG];
+const SERVER = [
+  "/bin/sh",
+  "-c",
+  `exec "$0" "$1" 2>>"$2"`,
+  process.execPath,
+  fileURLToPath(new URL("../dist/mcp.js", import.meta.url)),
+  SERVER_LOG,
+];
 afterAll(() => library.remove());
 
 const env = {
@@ -28,7 +35,15 @@ const env = {
 
 async function inspect(method: "tools/list" | "tools/call", toolName?: string, toolArgs?: Record<string, string>): Promise<unknown> {
   try {
-    return await runInspectorCli({ server: SERVER, method, env, resolveFrom: import.meta.url, timeoutMs: 90_000, ...(toolName ? { toolName } : {}), ...(toolArgs ? { toolArgs } : {}) });
+    return await runInspectorCli({
+      server: SERVER,
+      method,
+      env,
+      resolveFrom: import.meta.url,
+      timeoutMs: 90_000,
+      ...(toolName ? { toolName } : {}),
+      ...(toolArgs ? { toolArgs } : {}),
+    });
   } catch (error) {
     const log = existsSync(SERVER_LOG) ? readFileSync(SERVER_LOG, "utf8") : "(no server stderr)";
     throw new Error(`${(error as Error).message}\n--- server stderr ---\n${log.slice(-4000)}`);
@@ -38,13 +53,19 @@ async function inspect(method: "tools/list" | "tools/call", toolName?: string, t
 describe("the MCP Inspector CLI against solo-assets-mcp", () => {
   it("lists the tools", async () => {
     const result = (await inspect("tools/list")) as { tools: { name: string }[] };
-    expect(result.tools.map((t) => t.name).sort()).toEqual(
-      ["delete_function", "get_function", "get_function_history", "list_functions", "save_function", "search_functions"],
-    );
+    expect(result.tools.map((t) => t.name).sort()).toEqual([
+      "delete_function",
+      "get_function",
+      "get_function_history",
+      "list_functions",
+      "save_function",
+      "search_functions",
+    ]);
   });
 
   it("saves, searches and fetches a function", async () => {
-    const code = 'def celsius_to_kelvin(celsius: float) -> float:\n    """Convert degrees Celsius to kelvin."""\n    return celsius + 273.15\n';
+    const code =
+      'def celsius_to_kelvin(celsius: float) -> float:\n    """Convert degrees Celsius to kelvin."""\n    return celsius + 273.15\n';
     const saved = (await inspect("tools/call", "save_function", {
       name: "celsius_to_kelvin",
       code,

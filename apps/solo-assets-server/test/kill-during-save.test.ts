@@ -39,7 +39,11 @@ const MIN_ROUNDS = 12;
 const MAX_ROUNDS = 18;
 const IN_FLIGHT_KILLS_WANTED = 2;
 
-type ChildMessage = { type: "ready"; pid: number } | { type: "storing"; name: string } | { type: "ack"; name: string; version: number; id: number } | { type: "done" };
+type ChildMessage =
+  | { type: "ready"; pid: number }
+  | { type: "storing"; name: string }
+  | { type: "ack"; name: string; version: number; id: number }
+  | { type: "done" };
 
 interface Ack {
   name: string;
@@ -142,14 +146,28 @@ async function inconsistencies(services: SoloServices): Promise<Record<string, u
 
 /** The acknowledged saves missing anything; empty when all are complete. */
 async function missingAcks(services: SoloServices, acks: readonly Ack[]): Promise<string[]> {
-  const versions = new Set((await query(services, `SELECT name, version, function_id FROM versions`)).map((r) => `${String(r.name)}@${String(r.version)}#${String(r.function_id)}`));
-  const functions = new Map((await query(services, `SELECT name, id, version FROM functions`)).map((r) => [String(r.name), { id: Number(r.id), version: Number(r.version) }]));
-  const vectors = new Set((await query(services, `SELECT function_id FROM embeddings WHERE model_name = '${services.embedder.model}'`)).map((r) => Number(r.function_id)));
+  const versions = new Set(
+    (await query(services, `SELECT name, version, function_id FROM versions`)).map(
+      (r) => `${String(r.name)}@${String(r.version)}#${String(r.function_id)}`,
+    ),
+  );
+  const functions = new Map(
+    (await query(services, `SELECT name, id, version FROM functions`)).map((r) => [
+      String(r.name),
+      { id: Number(r.id), version: Number(r.version) },
+    ]),
+  );
+  const vectors = new Set(
+    (await query(services, `SELECT function_id FROM embeddings WHERE model_name = '${services.embedder.model}'`)).map((r) =>
+      Number(r.function_id),
+    ),
+  );
   const missing: string[] = [];
   for (const ack of acks) {
     const current = functions.get(ack.name);
     if (!versions.has(`${ack.name}@${ack.version}#${ack.id}`)) missing.push(`${ack.name} v${ack.version}: no version row`);
-    if (!current || current.id !== ack.id || current.version < ack.version) missing.push(`${ack.name} v${ack.version}: function row ${JSON.stringify(current)}`);
+    if (!current || current.id !== ack.id || current.version < ack.version)
+      missing.push(`${ack.name} v${ack.version}: function row ${JSON.stringify(current)}`);
     if (!vectors.has(ack.id)) missing.push(`${ack.name} v${ack.version}: no vector`);
   }
   return missing;
@@ -200,7 +218,10 @@ describe("kill -9 during solo saves", () => {
         // Search reads the same rows: the last acknowledged new function is found by its words.
         const last = [...result.acks].reverse().find((a) => !a.name.startsWith("shared_"));
         if (last) {
-          const found = await services.library.search({ query: `add ${last.name.split("_f")[1]} to a number saved by r${round}`, limit: 50 });
+          const found = await services.library.search({
+            query: `add ${last.name.split("_f")[1]} to a number saved by r${round}`,
+            limit: 50,
+          });
           expect(found.hits.map((h) => h.function.name)).toContain(last.name);
         }
       } finally {

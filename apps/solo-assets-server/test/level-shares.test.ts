@@ -18,10 +18,16 @@ const saved = SEARCH_CORPUS.slice(0, 20);
 beforeAll(async () => {
   library = tempLibrary();
   solo = await connectSolo(library.dbPath);
-  for (const fn of saved) await commitUnchecked(solo.services, { name: fn.name, code: corpusCode(fn), description: fn.description, tags: fn.tags });
+  for (const fn of saved)
+    await commitUnchecked(solo.services, { name: fn.name, code: corpusCode(fn), description: fn.description, tags: fn.tags });
   // A second version of one, for its history.
   const first = saved[0]!;
-  await commitUnchecked(solo.services, { name: first.name, code: corpusCode(first).replace('"""', '"""v2: '), description: `${first.description} (v2)`, tags: first.tags });
+  await commitUnchecked(solo.services, {
+    name: first.name,
+    code: corpusCode(first).replace('"""', '"""v2: '),
+    description: `${first.description} (v2)`,
+    tags: first.tags,
+  });
 });
 
 afterAll(async () => {
@@ -30,7 +36,9 @@ afterAll(async () => {
 });
 
 async function share(tool: string, args: Record<string, unknown>) {
-  const [minimal, full] = await Promise.all((["minimal", "full"] as const).map((level) => callTool(solo.client, tool, { ...args, response_level: level })));
+  const [minimal, full] = await Promise.all(
+    (["minimal", "full"] as const).map((level) => callTool(solo.client, tool, { ...args, response_level: level })),
+  );
   expect(minimal?.isError || full?.isError).toBe(false);
   return assertMinimalShare(`${tool} ${JSON.stringify(args)}`, { minimal: minimal?.body, full: full?.body });
 }

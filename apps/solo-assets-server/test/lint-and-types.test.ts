@@ -80,7 +80,11 @@ describe("type step", () => {
   });
 
   it("mypy (when installed) finds the same error and ignores missing imports", async () => {
-    const typer = await selectTyper("auto", { python: config.python, cacheDir: join(tmpdir(), "solo-test-mypy-cache"), env: config.toolEnv });
+    const typer = await selectTyper("auto", {
+      python: config.python,
+      cacheDir: join(tmpdir(), "solo-test-mypy-cache"),
+      env: config.toolEnv,
+    });
     if (typer.kind !== "mypy") {
       console.log("skipped: mypy is not installed (pip install mypy)");
       return;

@@ -32,7 +32,13 @@ const adder = (name: string, k: number, doc: string) => `def ${name}(x: int) -> 
 
 async function save(client: Client, name: string, code: string, extra: Record<string, unknown> = {}) {
   const k = name === "add_two" ? 2 : 1;
-  return callTool(client, "save_function", { name, code, description: `Add ${k} to a number`, test_cases: [{ input: { x: 1 }, expected: 1 + k }], ...extra });
+  return callTool(client, "save_function", {
+    name,
+    code,
+    description: `Add ${k} to a number`,
+    test_cases: [{ input: { x: 1 }, expected: 1 + k }],
+    ...extra,
+  });
 }
 
 async function text(client: Client, uri: string): Promise<string> {
@@ -45,7 +51,13 @@ describe.each(["legacy", "modern"] as const)("solo-assets-mcp over stdio, %s era
   it("lists the active functions; a new version is announced, a refused save is not, a new function changes the list", async () => {
     const library: TempLibrary = tempLibrary();
     cleanups.push(() => library.remove());
-    const server: SpawnedStdioServer = await spawnStdioServer({ command: process.execPath, args: [MCP], env: testEnv(library.dbPath), era, readyTimeoutMs: 60_000 });
+    const server: SpawnedStdioServer = await spawnStdioServer({
+      command: process.execPath,
+      args: [MCP],
+      env: testEnv(library.dbPath),
+      era,
+      readyTimeoutMs: 60_000,
+    });
     cleanups.push(async () => {
       await server.close(15_000);
       server.assertCleanStdout();
@@ -58,8 +70,18 @@ describe.each(["legacy", "modern"] as const)("solo-assets-mcp over stdio, %s era
     client.setNotificationHandler("notifications/resources/list_changed", () => void (listChanged += 1));
 
     // add_one passes the gate; scratch is stored unverified (its tests skipped): only add_one is listed.
-    expect(await save(client, "add_one", adder("add_one", 1, "Add one to x."))).toMatchObject({ isError: false, body: { version: 1, status: "active" } });
-    expect(await callTool(client, "save_function", { name: "scratch", code: adder("scratch", 3, "Draft."), description: "A draft", skip_tests: true })).toMatchObject({
+    expect(await save(client, "add_one", adder("add_one", 1, "Add one to x."))).toMatchObject({
+      isError: false,
+      body: { version: 1, status: "active" },
+    });
+    expect(
+      await callTool(client, "save_function", {
+        name: "scratch",
+        code: adder("scratch", 3, "Draft."),
+        description: "A draft",
+        skip_tests: true,
+      }),
+    ).toMatchObject({
       body: { status: "unverified" },
     });
     const { resourceTemplates } = await client.listResourceTemplates();
@@ -78,7 +100,9 @@ describe.each(["legacy", "modern"] as const)("solo-assets-mcp over stdio, %s era
     expect(await text(client, "solo://functions/scratch")).toContain("- status: unverified");
 
     // A new version through save_function: announced, and read as such.
-    expect(await save(client, "add_one", adder("add_one", 1, "Return x plus one."))).toMatchObject({ body: { version: 2, status: "active" } });
+    expect(await save(client, "add_one", adder("add_one", 1, "Return x plus one."))).toMatchObject({
+      body: { version: 2, status: "active" },
+    });
     await expect.poll(() => updated, WAIT).toEqual([ADD_ONE]);
     const second = await text(client, ADD_ONE);
     expect(second).toContain("- version: 2 ");

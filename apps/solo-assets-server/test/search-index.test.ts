@@ -122,12 +122,17 @@ describe("search index", () => {
     const solo = await connectSolo(library.dbPath);
     try {
       const progress: { progress: number; total?: number; message?: string }[] = [];
-      const first = await solo.client.callTool({ name: "search_functions", arguments: { query: "parse json" } }, {
-        timeout: 60_000,
-        onprogress: (p) => progress.push(p),
-      });
+      const first = await solo.client.callTool(
+        { name: "search_functions", arguments: { query: "parse json" } },
+        {
+          timeout: 60_000,
+          onprogress: (p) => progress.push(p),
+        },
+      );
       expect(first.isError).not.toBe(true);
-      expect(progress.map((p) => p.message)).toEqual(expect.arrayContaining(["search index: 5000 functions read", `search index: loaded ${n} functions`]));
+      expect(progress.map((p) => p.message)).toEqual(
+        expect.arrayContaining(["search index: 5000 functions read", `search index: loaded ${n} functions`]),
+      );
       expect(progress.at(-1)).toMatchObject({ progress: 2 * n, total: 2 * n });
       // The index is loaded now: the next search has nothing to report.
       const later: unknown[] = [];
@@ -172,7 +177,11 @@ describe("search index", () => {
       const first = await reader.library.search({ query: "slugify a title", limit: 5 });
       expect(first.hits.map((h) => h.function.name)).toContain("slugify");
 
-      await commitUnchecked(writer, { name: "flatten_dict", code: "def flatten_dict(d):\n    return d\n", description: "flatten a nested dictionary into dotted keys" });
+      await commitUnchecked(writer, {
+        name: "flatten_dict",
+        code: "def flatten_dict(d):\n    return d\n",
+        description: "flatten a nested dictionary into dotted keys",
+      });
       await writer.library.delete("chunk_list");
       const after = await reader.library.search({ query: "flatten nested dictionary", limit: 5 });
       expect(after.hits[0]?.function.name).toBe("flatten_dict");
@@ -185,7 +194,13 @@ describe("search index", () => {
       const slug = await writer.library.get("slugify", undefined);
       const id = slug.current?.id ?? -1;
       await db.write((session) =>
-        storeEmbedding(session, { functionId: id, model: writer.embedder.model, vector: new Float32Array(writer.embedder.dimension).fill(0.5), textHash: "t", at: "now" }),
+        storeEmbedding(session, {
+          functionId: id,
+          model: writer.embedder.model,
+          vector: new Float32Array(writer.embedder.dimension).fill(0.5),
+          textHash: "t",
+          at: "now",
+        }),
       );
       expect(await db.read((session) => index.sync(session))).toMatchObject({ read: 1, removed: 0, full: false });
       await db.write((session) => deleteFunction(session, "parse_date"));
@@ -217,7 +232,9 @@ describe("search index", () => {
       const found = await services.library.search({ query: "old", limit: 5 });
       expect(found.hits.map((h) => h.function.name)).toEqual(["old_one"]);
       const info = await services.library.db.read((session) =>
-        session.all(`SELECT (SELECT value FROM library_info WHERE key = 'schema_version') AS v, (SELECT min(revision) FROM functions) AS r`),
+        session.all(
+          `SELECT (SELECT value FROM library_info WHERE key = 'schema_version') AS v, (SELECT min(revision) FROM functions) AS r`,
+        ),
       );
       expect(info[0]).toMatchObject({ v: "2" });
       expect(Number(info[0]?.r)).toBeGreaterThan(0);

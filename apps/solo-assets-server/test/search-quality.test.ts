@@ -49,7 +49,13 @@ describe("search quality", () => {
       const rank = outcome.hits.findIndex((hit) => hit.function.name === fn.name) + 1;
       if (rank === 1) hitsAt1++;
       if (rank >= 1 && rank <= 5) hitsAt5++;
-      else misses.push(`${fn.name} ← "${fn.query}" (rank ${rank || ">10"}; got ${outcome.hits.slice(0, 3).map((h) => h.function.name).join(", ")})`);
+      else
+        misses.push(
+          `${fn.name} ← "${fn.query}" (rank ${rank || ">10"}; got ${outcome.hits
+            .slice(0, 3)
+            .map((h) => h.function.name)
+            .join(", ")})`,
+        );
       if (rank > 0) reciprocalRanks += 1 / rank;
     }
     const n = SEARCH_CORPUS.length;

@@ -48,7 +48,13 @@ describe("no client path reaches the file system", () => {
       "evil.tgz",
     ];
     for (const dependency of bad) {
-      const answer = await callTool(solo.client, "save_function", { name: "double", code: CODE, description: "Double", dependencies: [dependency], skip_tests: true });
+      const answer = await callTool(solo.client, "save_function", {
+        name: "double",
+        code: CODE,
+        description: "Double",
+        dependencies: [dependency],
+        skip_tests: true,
+      });
       expect(errorCode(answer), dependency).toBe("INVALID_INPUT");
     }
     expect((await solo.services.library.list({}, { limit: 10, offset: 0 })).total).toBe(0);
@@ -56,7 +62,10 @@ describe("no client path reaches the file system", () => {
 
   it("refuses function names that are not identifiers, for every tool that takes one", async () => {
     for (const name of ["../double", "/etc/passwd", "a/b", "..", "double.py"]) {
-      expect(errorCode(await callTool(solo.client, "save_function", { name, code: CODE, description: "Double", skip_tests: true })), name).toBe("INVALID_INPUT");
+      expect(
+        errorCode(await callTool(solo.client, "save_function", { name, code: CODE, description: "Double", skip_tests: true })),
+        name,
+      ).toBe("INVALID_INPUT");
       for (const tool of ["get_function", "get_function_history", "delete_function"]) {
         expect(errorCode(await callTool(solo.client, tool, { name })), `${tool} ${name}`).toBe("INVALID_INPUT");
       }
@@ -64,7 +73,13 @@ describe("no client path reaches the file system", () => {
   });
 
   it("accepts a plain requirement (the check is not a blanket refusal)", async () => {
-    const answer = await callTool(solo.client, "save_function", { name: "double", code: CODE, description: "Double", dependencies: ["six>=1.16"], skip_tests: true });
+    const answer = await callTool(solo.client, "save_function", {
+      name: "double",
+      code: CODE,
+      description: "Double",
+      dependencies: ["six>=1.16"],
+      skip_tests: true,
+    });
     expect(answer.isError, JSON.stringify(answer.body)).toBe(false);
   });
 });

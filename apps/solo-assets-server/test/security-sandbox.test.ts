@@ -136,9 +136,12 @@ async function startServer(overrides: Record<string, string> = {}): Promise<Spaw
 }
 
 async function save(on: SpawnedStdioServer, args: Record<string, unknown>) {
-  const result = await on.client.callTool({ name: "save_function", arguments: { description: "security probe", response_level: "full", ...args } }, {
-    timeout: 120_000,
-  });
+  const result = await on.client.callTool(
+    { name: "save_function", arguments: { description: "security probe", response_level: "full", ...args } },
+    {
+      timeout: 120_000,
+    },
+  );
   const text = JSON.stringify(result);
   for (const needle of NEEDLES) expect(text).not.toContain(needle);
   return saveView({ isError: result.isError === true, body: (result.structuredContent ?? {}) as Record<string, unknown> });
@@ -229,7 +232,11 @@ describe("without bubblewrap", () => {
     const bin = pathWithoutBwrap();
     const strict = await startServer({ PATH: bin, SOLO_PYTHON: python });
     try {
-      const saved = await save(strict, { name: "never_run", code: 'def never_run() -> int:\n    """One."""\n    return 1\n', test_cases: [{ input: {}, expected: 1 }] });
+      const saved = await save(strict, {
+        name: "never_run",
+        code: 'def never_run() -> int:\n    """One."""\n    return 1\n',
+        test_cases: [{ input: {}, expected: 1 }],
+      });
       expect(saved.status).toBe("unverified");
       const test = step(saved, "test");
       expect(test.outcome).toBe("sandbox_unavailable");
@@ -275,7 +282,9 @@ describe("saved code dies at its time limit", () => {
         }
       }
     }, 50);
-    const saved = await save(server, { name: "spin", code: SPIN_PROBE, test_cases: [{ input: { marker }, expected: 0 }] }).finally(() => clearInterval(watch));
+    const saved = await save(server, { name: "spin", code: SPIN_PROBE, test_cases: [{ input: { marker }, expected: 0 }] }).finally(() =>
+      clearInterval(watch),
+    );
     expect(saved.status).toBe("broken");
     expect(saved.rejection?.kind, JSON.stringify(saved.rejection)).toBe("timeout");
     // Both children ran…

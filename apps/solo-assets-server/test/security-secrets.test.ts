@@ -31,7 +31,13 @@ async function start(overrides: Record<string, string>): Promise<SpawnedStdioSer
   const server = await spawnStdioServer({
     command: process.execPath,
     args: [MCP],
-    env: testEnv(library.dbPath, { GOOGLE_API_KEY: KEY, GITHUB_TOKEN: TOKEN, LOCAL_MCP_LOG_LEVEL: "debug", SOLO_CRITIC: "off", ...overrides }),
+    env: testEnv(library.dbPath, {
+      GOOGLE_API_KEY: KEY,
+      GITHUB_TOKEN: TOKEN,
+      LOCAL_MCP_LOG_LEVEL: "debug",
+      SOLO_CRITIC: "off",
+      ...overrides,
+    }),
     readyTimeoutMs: 30_000,
   });
   servers.push(server);
@@ -62,8 +68,16 @@ describe("keys never reach a result or a log line", () => {
     const server = await start({ SOLO_EMBEDDER: "gemini", SOLO_GEMINI_BASE_URL: embed.baseUrl });
     let version = 0;
     for (const status of [401, 403, 500]) {
-      embed.failAlways({ status, message: `Request had invalid authentication credentials: ${KEY}. Retry https://generativelanguage.googleapis.com/v1beta/models/x:batchEmbedContents?key=${KEY}` });
-      const saved = await call(server, "save_function", { name: "double", code: CODE, description: `Double a number (${status})`, test_cases: [{ input: { x: 2 }, expected: 4 }] });
+      embed.failAlways({
+        status,
+        message: `Request had invalid authentication credentials: ${KEY}. Retry https://generativelanguage.googleapis.com/v1beta/models/x:batchEmbedContents?key=${KEY}`,
+      });
+      const saved = await call(server, "save_function", {
+        name: "double",
+        code: CODE,
+        description: `Double a number (${status})`,
+        test_cases: [{ input: { x: 2 }, expected: 4 }],
+      });
       expect(saved.isError, JSON.stringify(saved)).toBeFalsy();
       version = (saved.structuredContent as { version: number }).version;
       const search = await call(server, "search_functions", { query: "double a number" });
@@ -74,7 +88,12 @@ describe("keys never reach a result or a log line", () => {
     expect(embed.requests.map((r) => r.apiKey)).toContain(KEY);
     embed.reset();
     const refused = await start({ SOLO_EMBEDDER: "gemini", SOLO_GEMINI_BASE_URL: embed.baseUrl, GOOGLE_API_KEY: `${KEY}-wrong` });
-    await call(refused, "save_function", { name: "double", code: CODE, description: "Double a number (refused key)", test_cases: [{ input: { x: 2 }, expected: 4 }] });
+    await call(refused, "save_function", {
+      name: "double",
+      code: CODE,
+      description: "Double a number (refused key)",
+      test_cases: [{ input: { x: 2 }, expected: 4 }],
+    });
     await call(refused, "search_functions", { query: "double a number" });
     expect(embed.requests.map((r) => r.apiKey)).toContain(`${KEY}-wrong`);
   });
@@ -83,7 +102,12 @@ describe("keys never reach a result or a log line", () => {
     const server = await start({ SOLO_EMBEDDER: "local", SOLO_CRITIC: "gemini", SOLO_GEMINI_BASE_URL: generate.baseUrl });
     for (const status of [401, 500]) {
       generate.failNext(status);
-      const saved = await call(server, "save_function", { name: "double_critic", code: CODE.replace("def double(", "def double_critic("), description: "Double a number", test_cases: [{ input: { x: 2 }, expected: 4 }] });
+      const saved = await call(server, "save_function", {
+        name: "double_critic",
+        code: CODE.replace("def double(", "def double_critic("),
+        description: "Double a number",
+        test_cases: [{ input: { x: 2 }, expected: 4 }],
+      });
       expect(saved.isError).toBeFalsy();
       expect((saved.structuredContent as { status: string }).status).toBe("unverified");
     }

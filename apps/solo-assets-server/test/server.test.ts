@@ -18,7 +18,14 @@ describe("createSoloAssetsServer", () => {
     const connection = await connectInProcess(createSoloAssetsServer(config));
     try {
       const { tools } = await connection.client.listTools();
-      expect(tools.map((tool) => tool.name)).toEqual(["search_functions", "get_function", "save_function", "list_functions", "get_function_history", "delete_function"]);
+      expect(tools.map((tool) => tool.name)).toEqual([
+        "search_functions",
+        "get_function",
+        "save_function",
+        "list_functions",
+        "get_function_history",
+        "delete_function",
+      ]);
       const listed = await connection.client.callTool({ name: "list_functions", arguments: {} });
       expect(listed.isError).not.toBe(true);
     } finally {

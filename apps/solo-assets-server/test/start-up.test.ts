@@ -44,8 +44,11 @@ function distBytes(modules: readonly string[]): number {
 
 function runWithObserver(args: readonly string[], log: string): Promise<{ code: number; stdout: string }> {
   return new Promise((done) => {
-    execFile(process.execPath, ["--import", LOAD_OBSERVER_URL, ...args], { env: { ...testEnv(library.dbPath), [LOAD_LOG_ENV]: log }, timeout: 60_000 }, (error, stdout) =>
-      done({ code: error ? Number(error.code) : 0, stdout }),
+    execFile(
+      process.execPath,
+      ["--import", LOAD_OBSERVER_URL, ...args],
+      { env: { ...testEnv(library.dbPath), [LOAD_LOG_ENV]: log }, timeout: 60_000 },
+      (error, stdout) => done({ code: error ? Number(error.code) : 0, stdout }),
     );
   });
 }
@@ -101,7 +104,12 @@ describe("start-up of the solo-assets bins", () => {
   }, 120_000);
 
   it("--help of both bins and of a subcommand loads no library, zod or SDK, and little JavaScript", async () => {
-    for (const args of [["mcp.js", "--help"], ["cli.js", "--help"], ["cli.js", "save", "--help"], ["mcp.js", "--version"]]) {
+    for (const args of [
+      ["mcp.js", "--help"],
+      ["cli.js", "--help"],
+      ["cli.js", "save", "--help"],
+      ["mcp.js", "--version"],
+    ]) {
       const log = loadLog();
       try {
         const [bin = "", ...rest] = args;

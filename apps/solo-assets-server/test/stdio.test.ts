@@ -54,7 +54,9 @@ describe("solo-assets-mcp over stdio", () => {
     ]);
     for (const tool of tools) {
       expect(tool.outputSchema).toBeDefined();
-      expect(Object.keys(tool.annotations ?? {})).toEqual(expect.arrayContaining(["readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"]));
+      expect(Object.keys(tool.annotations ?? {})).toEqual(
+        expect.arrayContaining(["readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"]),
+      );
     }
     const save = tools.find((t) => t.name === "save_function");
     expect(save?.description).toMatch(/NOT a way to run/);
@@ -82,7 +84,10 @@ describe("solo-assets-mcp over stdio", () => {
   });
 
   it("finds the function by meaning and returns its code", async () => {
-    const search = await server.client.callTool({ name: "search_functions", arguments: { query: "which credentials are in the environment" } });
+    const search = await server.client.callTool({
+      name: "search_functions",
+      arguments: { query: "which credentials are in the environment" },
+    });
     const results = (search.structuredContent as { results: { name: string; signature: string }[] }).results;
     expect(results[0]).toMatchObject({ name: "visible_secrets", signature: "def visible_secrets() -> list[str]" });
     const got = await server.client.callTool({ name: "get_function", arguments: { name: "visible_secrets" } });

@@ -26,7 +26,9 @@ function child(args: string[], until?: string) {
     });
     proc.once("exit", () => (until && !out.includes(until) ? reject(new Error(`child exited before "${until}": ${err}`)) : resolve()));
   });
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => proc.once("exit", (code, signal) => resolve({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    proc.once("exit", (code, signal) => resolve({ code, signal })),
+  );
   return { proc, reached, exited, output: () => out };
 }
 

@@ -15,7 +15,11 @@ describe("planCases", () => {
       { kind: "compare", op: "==", left: { expr: "add(1, 2)" }, right: { literal: 987654 } },
       { kind: "truth", expr: "add(0, 0) == add(0, 0)", negate: false },
     ];
-    const { probes, plans } = planCases("add", [{ input: { a: 2, b: 3 }, expected: 123456 }, "assert add(1, 2) == 987654", "assert add(0, 0) == add(0, 0)"], asserts);
+    const { probes, plans } = planCases(
+      "add",
+      [{ input: { a: 2, b: 3 }, expected: 123456 }, "assert add(1, 2) == 987654", "assert add(0, 0) == add(0, 0)"],
+      asserts,
+    );
     const inside = JSON.stringify(probes);
     expect(inside).not.toContain("123456");
     expect(inside).not.toContain("987654");
@@ -26,7 +30,14 @@ describe("planCases", () => {
 
 describe("parseHarnessOutput", () => {
   it("accepts the harness's own lines and judges the values here", () => {
-    const { plans } = planCases("add", [{ input: { a: 2, b: 3 }, expected: 5 }, { input: { a: 1, b: 1 }, expected: 2 }], []);
+    const { plans } = planCases(
+      "add",
+      [
+        { input: { a: 2, b: 3 }, expected: 5 },
+        { input: { a: 1, b: 1 }, expected: 2 },
+      ],
+      [],
+    );
     const output = parseHarnessOutput(lines({ load: "ok" }, { id: 0, value: -1 }, { id: 1, value: 2 }), 2, false);
     expect(output.tampered).toBeUndefined();
     const cases = judgeCases(plans, output);
@@ -52,7 +63,14 @@ describe("parseHarnessOutput", () => {
   });
 
   it("ignores a partial last line (a run killed mid-write) and reports the cases without a result", () => {
-    const { plans } = planCases("f", [{ input: {}, expected: 1 }, { input: {}, expected: 2 }], []);
+    const { plans } = planCases(
+      "f",
+      [
+        { input: {}, expected: 1 },
+        { input: {}, expected: 2 },
+      ],
+      [],
+    );
     const output = parseHarnessOutput(`${lines({ load: "ok" }, { id: 0, value: 1 })}{"id": 1, "va`, 2, false);
     expect(output.tampered).toBeUndefined();
     expect(judgeCases(plans, output).map((c) => c.passed)).toEqual([true, false]);

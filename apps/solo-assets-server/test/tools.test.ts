@@ -26,7 +26,12 @@ beforeAll(async () => {
     description: "Reverse the order of the words in a sentence",
     tags: ["text", "fun"],
   });
-  await commitUnchecked(solo.services, { name: "count_words", code: WORDS.replace("Count the words", "Count words"), description: "Count the words in a text (v2)", tags: ["text"] });
+  await commitUnchecked(solo.services, {
+    name: "count_words",
+    code: WORDS.replace("Count the words", "Count words"),
+    description: "Count the words in a text (v2)",
+    tags: ["text"],
+  });
 });
 
 afterAll(async () => {
@@ -62,13 +67,22 @@ describe("response levels", () => {
   });
 
   it("nest for save_function (one save rendered at each level), whose own default is standard", async () => {
-    const args = { name: "shout", code: 'def shout(text: str) -> str:\n    """Upper-case text."""\n    return text.upper()\n', description: "Upper-case a text", skip_tests: true };
+    const args = {
+      name: "shout",
+      code: 'def shout(text: str) -> str:\n    """Upper-case text."""\n    return text.upper()\n',
+      description: "Upper-case a text",
+      skip_tests: true,
+    };
     const tool = saveFunctionTool(serverServicesOf(solo.services));
     const response = await tool.handler(
       { ...args, tags: [], dependencies: [], test_cases: [] },
       { signal: new AbortController().signal, progress: () => undefined, level: "full", logger: silentLogger },
     );
-    const levels = { minimal: response.toResponse("minimal"), standard: response.toResponse("standard"), full: response.toResponse("full") };
+    const levels = {
+      minimal: response.toResponse("minimal"),
+      standard: response.toResponse("standard"),
+      full: response.toResponse("full"),
+    };
     assertLevelsNested(levels);
     for (const body of Object.values(levels)) expect(tool.output.safeParse(body).success).toBe(true);
     expect(levels.minimal).toMatchObject({ name: "shout", status: "unverified", critic: "off" });
@@ -91,7 +105,12 @@ describe("errors", () => {
 
   it("INVALID_INPUT for a dependency that is a pip option or URL, before any work", async () => {
     for (const dependency of ["--index-url=http://evil.example/simple", "git+https://example.com/x.git", "pkg @ file:///tmp/x"]) {
-      const answer = await callTool(solo.client, "save_function", { name: "count_words", code: WORDS, description: "x", dependencies: [dependency] });
+      const answer = await callTool(solo.client, "save_function", {
+        name: "count_words",
+        code: WORDS,
+        description: "x",
+        dependencies: [dependency],
+      });
       expect(answer.body).toMatchObject({ error: { code: "INVALID_INPUT" } });
     }
   });
@@ -142,6 +161,8 @@ describe("versions, delete and filters", () => {
     expect(history.body).toMatchObject({ name: "reverse_words", deleted: true, versions: [{ version: 1 }] });
     const old = await callTool(solo.client, "get_function", { name: "reverse_words", version: 1, response_level: "standard" });
     expect(old.body).toMatchObject({ version: 1, latest_version: null });
-    expect((await callTool(solo.client, "delete_function", { name: "reverse_words" })).body).toMatchObject({ error: { code: "NOT_FOUND" } });
+    expect((await callTool(solo.client, "delete_function", { name: "reverse_words" })).body).toMatchObject({
+      error: { code: "NOT_FOUND" },
+    });
   });
 });

@@ -30,11 +30,7 @@ export function fieldToEnvKey(field: string): string {
  * `MOCHI_MODEL_PATH` becomes `modelPath`. Empty values count as unset. A bad value throws a
  * ConfigError naming the variable, so a user sees which setting to fix.
  */
-export function parseEnvConfig<S extends z.ZodObject>(
-  prefix: string,
-  schema: S,
-  env: Env,
-): z.infer<S> {
+export function parseEnvConfig<S extends z.ZodObject>(prefix: string, schema: S, env: Env): z.infer<S> {
   const raw: Record<string, string> = {};
   for (const [key, value] of Object.entries(env)) {
     if (!key.startsWith(prefix) || value === undefined || value === "") continue;
@@ -47,10 +43,7 @@ export function parseEnvConfig<S extends z.ZodObject>(
     variable: `${prefix}${fieldToEnvKey(String(issue.path[0] ?? ""))}`,
     message: issue.message,
   }));
-  throw new ConfigError(
-    `Invalid configuration: ${issues.map((i) => `${i.variable}: ${i.message}`).join("; ")}`,
-    issues,
-  );
+  throw new ConfigError(`Invalid configuration: ${issues.map((i) => `${i.variable}: ${i.message}`).join("; ")}`, issues);
 }
 
 /** Settings every server shares, read from `LOCAL_MCP_*`. */
@@ -70,7 +63,12 @@ export function parseCommonConfig(env: Env): CommonConfig {
  */
 export const HttpConfigSchema = z.object({
   maxSessions: z.coerce.number().int().min(1).max(10_000).default(100),
-  sessionIdleMs: z.coerce.number().int().min(100).max(7 * 24 * 3600 * 1000).default(30 * 60 * 1000),
+  sessionIdleMs: z.coerce
+    .number()
+    .int()
+    .min(100)
+    .max(7 * 24 * 3600 * 1000)
+    .default(30 * 60 * 1000),
 });
 export type HttpConfig = z.infer<typeof HttpConfigSchema>;
 

@@ -32,13 +32,7 @@ export { MemoryGuard } from "./guards/memory.js";
 export { defineTool, lazySchema } from "./tool-definition.js";
 export { ADDITIVE, DESTRUCTIVE, DESTRUCTIVE_IDEMPOTENT, READ_ONLY, openWorld } from "./tool-definition.js";
 export type { AnyToolDefinition, ToolAnnotations, ToolContext, ToolDefinition } from "./tool-definition.js";
-export {
-  RESOURCE_VERSION_META,
-  contentHash,
-  defineResource,
-  defineResourceTemplate,
-  stableStringify,
-} from "./resource-definition.js";
+export { RESOURCE_VERSION_META, contentHash, defineResource, defineResourceTemplate, stableStringify } from "./resource-definition.js";
 export type {
   ResourceBody,
   ResourceDefinition,

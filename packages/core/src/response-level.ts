@@ -20,11 +20,7 @@ export abstract class ToolResponse {
   abstract toResponse(level: ResponseLevel): Record<string, unknown>;
 }
 
-export interface LevelParts<
-  M extends Record<string, unknown>,
-  S extends Record<string, unknown>,
-  F extends Record<string, unknown>,
-> {
+export interface LevelParts<M extends Record<string, unknown>, S extends Record<string, unknown>, F extends Record<string, unknown>> {
   minimal: M;
   standard?: S;
   full?: F;
@@ -128,18 +124,12 @@ export function resolveResponseLevel(choice: LevelChoice): ResponseLevel {
  */
 export function isNestedSubset(inner: unknown, outer: unknown): boolean {
   if (Array.isArray(inner)) {
-    return (
-      Array.isArray(outer) &&
-      inner.length === outer.length &&
-      inner.every((item, i) => isNestedSubset(item, outer[i]))
-    );
+    return Array.isArray(outer) && inner.length === outer.length && inner.every((item, i) => isNestedSubset(item, outer[i]));
   }
   if (inner !== null && typeof inner === "object") {
     if (outer === null || typeof outer !== "object" || Array.isArray(outer)) return false;
     const o = outer as Record<string, unknown>;
-    return Object.entries(inner as Record<string, unknown>).every(
-      ([key, value]) => key in o && isNestedSubset(value, o[key]),
-    );
+    return Object.entries(inner as Record<string, unknown>).every(([key, value]) => key in o && isNestedSubset(value, o[key]));
   }
   return Object.is(inner, outer);
 }

@@ -18,13 +18,33 @@ export interface ToolAnnotations {
  * may assume before calling). Frozen, so no tool changes another's.
  */
 /** Only reads; the same call again answers the same (readOnlyHint). */
-export const READ_ONLY: Readonly<ToolAnnotations> = Object.freeze({ readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false });
+export const READ_ONLY: Readonly<ToolAnnotations> = Object.freeze({
+  readOnlyHint: true,
+  destructiveHint: false,
+  idempotentHint: true,
+  openWorldHint: false,
+});
 /** Changes state by adding only, never overwriting or deleting; each call adds again (destructiveHint false). */
-export const ADDITIVE: Readonly<ToolAnnotations> = Object.freeze({ readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false });
+export const ADDITIVE: Readonly<ToolAnnotations> = Object.freeze({
+  readOnlyHint: false,
+  destructiveHint: false,
+  idempotentHint: false,
+  openWorldHint: false,
+});
 /** May overwrite or delete; the same call again changes nothing more (destructiveHint and idempotentHint). */
-export const DESTRUCTIVE_IDEMPOTENT: Readonly<ToolAnnotations> = Object.freeze({ readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false });
+export const DESTRUCTIVE_IDEMPOTENT: Readonly<ToolAnnotations> = Object.freeze({
+  readOnlyHint: false,
+  destructiveHint: true,
+  idempotentHint: true,
+  openWorldHint: false,
+});
 /** May overwrite or delete, and the same call again may do more (destructiveHint, not idempotent). */
-export const DESTRUCTIVE: Readonly<ToolAnnotations> = Object.freeze({ readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false });
+export const DESTRUCTIVE: Readonly<ToolAnnotations> = Object.freeze({
+  readOnlyHint: false,
+  destructiveHint: true,
+  idempotentHint: false,
+  openWorldHint: false,
+});
 
 /** `annotations` for a tool that reaches a service outside this machine when `reaches` (openWorldHint). */
 export function openWorld(annotations: Readonly<ToolAnnotations>, reaches = true): Readonly<ToolAnnotations> {
@@ -69,9 +89,7 @@ export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z
 }
 
 /** Identity helper that keeps the handler's input type tied to its schema. */
-export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(
-  definition: ToolDefinition<I, O>,
-): ToolDefinition<I, O> {
+export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(definition: ToolDefinition<I, O>): ToolDefinition<I, O> {
   return definition;
 }
 

@@ -10,7 +10,9 @@ import { writeTinyLlamaGguf, writeTinyLoraGguf, writeTinyPeftAdapter } from "../
 const CLI = fileURLToPath(new URL("../dist/cli/local-mcp.js", import.meta.url));
 const run = (args: string[]) =>
   new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-    execFile(process.execPath, [CLI, ...args], (error, stdout, stderr) => resolve({ code: error ? Number(error.code) : 0, stdout, stderr }));
+    execFile(process.execPath, [CLI, ...args], (error, stdout, stderr) =>
+      resolve({ code: error ? Number(error.code) : 0, stdout, stderr }),
+    );
   });
 
 describe("the local-mcp CLI", () => {
@@ -64,7 +66,22 @@ describe("the local-mcp CLI", () => {
     const lora = join(dir, "run-lora.gguf");
     await writeTinyLoraGguf(lora);
     const base = await run(["run", "--model", model, "--gpu", "cpu", "--threads", "1", "--context", "256", "--max-tokens", "12", "Once"]);
-    const adapted = await run(["run", "--model", model, "--lora", `${lora}:1`, "--gpu", "cpu", "--threads", "1", "--context", "256", "--max-tokens", "12", "Once"]);
+    const adapted = await run([
+      "run",
+      "--model",
+      model,
+      "--lora",
+      `${lora}:1`,
+      "--gpu",
+      "cpu",
+      "--threads",
+      "1",
+      "--context",
+      "256",
+      "--max-tokens",
+      "12",
+      "Once",
+    ]);
     expect(base.code).toBe(0);
     expect(adapted.code).toBe(0);
     expect(adapted.stderr).toMatch(/loading .*tiny\.gguf: 100%/);

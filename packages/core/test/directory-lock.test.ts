@@ -35,7 +35,10 @@ function deadPid(): number {
 async function leaveLock(holder: Partial<LockHolder>, options: { ageMs?: number; text?: string } = {}): Promise<void> {
   await mkdir(lock);
   const record = join(lock, `holder.${TOKEN}.json`);
-  await writeFile(record, options.text ?? JSON.stringify({ pid: 1, hostname: hostname(), startedAt: new Date().toISOString(), token: TOKEN, ...holder }));
+  await writeFile(
+    record,
+    options.text ?? JSON.stringify({ pid: 1, hostname: hostname(), startedAt: new Date().toISOString(), token: TOKEN, ...holder }),
+  );
   if (options.ageMs !== undefined) {
     const then = new Date(Date.now() - options.ageMs);
     await utimes(record, then, then);
@@ -161,10 +164,16 @@ describe("directory lock", () => {
     const pid = deadPid();
     const left = join(dir, `.data.json.lock.${pid}.${TOKEN}.new`);
     await mkdir(left);
-    await writeFile(join(left, `holder.${TOKEN}.json`), JSON.stringify({ pid, hostname: hostname(), startedAt: new Date().toISOString(), token: TOKEN }));
+    await writeFile(
+      join(left, `holder.${TOKEN}.json`),
+      JSON.stringify({ pid, hostname: hostname(), startedAt: new Date().toISOString(), token: TOKEN }),
+    );
     const live = join(dir, `.data.json.lock.${process.ppid}.${"f".repeat(16)}.new`);
     await mkdir(live);
-    await writeFile(join(live, `holder.${"f".repeat(16)}.json`), JSON.stringify({ pid: process.ppid, hostname: hostname(), startedAt: new Date().toISOString(), token: "f".repeat(16) }));
+    await writeFile(
+      join(live, `holder.${"f".repeat(16)}.json`),
+      JSON.stringify({ pid: process.ppid, hostname: hostname(), startedAt: new Date().toISOString(), token: "f".repeat(16) }),
+    );
     await (await acquireDirectoryLock(lock)).release();
     expect(await readdir(dir)).toEqual([`.data.json.lock.${process.ppid}.${"f".repeat(16)}.new`]);
   });

@@ -11,7 +11,14 @@ import { CACHE_HINTS } from "../src/server/create-server.js";
 const SAMPLE_BIN = fileURLToPath(new URL("../dist/sample/mcp.js", import.meta.url));
 const MODERN = "2026-07-28";
 
-type Message = { jsonrpc: "2.0"; id?: number | string | null; method?: string; params?: Record<string, unknown>; result?: Record<string, unknown>; error?: { code: number; message: string; data?: Record<string, unknown> } };
+type Message = {
+  jsonrpc: "2.0";
+  id?: number | string | null;
+  method?: string;
+  params?: Record<string, unknown>;
+  result?: Record<string, unknown>;
+  error?: { code: number; message: string; data?: Record<string, unknown> };
+};
 
 const envelope = (version = MODERN, extra: Record<string, unknown> = {}) => ({
   "io.modelcontextprotocol/protocolVersion": version,
@@ -116,7 +123,10 @@ describe("stdio, 2026-07-28 (no initialize, an envelope on every request)", () =
     // The connection is still open for a supported opening.
     expect((await raw.request(2, "tools/list", { _meta: envelope() })).result?.tools).toHaveLength(2);
     // And once it is pinned to 2026-07-28, every request naming another version is refused too.
-    for (const [id, version] of [[3, "2099-01-01"], [4, "2025-11-25"]] as const) {
+    for (const [id, version] of [
+      [3, "2099-01-01"],
+      [4, "2025-11-25"],
+    ] as const) {
       const later = await raw.request(id, "tools/call", { name: "echo", arguments: { text: "x" }, _meta: envelope(version) });
       expect(later.error, JSON.stringify(later)).toMatchObject({ code: -32022, data: { supported: [MODERN], requested: version } });
     }
@@ -127,7 +137,11 @@ describe("stdio, 2026-07-28 (no initialize, an envelope on every request)", () =
     await raw.request(1, "tools/list", { _meta: envelope() });
     const bare = await raw.request(2, "tools/list", {});
     expect(bare.error, JSON.stringify(bare)).toBeDefined();
-    const init = await raw.request(3, "initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "0" } });
+    const init = await raw.request(3, "initialize", {
+      protocolVersion: "2025-11-25",
+      capabilities: {},
+      clientInfo: { name: "raw", version: "0" },
+    });
     expect(init.error?.code).toBe(-32022);
     expect((await raw.request(4, "tools/list", { _meta: envelope() })).result?.tools).toHaveLength(2);
   });
@@ -136,12 +150,20 @@ describe("stdio, 2026-07-28 (no initialize, an envelope on every request)", () =
     const raw = stdio();
     await raw.request(1, "tools/call", { name: "wait", arguments: { ms: 1 }, _meta: envelope() });
     expect(raw.received.filter((m) => m.method === "notifications/message")).toEqual([]);
-    await raw.request(2, "tools/call", { name: "wait", arguments: { ms: 1 }, _meta: envelope(MODERN, { "io.modelcontextprotocol/logLevel": "info" }) });
+    await raw.request(2, "tools/call", {
+      name: "wait",
+      arguments: { ms: 1 },
+      _meta: envelope(MODERN, { "io.modelcontextprotocol/logLevel": "info" }),
+    });
     const logs = raw.received.filter((m) => m.method === "notifications/message");
     expect(logs).toHaveLength(1);
     expect(logs[0]?.params).toMatchObject({ level: "info", logger: "wait", data: "waiting 1 ms" });
     // A level above the message's: nothing.
-    await raw.request(3, "tools/call", { name: "wait", arguments: { ms: 1 }, _meta: envelope(MODERN, { "io.modelcontextprotocol/logLevel": "error" }) });
+    await raw.request(3, "tools/call", {
+      name: "wait",
+      arguments: { ms: 1 },
+      _meta: envelope(MODERN, { "io.modelcontextprotocol/logLevel": "error" }),
+    });
     expect(raw.received.filter((m) => m.method === "notifications/message")).toHaveLength(1);
   });
 
@@ -150,7 +172,14 @@ describe("stdio, 2026-07-28 (no initialize, an envelope on every request)", () =
     raw.send([{ jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: envelope() } }]);
     expect((await raw.answer(null)).error?.code).toBe(-32600);
     raw.received.length = 0;
-    raw.send(JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "echo", arguments: { text: "x".repeat(20 * 1024 * 1024) }, _meta: envelope() } }));
+    raw.send(
+      JSON.stringify({
+        jsonrpc: "2.0",
+        id: 2,
+        method: "tools/call",
+        params: { name: "echo", arguments: { text: "x".repeat(20 * 1024 * 1024) }, _meta: envelope() },
+      }),
+    );
     expect((await raw.answer(null)).error).toMatchObject({ code: -32600, message: expect.stringMatching(/longer than/) as string });
     expect((await raw.request(3, "tools/list", { _meta: envelope() })).result?.tools).toHaveLength(2);
   });
@@ -159,7 +188,11 @@ describe("stdio, 2026-07-28 (no initialize, an envelope on every request)", () =
 describe("stdio, 2025-11-25 (initialize handshake)", () => {
   it("serves the handshake era as before (no cache fields, no resultType); log messages only after logging/setLevel", async () => {
     const raw = stdio();
-    const init = await raw.request(1, "initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "0" } });
+    const init = await raw.request(1, "initialize", {
+      protocolVersion: "2025-11-25",
+      capabilities: {},
+      clientInfo: { name: "raw", version: "0" },
+    });
     expect(init.result).toMatchObject({ protocolVersion: "2025-11-25", serverInfo: { name: "local-mcp-sample" } });
     raw.send({ jsonrpc: "2.0", method: "notifications/initialized" });
     const tools = await raw.request(2, "tools/list");
@@ -178,7 +211,10 @@ describe("stdio, 2025-11-25 (initialize handshake)", () => {
     await raw.request(14, "tools/call", { name: "wait", arguments: { ms: 1 } });
     expect(raw.received.filter((m) => m.method === "notifications/message")).toHaveLength(1);
     // A second initialize on the connection is refused (core's transport).
-    expect((await raw.request(3, "initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "0" } })).error?.code).toBe(-32600);
+    expect(
+      (await raw.request(3, "initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "0" } }))
+        .error?.code,
+    ).toBe(-32600);
   });
 });
 
@@ -215,7 +251,11 @@ const modernHeaders = (method: string, name?: string, version = MODERN) => ({
 describe("--http, both eras at one endpoint", () => {
   it("2026-07-28: discover, list, call, read without a session; -32022 for an unknown version; header checks", async () => {
     const { url } = await http();
-    const discover = await post(url, { jsonrpc: "2.0", id: 1, method: "server/discover", params: { _meta: envelope() } }, modernHeaders("server/discover"));
+    const discover = await post(
+      url,
+      { jsonrpc: "2.0", id: 1, method: "server/discover", params: { _meta: envelope() } },
+      modernHeaders("server/discover"),
+    );
     expect(discover.status).toBe(200);
     expect(discover.headers.get("mcp-session-id")).toBeNull();
     expect(((await discover.json()) as Message).result?.supportedVersions).toContain(MODERN);
@@ -231,7 +271,11 @@ describe("--http, both eras at one endpoint", () => {
       modernHeaders("resources/read", "sample://server-info"),
     );
     expect(((await read.json()) as Message).result).toMatchObject({ ttlMs: 0 });
-    const unknown = await post(url, { jsonrpc: "2.0", id: 4, method: "tools/list", params: { _meta: envelope("2099-01-01") } }, modernHeaders("tools/list", undefined, "2099-01-01"));
+    const unknown = await post(
+      url,
+      { jsonrpc: "2.0", id: 4, method: "tools/list", params: { _meta: envelope("2099-01-01") } },
+      modernHeaders("tools/list", undefined, "2099-01-01"),
+    );
     const unknownBody = (await unknown.json()) as Message;
     expect(unknownBody.error?.code).toBe(-32022);
     expect(unknownBody.error?.data?.supported).toContain(MODERN);
@@ -247,7 +291,12 @@ describe("--http, both eras at one endpoint", () => {
 
   it("2025-11-25 at the same endpoint: initialize opens a session, as before", async () => {
     const { url } = await http();
-    const init = await post(url, { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "0" } } });
+    const init = await post(url, {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "0" } },
+    });
     expect(init.status).toBe(200);
     expect(init.headers.get("mcp-session-id")).toMatch(/\S/);
     // No session and no envelope: still refused as before.
@@ -257,18 +306,35 @@ describe("--http, both eras at one endpoint", () => {
 
   it("a batch array, a 20 MB body and a bad Host are refused before any server sees them", async () => {
     const { url } = await http();
-    const batch = await post(url, [{ jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: envelope() } }], modernHeaders("tools/list"));
+    const batch = await post(
+      url,
+      [{ jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: envelope() } }],
+      modernHeaders("tools/list"),
+    );
     expect(batch.status).toBe(400);
     expect(((await batch.json()) as Message).error?.code).toBe(-32600);
-    const huge = await post(url, JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list", params: { _meta: envelope(), pad: "x".repeat(20 * 1024 * 1024) } }), modernHeaders("tools/list"));
+    const huge = await post(
+      url,
+      JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list", params: { _meta: envelope(), pad: "x".repeat(20 * 1024 * 1024) } }),
+      modernHeaders("tools/list"),
+    );
     expect(huge.status).toBe(413);
     const { request } = await import("node:http");
     const target = new URL(url);
     const status = await new Promise<number>((resolve, reject) => {
-      const req = request({ host: "127.0.0.1", port: target.port, path: target.pathname, method: "POST", headers: { host: "evil.example", "content-type": "application/json", ...modernHeaders("tools/list") } }, (res) => {
-        res.resume();
-        resolve(res.statusCode ?? 0);
-      });
+      const req = request(
+        {
+          host: "127.0.0.1",
+          port: target.port,
+          path: target.pathname,
+          method: "POST",
+          headers: { host: "evil.example", "content-type": "application/json", ...modernHeaders("tools/list") },
+        },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        },
+      );
       req.on("error", reject);
       req.end(JSON.stringify({ jsonrpc: "2.0", id: 3, method: "tools/list", params: { _meta: envelope() } }));
     });

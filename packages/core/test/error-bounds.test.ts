@@ -18,7 +18,10 @@ const lookupTool = defineTool({
   output: z.object({ id: z.string() }),
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   handler: async ({ id }) => {
-    throw new ToolError("NOT_FOUND", `No thing '${id}'.`, { suggestion: `List the things; '${id}' is not one.`, details: { id, tried: [id, id, id] } });
+    throw new ToolError("NOT_FOUND", `No thing '${id}'.`, {
+      suggestion: `List the things; '${id}' is not one.`,
+      details: { id, tried: [id, id, id] },
+    });
   },
 });
 
@@ -38,7 +41,9 @@ describe("error bounds", () => {
     const { client } = await connect();
     for (const args of ["a string", [1, 2], null]) {
       const call = client.request({ method: "tools/call", params: { name: "lookup", arguments: args as never } }, z.unknown());
-      await expect(call).rejects.toSatisfy((error: unknown) => error instanceof ProtocolError && error.code === ProtocolErrorCode.InvalidParams);
+      await expect(call).rejects.toSatisfy(
+        (error: unknown) => error instanceof ProtocolError && error.code === ProtocolErrorCode.InvalidParams,
+      );
     }
     // The server still answers.
     const result = await client.callTool({ name: "lookup", arguments: { id: "x" } });
@@ -59,7 +64,10 @@ describe("error bounds", () => {
   });
 
   it("sends a body within the bound unchanged", () => {
-    const body = new ToolError("INVALID_INPUT", "Bad field.", { suggestion: "Fix it.", details: { fields: [{ field: "a", message: "b" }] } }).toBody();
+    const body = new ToolError("INVALID_INPUT", "Bad field.", {
+      suggestion: "Fix it.",
+      details: { fields: [{ field: "a", message: "b" }] },
+    }).toBody();
     expect(boundedErrorBody(body)).toBe(body);
   });
 });

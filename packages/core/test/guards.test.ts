@@ -47,9 +47,12 @@ describe("withDeadline", () => {
 
   it("passes the work's own ToolError through", async () => {
     await expect(
-      withDeadline(async () => {
-        throw new ToolError("NOT_FOUND", "nope");
-      }, { timeoutMs: 1_000 }),
+      withDeadline(
+        async () => {
+          throw new ToolError("NOT_FOUND", "nope");
+        },
+        { timeoutMs: 1_000 },
+      ),
     ).rejects.toMatchObject({ code: "NOT_FOUND" });
   });
 

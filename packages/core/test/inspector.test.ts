@@ -6,7 +6,9 @@ const SAMPLE = [process.execPath, fileURLToPath(new URL("../dist/sample/mcp.js",
 
 describe("the MCP Inspector CLI (an independent client) against the sample stdio server", () => {
   it("lists tools with input and output schemas", async () => {
-    const result = (await runInspectorCli({ server: SAMPLE, method: "tools/list" })) as { tools: { name: string; outputSchema?: unknown }[] };
+    const result = (await runInspectorCli({ server: SAMPLE, method: "tools/list" })) as {
+      tools: { name: string; outputSchema?: unknown }[];
+    };
     expect(result.tools.map((t) => t.name)).toEqual(["echo", "wait"]);
     expect(result.tools.every((t) => t.outputSchema !== undefined)).toBe(true);
   });

@@ -20,7 +20,10 @@ const requestedSchema = {
 async function elicit(answer: Record<string, unknown>) {
   const created = createServer({ name: "elicit", version: "0.0.0", tools: [] });
   const client = new Client({ name: "t", version: "0" }, { capabilities: { elicitation: {} } });
-  client.setRequestHandler("elicitation/create", () => ({ action: "accept", content: answer as Record<string, string | number | boolean | string[]> }));
+  client.setRequestHandler("elicitation/create", () => ({
+    action: "accept",
+    content: answer as Record<string, string | number | boolean | string[]>,
+  }));
   const [a, b] = InMemoryTransport.createLinkedPair();
   await created.server.connect(b);
   await client.connect(a);

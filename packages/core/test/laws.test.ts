@@ -63,9 +63,12 @@ describe("the L-laws, through a real MCP client", () => {
 
   it("L-response-time: progress heartbeats reach a client that asked, and only that client", async () => {
     const heartbeats: { progress: number; message?: string }[] = [];
-    const result = await conn.client.callTool({ name: "slow", arguments: { ms: 150 } }, {
-      onprogress: (p) => heartbeats.push(p),
-    });
+    const result = await conn.client.callTool(
+      { name: "slow", arguments: { ms: 150 } },
+      {
+        onprogress: (p) => heartbeats.push(p),
+      },
+    );
     expect(result.isError).toBeFalsy();
     expect(heartbeats.length).toBeGreaterThanOrEqual(2);
     expect(heartbeats[0]?.message).toMatch(/working/);
@@ -162,13 +165,23 @@ describe("the L-laws, through a real MCP client", () => {
 
   it("response levels: minimal ⊆ standard ⊆ full, default minimal, argument overrides", async () => {
     const call = async (level?: string) =>
-      ((await conn.client.callTool({ name: "list_items", arguments: level ? { limit: 2, response_level: level } : { limit: 2 } })) as CallToolResult)
-        .structuredContent;
+      (
+        (await conn.client.callTool({
+          name: "list_items",
+          arguments: level ? { limit: 2, response_level: level } : { limit: 2 },
+        })) as CallToolResult
+      ).structuredContent;
     const [minimal, standard, full, byDefault] = await Promise.all([call("minimal"), call("standard"), call("full"), call()]);
     assertLevelsNested({ minimal, standard, full });
     expect(byDefault).toEqual(minimal);
     expect(minimal).toEqual({ count: 2, items: [{ id: "item-0" }, { id: "item-1" }] });
-    expect(standard).toEqual({ count: 2, items: [{ id: "item-0", name: "Item 0" }, { id: "item-1", name: "Item 1" }] });
+    expect(standard).toEqual({
+      count: 2,
+      items: [
+        { id: "item-0", name: "Item 0" },
+        { id: "item-1", name: "Item 1" },
+      ],
+    });
     expect(full).toMatchObject({ generated_by: "law-server", items: [{ tags: ["t0"] }, { tags: ["t1"] }] });
     expect(JSON.stringify(minimal).length).toBeLessThan(JSON.stringify(full).length);
   });
@@ -192,7 +205,10 @@ describe("the L-laws, through a real MCP client", () => {
     expect(resourceTemplates[0]?.uriTemplate).toBe("law://items/{id}");
     const item = await conn.client.readResource({ uri: "law://items/beta" });
     expect((item.contents[0] as { text: string }).text).toBe("item beta");
-    const completion = await conn.client.complete({ ref: { type: "ref/resource", uri: "law://items/{id}" }, argument: { name: "id", value: "a" } });
+    const completion = await conn.client.complete({
+      ref: { type: "ref/resource", uri: "law://items/{id}" },
+      argument: { name: "id", value: "a" },
+    });
     expect(completion.completion.values).toEqual(["alpha"]);
     await expect(conn.client.readResource({ uri: "law://items/zeta" })).rejects.toThrow(/not found/);
   });

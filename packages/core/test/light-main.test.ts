@@ -44,7 +44,10 @@ async function observed(args: readonly string[]): Promise<Run & { modules: strin
 /** Modules of core's dist a run loaded, relative to dist/ (e.g. `server/run-main.js`). */
 function coreModules(modules: readonly string[]): string[] {
   const base = pathToFileURL(DIST).href;
-  return modules.filter((m) => m.startsWith(base)).map((m) => m.slice(base.length)).sort();
+  return modules
+    .filter((m) => m.startsWith(base))
+    .map((m) => m.slice(base.length))
+    .sort();
 }
 
 const fromNodeModules = (modules: readonly string[]) => modules.filter((m) => m.includes("/node_modules/"));
@@ -62,13 +65,21 @@ describe("the load observer", () => {
     );
     const result = await observed([probe]);
     expect(result.code).toBe(0);
-    expect(loadedPackages(result.modules, ["@modelcontextprotocol/server", "zod", "ajv", "typescript"])).toEqual(["@modelcontextprotocol/server", "zod", "ajv"]);
+    expect(loadedPackages(result.modules, ["@modelcontextprotocol/server", "zod", "ajv", "typescript"])).toEqual([
+      "@modelcontextprotocol/server",
+      "zod",
+      "ajv",
+    ]);
   });
 });
 
 describe("the light entry @local-mcp/core/main", () => {
   it("loads only run-main and the stdout guard: no MCP SDK, zod, ajv or other package", async () => {
-    const result = await observed(["--input-type=module", "-e", `await import(${JSON.stringify(pathToFileURL(join(DIST, "main.js")).href)});`]);
+    const result = await observed([
+      "--input-type=module",
+      "-e",
+      `await import(${JSON.stringify(pathToFileURL(join(DIST, "main.js")).href)});`,
+    ]);
     expect(result.code, result.stderr).toBe(0);
     expect(fromNodeModules(result.modules)).toEqual([]);
     expect(coreModules(result.modules)).toEqual(["main.js", "server/run-main.js", "server/stdout-guard.js"]);
@@ -77,16 +88,29 @@ describe("the light entry @local-mcp/core/main", () => {
   it("the barrel (what app modules import) does not reach the HTTP stack or a heavy optional library", async () => {
     // An app bundle loads everything the barrel reaches statically (esbuild's code splitting keeps
     // every reachable module): Hono's globals alone load Node's fetch (~100 ms of start-up).
-    const result = await observed(["--input-type=module", "-e", `await import(${JSON.stringify(pathToFileURL(join(DIST, "index.js")).href)});`]);
-    expect(result.code, result.stderr).toBe(0);
-    expect(loadedPackages(result.modules, ["@modelcontextprotocol/server", "@hono/node-server", "hono", "node-llama-cpp", "@google/genai", "typescript"])).toEqual([
-      "@modelcontextprotocol/server",
+    const result = await observed([
+      "--input-type=module",
+      "-e",
+      `await import(${JSON.stringify(pathToFileURL(join(DIST, "index.js")).href)});`,
     ]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(
+      loadedPackages(result.modules, [
+        "@modelcontextprotocol/server",
+        "@hono/node-server",
+        "hono",
+        "node-llama-cpp",
+        "@google/genai",
+        "typescript",
+      ]),
+    ).toEqual(["@modelcontextprotocol/server"]);
     expect(coreModules(result.modules)).not.toContain("server/run-http.js");
   });
 
   it("is what core's package.json exports as ./main", () => {
-    const pkg = JSON.parse(readFileSync(fileURLToPath(new URL("../package.json", import.meta.url)), "utf8")) as { exports: Record<string, { import: string }> };
+    const pkg = JSON.parse(readFileSync(fileURLToPath(new URL("../package.json", import.meta.url)), "utf8")) as {
+      exports: Record<string, { import: string }>;
+    };
     expect(pkg.exports["./main"]?.import).toBe("./dist/main.js");
   });
 
@@ -95,7 +119,12 @@ describe("the light entry @local-mcp/core/main", () => {
       const result = await observed([SAMPLE_BIN, flag]);
       expect(result.code, result.stderr).toBe(0);
       expect(fromNodeModules(result.modules)).toEqual([]);
-      expect(coreModules(result.modules)).toEqual(["sample/mcp.js", "sample/sample-info.js", "server/run-main.js", "server/stdout-guard.js"]);
+      expect(coreModules(result.modules)).toEqual([
+        "sample/mcp.js",
+        "sample/sample-info.js",
+        "server/run-main.js",
+        "server/stdout-guard.js",
+      ]);
     }
   });
 
@@ -113,7 +142,9 @@ describe("--http PORT that cannot be bound", () => {
 
   it("a port in use: one coded line on stderr, exit 1, no stack trace", async () => {
     holder = createServer();
-    const port = await new Promise<number>((resolve) => holder!.listen(0, "127.0.0.1", () => resolve((holder!.address() as { port: number }).port)));
+    const port = await new Promise<number>((resolve) =>
+      holder!.listen(0, "127.0.0.1", () => resolve((holder!.address() as { port: number }).port)),
+    );
     const result = await run([SAMPLE_BIN, "--http", String(port)]);
     expect(result.code).toBe(1);
     expect(result.stdout).toBe("");
@@ -122,7 +153,9 @@ describe("--http PORT that cannot be bound", () => {
     );
   });
 
-  const unprivileged = Number(readFileSync("/proc/sys/net/ipv4/ip_unprivileged_port_start", { encoding: "utf8", flag: "r" }).trim() || "1024");
+  const unprivileged = Number(
+    readFileSync("/proc/sys/net/ipv4/ip_unprivileged_port_start", { encoding: "utf8", flag: "r" }).trim() || "1024",
+  );
   const isRoot = process.getuid?.() === 0;
   // As root, the child runs as nobody, who must be able to reach the bin: a checkout under a
   // private directory (mktemp -d is 0700) cannot be run as nobody.
@@ -134,11 +167,14 @@ describe("--http PORT that cannot be bound", () => {
     return true;
   };
   // A kernel that lets anyone bind port 80 cannot show EACCES.
-  it.skipIf(process.platform !== "linux" || unprivileged <= 80 || (isRoot && !reachableByOthers(SAMPLE_BIN)))("a privileged port: one coded FORBIDDEN line, exit 1", async () => {
-    const result = await run([SAMPLE_BIN, "--http", "80"], isRoot ? { uid: 65534, gid: 65534 } : {});
-    expect(result.code).toBe(1);
-    expect(result.stderr).toBe(
-      "local-mcp-sample: FORBIDDEN: no permission to listen on port 80 on 127.0.0.1 — ports below 1024 need privileges; choose one from 1024 to 65535 with --http PORT\n",
-    );
-  });
+  it.skipIf(process.platform !== "linux" || unprivileged <= 80 || (isRoot && !reachableByOthers(SAMPLE_BIN)))(
+    "a privileged port: one coded FORBIDDEN line, exit 1",
+    async () => {
+      const result = await run([SAMPLE_BIN, "--http", "80"], isRoot ? { uid: 65534, gid: 65534 } : {});
+      expect(result.code).toBe(1);
+      expect(result.stderr).toBe(
+        "local-mcp-sample: FORBIDDEN: no permission to listen on port 80 on 127.0.0.1 — ports below 1024 need privileges; choose one from 1024 to 65535 with --http PORT\n",
+      );
+    },
+  );
 });

@@ -36,7 +36,10 @@ beforeAll(() => {
 afterAll(() => rmSync(base, { recursive: true, force: true }));
 
 /** The coded error confinePath throws, or the path it returns. */
-async function outcome(given: string, options: Parameters<typeof confinePath>[2] = {}): Promise<string | { code: string; message: string; details: unknown }> {
+async function outcome(
+  given: string,
+  options: Parameters<typeof confinePath>[2] = {},
+): Promise<string | { code: string; message: string; details: unknown }> {
   try {
     return await confinePath([root], given, options);
   } catch (error) {
@@ -59,10 +62,20 @@ describe("confinement to a root", () => {
   });
 
   it("refuses traversal out of the root, however it is spelled", async () => {
-    for (const given of ["..", "../root-evil/secret.md", "docs/../../root-evil/secret.md", "docs/deep/../../../x", "./../root-evil", "/etc/passwd", "/"]) {
+    for (const given of [
+      "..",
+      "../root-evil/secret.md",
+      "docs/../../root-evil/secret.md",
+      "docs/deep/../../../x",
+      "./../root-evil",
+      "/etc/passwd",
+      "/",
+    ]) {
       expect(await codeOf(given), given).toBe("FORBIDDEN");
     }
-    expect(await outcome("../root-evil/secret.md")).toMatchObject({ message: "Path '../root-evil/secret.md' is outside the allowed roots" });
+    expect(await outcome("../root-evil/secret.md")).toMatchObject({
+      message: "Path '../root-evil/secret.md' is outside the allowed roots",
+    });
   });
 
   it("refuses a sibling whose name starts with the root's (/root vs /root-evil, /rootx)", async () => {
@@ -96,7 +109,10 @@ describe("confinement to a root", () => {
 
   it("a path not there yet is fine unless it must exist (NOT_FOUND)", async () => {
     expect(await confinePath([root], "docs/new/out.md")).toBe(join(root, "docs", "new", "out.md"));
-    expect(await outcome("docs/nope.md", { mustExist: true })).toMatchObject({ code: "NOT_FOUND", message: "File or folder 'docs/nope.md' not found." });
+    expect(await outcome("docs/nope.md", { mustExist: true })).toMatchObject({
+      code: "NOT_FOUND",
+      message: "File or folder 'docs/nope.md' not found.",
+    });
   });
 });
 
@@ -108,7 +124,10 @@ describe("symbolic links", () => {
 
   it("refuses a link out, to a file or through a folder (existing or not below it)", async () => {
     for (const given of ["link-out.md", "dir-out/secret.md", "dir-out/new/out.md", "dir-out"]) {
-      expect(await outcome(given), given).toMatchObject({ code: "FORBIDDEN", message: `Path '${given}' resolves outside the allowed roots` });
+      expect(await outcome(given), given).toMatchObject({
+        code: "FORBIDDEN",
+        message: `Path '${given}' resolves outside the allowed roots`,
+      });
     }
   });
 
@@ -173,7 +192,10 @@ describe("errno → coded error (pathErrorFrom)", () => {
       ["EPERM", "FORBIDDEN"],
     ];
     for (const [errno, code] of cases) {
-      expect(pathErrorFrom(failure(errno), "docs", { field: "filePath" }), errno).toMatchObject({ code, details: { field: "filePath", path: "docs" } });
+      expect(pathErrorFrom(failure(errno), "docs", { field: "filePath" }), errno).toMatchObject({
+        code,
+        details: { field: "filePath", path: "docs" },
+      });
     }
   });
 
@@ -185,7 +207,11 @@ describe("errno → coded error (pathErrorFrom)", () => {
 
   it("a server's own NOT_FOUND wording and place name", async () => {
     const notFound = (given: string) => ({ message: `File not found: ${given}`, suggestion: "Check the path." });
-    expect(pathErrorFrom(failure("ENOENT"), "src/nope.ts", { notFound })).toMatchObject({ code: "NOT_FOUND", message: "File not found: src/nope.ts", suggestion: "Check the path." });
+    expect(pathErrorFrom(failure("ENOENT"), "src/nope.ts", { notFound })).toMatchObject({
+      code: "NOT_FOUND",
+      message: "File not found: src/nope.ts",
+      suggestion: "Check the path.",
+    });
     expect(await outcome("../x", { place: "the project root" })).toMatchObject({ message: "Path '../x' is outside the project root" });
   });
 

@@ -39,7 +39,12 @@ interface Source {
 }
 
 function entries(count: number, describeEntry: (i: number) => string = (i) => `entry number ${i}`): ResourceListing[] {
-  return Array.from({ length: count }, (_, i) => ({ uri: `test://items/${i}`, name: `item-${i}`, title: `Item ${i}`, description: describeEntry(i) }));
+  return Array.from({ length: count }, (_, i) => ({
+    uri: `test://items/${i}`,
+    name: `item-${i}`,
+    title: `Item ${i}`,
+    description: describeEntry(i),
+  }));
 }
 
 /** Markdown of about `chars` characters in lines of varying length, with quotes and tabs (JSON escapes them). */
@@ -47,7 +52,8 @@ function bigMarkdown(chars: number): string {
   const lines: string[] = ["# A long document", ""];
   let size = 0;
   for (let i = 0; size < chars; i += 1) {
-    const line = i % 40 === 0 ? `## Section ${i / 40}` : `Line ${i}: "quoted"\tand \\escaped\\ text ${"lorem ipsum ".repeat(i % 17)}— ünïcödé 🙂`;
+    const line =
+      i % 40 === 0 ? `## Section ${i / 40}` : `Line ${i}: "quoted"\tand \\escaped\\ text ${"lorem ipsum ".repeat(i % 17)}— ünïcödé 🙂`;
     lines.push(line);
     size += line.length + 1;
   }
@@ -76,8 +82,20 @@ function definition(source: Source, extra: Partial<ServerDefinition> = {}): Serv
         oversize: { mode: "parts" },
         read: async () => ({ json: source.json }),
       }),
-      defineResource({ uri: "test://refused-text", name: "refused-text", mimeType: "text/plain", oversize: { mode: "refuse" }, read: async () => ({ text: source.markdown }) }),
-      defineResource({ uri: "test://blob", name: "blob", mimeType: "application/octet-stream", oversize: { mode: "parts" }, read: async () => ({ blob: source.blob }) }),
+      defineResource({
+        uri: "test://refused-text",
+        name: "refused-text",
+        mimeType: "text/plain",
+        oversize: { mode: "refuse" },
+        read: async () => ({ text: source.markdown }),
+      }),
+      defineResource({
+        uri: "test://blob",
+        name: "blob",
+        mimeType: "application/octet-stream",
+        oversize: { mode: "parts" },
+        read: async () => ({ blob: source.blob }),
+      }),
       defineResource({ uri: "test://small", name: "small", mimeType: "text/plain", read: async () => ({ text: "small\n" }) }),
     ],
     resourceTemplates: [
@@ -124,7 +142,12 @@ describe("resources within the response budget", () => {
     for (const other of others.splice(0)) await other.close();
   });
 
-  const source = (): Source => ({ entries: entries(1_234), markdown: bigMarkdown(300_000), json: { nodes: entries(3_000) }, blob: new Uint8Array(200_000).fill(7) });
+  const source = (): Source => ({
+    entries: entries(1_234),
+    markdown: bigMarkdown(300_000),
+    json: { nodes: entries(3_000) },
+    blob: new Uint8Array(200_000).fill(7),
+  });
   const connect = async (s: Source, extra: Partial<ServerDefinition> = {}) => {
     conn = await connectInProcess(definition(s, extra));
     return conn.client;
@@ -249,7 +272,12 @@ describe("resources within the response budget", () => {
 
     it("resources/templates/list pages the same way", async () => {
       const templates = Array.from({ length: 5 }, (_, i) =>
-        defineResourceTemplate({ uriTemplate: `test://t${i}/{id}`, name: `t${i}`, mimeType: "text/plain", read: async () => ({ text: "" }) }),
+        defineResourceTemplate({
+          uriTemplate: `test://t${i}/{id}`,
+          name: `t${i}`,
+          mimeType: "text/plain",
+          read: async () => ({ text: "" }),
+        }),
       );
       const client = await connect(source(), { resourceTemplates: templates, resourcePageSize: 2 });
       const names: string[] = [];
@@ -294,11 +322,19 @@ describe("resources within the response budget", () => {
         const content = part.contents[0];
         expect(content?.uri).toBe(i === 0 ? "test://doc" : `test://doc?part=${i + 1}`);
         expect(content?.mimeType).toBe("text/markdown");
-        expect(content?._meta?.[RESOURCE_PART_META]).toEqual({ part: i + 1, parts: parts.length, ...(i + 1 < parts.length ? { next: `test://doc?part=${i + 2}` } : {}) });
+        expect(content?._meta?.[RESOURCE_PART_META]).toEqual({
+          part: i + 1,
+          parts: parts.length,
+          ...(i + 1 < parts.length ? { next: `test://doc?part=${i + 2}` } : {}),
+        });
         // every part carries the version of the whole text
         expect(content?._meta?.[RESOURCE_VERSION_META]).toBe(contentHash(s.markdown));
         const text = textOf(part);
-        expect(text).toMatch(new RegExp(`^\\[local-mcp: test://doc is ~[\\d,]+ tokens, above the 25,000-token limit of MCP clients such as Claude Code, so it comes in ${parts.length} parts\\. This is part ${i + 1} of ${parts.length}: lines [\\d,]+–[\\d,]+ of [\\d,]+\\.`));
+        expect(text).toMatch(
+          new RegExp(
+            `^\\[local-mcp: test://doc is ~[\\d,]+ tokens, above the 25,000-token limit of MCP clients such as Claude Code, so it comes in ${parts.length} parts\\. This is part ${i + 1} of ${parts.length}: lines [\\d,]+–[\\d,]+ of [\\d,]+\\.`,
+          ),
+        );
         if (i + 1 < parts.length) {
           expect(text).toContain(`Next: read test://doc?part=${i + 2}.`);
           expect(text.endsWith(`\n\n[local-mcp: continued in test://doc?part=${i + 2}]`)).toBe(true);
@@ -315,7 +351,10 @@ describe("resources within the response budget", () => {
     it("text dense in tokens (ids, hashes): every part within 25,000 real o200k tokens, not only by chars/4", async () => {
       // ~3 characters a token: parts cut by characters alone (80,000 a part) held ~27,000 tokens.
       const random = seededRandom(7);
-      const hex = () => Math.floor(random() * 0xffffff).toString(16).padStart(6, "0");
+      const hex = () =>
+        Math.floor(random() * 0xffffff)
+          .toString(16)
+          .padStart(6, "0");
       const lines = Array.from({ length: 5_000 }, (_, i) => `- ${i}: ${Array.from({ length: 8 }, hex).join(" ")}`);
       const s = { ...source(), markdown: lines.join("\n") };
       const client = await connect(s);
@@ -353,7 +392,7 @@ describe("resources within the response budget", () => {
 
     it("text: one line longer than a part is cut between code points, never inside a surrogate pair or an escape", async () => {
       const s = source();
-      s.markdown = `${"🙂\"\u0001".repeat(60_000)}\nlast line`;
+      s.markdown = `${'🙂"\u0001'.repeat(60_000)}\nlast line`;
       const client = await connect(s);
       const parts = await allParts(client, "test://doc");
       expect(parts.length).toBeGreaterThan(1);
@@ -366,9 +405,16 @@ describe("resources within the response budget", () => {
       const client = await connect(source());
       const graph = await rpcError(client.readResource({ uri: "test://graph" }));
       expect(graph.code).toBe(INTERNAL_ERROR);
-      expect(graph.message).toMatch(/RESOURCE_EXHAUSTED: test:\/\/graph is ~[\d]+ tokens \(o200k, of its JSON\), above the 25000-token limit/);
+      expect(graph.message).toMatch(
+        /RESOURCE_EXHAUSTED: test:\/\/graph is ~[\d]+ tokens \(o200k, of its JSON\), above the 25000-token limit/,
+      );
       expect(graph.message).toContain("Use the get_graph tool with limit and offset.");
-      expect(graph.data).toMatchObject({ uri: "test://graph", code: "RESOURCE_EXHAUSTED", maxTokens: LIMIT, suggestion: "Use the get_graph tool with limit and offset." });
+      expect(graph.data).toMatchObject({
+        uri: "test://graph",
+        code: "RESOURCE_EXHAUSTED",
+        maxTokens: LIMIT,
+        suggestion: "Use the get_graph tool with limit and offset.",
+      });
       expect(estimateJsonTokens(graph.message)).toBeLessThan(200);
       // a template's suggestion is a function of the URI and its variables
       const item = await rpcError(client.readResource({ uri: "test://items/7" }));
@@ -420,11 +466,12 @@ describe("resources within the response budget", () => {
       expect(partUri("a://b?x=1", 3)).toBe("a://b?x=1&part=3");
       expect(parsePartUri("a://b?part=2")).toEqual({ base: "a://b", part: 2 });
       expect(parsePartUri("a://b?x=1&part=12")).toEqual({ base: "a://b?x=1", part: 12 });
-      for (const uri of ["a://b", "a://b?part=0", "a://b?part=01", "a://b?part=x", "a://b?part=2&x=1"]) expect(parsePartUri(uri), uri).toBeUndefined();
+      for (const uri of ["a://b", "a://b?part=0", "a://b?part=01", "a://b?part=x", "a://b?part=2&x=1"])
+        expect(parsePartUri(uri), uri).toBeUndefined();
     });
 
     it("splitText keeps every character, and each part within its size as JSON text", () => {
-      const text = ["short", "x".repeat(50), "\t\"q\"\\", "🙂".repeat(30), "", "end"].join("\n");
+      const text = ["short", "x".repeat(50), '\t"q"\\', "🙂".repeat(30), "", "end"].join("\n");
       for (const max of [6, 7, 10, 25, 64, 1_000]) {
         const parts = splitText(text, max);
         expect(parts.map((p) => p.text).join("")).toBe(text);

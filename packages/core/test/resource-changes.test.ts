@@ -36,7 +36,12 @@ const definition = (): ServerDefinition => ({
   logger: silentLogger,
   resourcePollMs: 50,
   resources: [
-    defineResource({ uri: "test://note", name: "note", mimeType: "text/markdown", read: async () => ({ text: await readFile(join(dir, "note.md"), "utf8") }) }),
+    defineResource({
+      uri: "test://note",
+      name: "note",
+      mimeType: "text/markdown",
+      read: async () => ({ text: await readFile(join(dir, "note.md"), "utf8") }),
+    }),
   ],
   resourceTemplates: [
     defineResourceTemplate({
@@ -141,7 +146,9 @@ describe("2026-07-28 era: subscriptions/listen", () => {
       "io.modelcontextprotocol/clientInfo": { name: "raw", version: "0" },
       "io.modelcontextprotocol/clientCapabilities": {},
     };
-    stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id: 1, method: "subscriptions/listen", params: { notifications: { resourceSubscriptions: ["test://note"] }, _meta: envelope } })}\n`);
+    stdin.write(
+      `${JSON.stringify({ jsonrpc: "2.0", id: 1, method: "subscriptions/listen", params: { notifications: { resourceSubscriptions: ["test://note"] }, _meta: envelope } })}\n`,
+    );
     await until(() => lines.some((l) => l.method === "notifications/subscriptions/acknowledged"));
     await until(() => created.resourceWatch?.watching.resources.includes("test://note") === true);
     await settle();

@@ -71,7 +71,13 @@ describe("the response budget (no answer above Claude Code's 25,000-token limit)
   });
 
   const connect = async (extra: Partial<ServerDefinition> = {}) => {
-    conn = await connectInProcess({ name: "budget", version: "0.0.0", logger: silentLogger, tools: [listTool, writeTool, echoTool], ...extra });
+    conn = await connectInProcess({
+      name: "budget",
+      version: "0.0.0",
+      logger: silentLogger,
+      tools: [listTool, writeTool, echoTool],
+      ...extra,
+    });
     return conn.client;
   };
 
@@ -98,7 +104,10 @@ describe("the response budget (no answer above Claude Code's 25,000-token limit)
 
   it("refuses an answer of short ids that chars/4 put under the limit but o200k puts over it", async () => {
     const client = await connect({ maxResponseTokens: 1_000 });
-    const result = (await client.callTool({ name: "list_things", arguments: { count: 250, detail: 0, response_level: "minimal" } })) as CallToolResult;
+    const result = (await client.callTool({
+      name: "list_things",
+      arguments: { count: 250, detail: 0, response_level: "minimal" },
+    })) as CallToolResult;
     const body = JSON.stringify(ListedThings.parse(new ThingsResponse(250, 0).toResponse("minimal")));
     expect(estimateJsonTokens(body)).toBeLessThan(1_000);
     const error = errorOf(result);
@@ -110,14 +119,20 @@ describe("the response budget (no answer above Claude Code's 25,000-token limit)
 
   it("sends an answer within the budget unchanged", async () => {
     const client = await connect({ maxResponseTokens: 1_000 });
-    const result = (await client.callTool({ name: "list_things", arguments: { count: 10, detail: 100, response_level: "full" } })) as CallToolResult;
+    const result = (await client.callTool({
+      name: "list_things",
+      arguments: { count: 10, detail: 100, response_level: "full" },
+    })) as CallToolResult;
     expect(result.isError).toBeFalsy();
     expect(estimateJsonTokens(text(result))).toBeLessThanOrEqual(1_000);
   });
 
   it("replaces an answer above the budget by RESOURCE_EXHAUSTED naming the level that fits", async () => {
     const client = await connect({ maxResponseTokens: 1_000 });
-    const result = (await client.callTool({ name: "list_things", arguments: { count: 100, detail: 30, response_level: "full" } })) as CallToolResult;
+    const result = (await client.callTool({
+      name: "list_things",
+      arguments: { count: 100, detail: 30, response_level: "full" },
+    })) as CallToolResult;
     const error = errorOf(result);
     expect(error.code).toBe("RESOURCE_EXHAUSTED");
     expect(error.recoverable).toBe(true);

@@ -106,7 +106,13 @@ describe("the level pipeline through a real client", () => {
   });
 
   it("resolves once and renders once, at the level the handler saw; a format switch is a request for a level", async () => {
-    const conn = await connectInProcess({ name: "levels", version: "0.0.0", logger: silentLogger, tools: [tool], responseLevel: "minimal" });
+    const conn = await connectInProcess({
+      name: "levels",
+      version: "0.0.0",
+      logger: silentLogger,
+      tools: [tool],
+      responseLevel: "minimal",
+    });
     try {
       const call = async (args: Record<string, unknown>) =>
         ((await conn.client.callTool({ name: "levelled", arguments: args })) as CallToolResult).structuredContent;
@@ -122,9 +128,16 @@ describe("the level pipeline through a real client", () => {
 
   it("LeveledResponse takes parts or a function of the level", () => {
     const fixed = new LeveledResponse({ minimal: { a: 1 }, standard: { b: 2 } });
-    const built = new LeveledResponse((level) => ({ minimal: { items: eachAtLevel(level, [1, 2], (n) => ({ minimal: { n }, full: { sq: n * n } })) } }));
+    const built = new LeveledResponse((level) => ({
+      minimal: { items: eachAtLevel(level, [1, 2], (n) => ({ minimal: { n }, full: { sq: n * n } })) },
+    }));
     expect(fixed.toResponse("standard")).toEqual({ a: 1, b: 2 });
-    expect(built.toResponse("full")).toEqual({ items: [{ n: 1, sq: 1 }, { n: 2, sq: 4 }] });
+    expect(built.toResponse("full")).toEqual({
+      items: [
+        { n: 1, sq: 1 },
+        { n: 2, sq: 4 },
+      ],
+    });
   });
 });
 

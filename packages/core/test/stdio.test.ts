@@ -11,7 +11,10 @@ describe("stdio runner (spawned bin, real SDK client)", () => {
     const proc = await spawnStdioServer({ command: process.execPath, args: [SAMPLE_BIN], env: { LOCAL_MCP_LOG_LEVEL: "debug" } });
     const { tools } = await proc.client.listTools();
     expect(tools.map((t) => t.name)).toEqual(["echo", "wait"]);
-    const result = (await proc.client.callTool({ name: "echo", arguments: { text: "hello world", response_level: "standard" } })) as CallToolResult;
+    const result = (await proc.client.callTool({
+      name: "echo",
+      arguments: { text: "hello world", response_level: "standard" },
+    })) as CallToolResult;
     expect(result.structuredContent).toEqual({ text: "hello world", length: 11, words: 2 });
     const bad = (await proc.client.callTool({ name: "echo", arguments: { text: 5 } })) as CallToolResult;
     expect(bad.isError).toBe(true);

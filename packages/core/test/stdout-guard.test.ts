@@ -12,7 +12,22 @@ import { describe, expect, it } from "vitest";
 // The built guard (turbo builds before tests).
 const GUARD = fileURLToPath(new URL("../dist/server/stdout-guard.js", import.meta.url));
 
-const METHODS = ["log", "info", "debug", "warn", "error", "trace", "dir", "dirxml", "table", "group", "groupCollapsed", "count", "timeLog", "assert"];
+const METHODS = [
+  "log",
+  "info",
+  "debug",
+  "warn",
+  "error",
+  "trace",
+  "dir",
+  "dirxml",
+  "table",
+  "group",
+  "groupCollapsed",
+  "count",
+  "timeLog",
+  "assert",
+];
 
 const SCRIPT = `
 import { Worker } from "node:worker_threads";
@@ -38,7 +53,9 @@ protocolStdout().write("PROTOCOL-LINE\\n");
 
 function run(): Promise<{ stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, ["--input-type=module", "-e", SCRIPT], (error, stdout, stderr) => (error ? reject(Object.assign(error, { stderr })) : resolve({ stdout, stderr })));
+    execFile(process.execPath, ["--input-type=module", "-e", SCRIPT], (error, stdout, stderr) =>
+      error ? reject(Object.assign(error, { stderr })) : resolve({ stdout, stderr }),
+    );
   });
 }
 
@@ -47,6 +64,7 @@ describe("stdout guard", () => {
     const { stdout, stderr } = await run();
     expect(stdout).toBe("PROTOCOL-LINE\n");
     for (const method of METHODS) expect(stderr, method).toContain(`via-${method}`);
-    for (const marker of ["via-process.stdout.write", "via-new-Console", "via-worker-console", "via-worker-stdout"]) expect(stderr).toContain(marker);
+    for (const marker of ["via-process.stdout.write", "via-new-Console", "via-worker-console", "via-worker-stdout"])
+      expect(stderr).toContain(marker);
   });
 });

@@ -39,14 +39,23 @@ describe("tools/list: what each tool costs a model", () => {
   });
 
   const connect = async (extra: Partial<ServerDefinition> = {}) => {
-    conn = await connectInProcess({ name: "listing", version: "0.0.0", logger: silentLogger, tools: [counted, standardByDefault], ...extra });
+    conn = await connectInProcess({
+      name: "listing",
+      version: "0.0.0",
+      logger: silentLogger,
+      tools: [counted, standardByDefault],
+      ...extra,
+    });
     return conn.client;
   };
 
   it("response_level is a bare enum naming the tool's actual default: the tool's, else the server's, else minimal", async () => {
     const levelOf = async (client: Awaited<ReturnType<typeof connect>>) =>
       Object.fromEntries(
-        (await client.listTools()).tools.map((tool) => [tool.name, (tool.inputSchema.properties as Record<string, unknown>).response_level]),
+        (await client.listTools()).tools.map((tool) => [
+          tool.name,
+          (tool.inputSchema.properties as Record<string, unknown>).response_level,
+        ]),
       );
     expect(await levelOf(await connect())).toEqual({
       counted: { type: "string", enum: ["minimal", "standard", "full"], description: "default: minimal" },

@@ -68,7 +68,9 @@ describe.each(SERVERS)(`$name --http 0 against the official ${REVISION} requirem
     const unscored = requirements.notScored
       .filter(({ scenario }) => run.scenarios.get(scenario)?.some((c) => c.status === "FAILURE") ?? run.crashed.has(scenario))
       .map(({ scenario, reason }) => `${scenario} (${reason})`);
-    console.log(`${server.name}: the ${REVISION} run took ${seconds} s, exit ${run.exitCode}; not scored and failing: ${unscored.join(", ") || "none"}`);
+    console.log(
+      `${server.name}: the ${REVISION} run took ${seconds} s, exit ${run.exitCode}; not scored and failing: ${unscored.join(", ") || "none"}`,
+    );
   });
 
   afterAll(async () => {

@@ -61,7 +61,9 @@ describe.each(SERVERS)("$name --http 0 against the official conformance suite", 
     if (run.exitCode !== 0 || run.checks.length === 0 || failed.length > 0) {
       const kept = await keepFailure(server.name, run, http.stderr());
       const summary = failed.map((c) => `${c.id}: ${c.status}${c.errorMessage ? ` — ${c.errorMessage}` : ""}`).join("\n");
-      expect.fail(`${scenario} against ${server.name}: exit ${run.exitCode}, ${run.checks.length} checks, ${failed.length} not SUCCESS\n${summary}\n${run.output}\n(kept in ${kept})`);
+      expect.fail(
+        `${scenario} against ${server.name}: exit ${run.exitCode}, ${run.checks.length} checks, ${failed.length} not SUCCESS\n${summary}\n${run.output}\n(kept in ${kept})`,
+      );
     }
     expect(run.checks.map((c) => c.status)).toEqual(run.checks.map(() => "SUCCESS"));
   });

@@ -12,13 +12,27 @@ import { conformanceCli } from "./support/conformance-suite.js";
 import { EXPECTED_FAILURES_2026, type ExpectedFailure } from "./support/expected-failures-2026.js";
 import { REQUIREMENTS_PACKAGE, evaluateScenario, readRequirementSet, type ServerListing } from "./support/requirement-set.js";
 
-const check = (id: string, status: string, errorMessage?: string): ConformanceCheck => ({ id, status, ...(errorMessage ? { errorMessage } : {}) });
+const check = (id: string, status: string, errorMessage?: string): ConformanceCheck => ({
+  id,
+  status,
+  ...(errorMessage ? { errorMessage } : {}),
+});
 const runOf = (scenarios: Record<string, ConformanceCheck[]>, crashed: Record<string, string> = {}) => ({
   scenarios: new Map(Object.entries(scenarios)),
   crashed: new Map(Object.entries(crashed)),
 });
-const listing = (tools: string[] = []): ServerListing => ({ tools: new Set(tools), prompts: new Set(), resources: new Set(), resourceTemplates: new Set() });
-const simpleText: ExpectedFailure = { scenario: "tools-call-simple-text", checks: ["tools-call-simple-text"], needs: [{ kind: "tool", name: "test_simple_text" }], reason: "fixture" };
+const listing = (tools: string[] = []): ServerListing => ({
+  tools: new Set(tools),
+  prompts: new Set(),
+  resources: new Set(),
+  resourceTemplates: new Set(),
+});
+const simpleText: ExpectedFailure = {
+  scenario: "tools-call-simple-text",
+  checks: ["tools-call-simple-text"],
+  needs: [{ kind: "tool", name: "test_simple_text" }],
+  reason: "fixture",
+};
 
 describe("evaluateScenario", () => {
   it("reports every FAILURE check by scenario and check id with the suite's message; SUCCESS passes; WARNING is kept apart", () => {
@@ -30,13 +44,18 @@ describe("evaluateScenario", () => {
       ],
     });
     const verdict = evaluateScenario(run, "caching", EXPECTED_FAILURES_2026, listing());
-    expect(verdict.failures).toEqual(["caching › sep-2549-prompts-list-caching-hints: FAILURE — prompts/list returned JSON-RPC error -32601: Method not found"]);
+    expect(verdict.failures).toEqual([
+      "caching › sep-2549-prompts-list-caching-hints: FAILURE — prompts/list returned JSON-RPC error -32601: Method not found",
+    ]);
     expect(verdict.warnings).toEqual(["caching › sep-2549-resources-read-caching-hints: WARNING — a SHOULD"]);
   });
 
   it("excuses a listed check of a fixture scenario while the server lacks the fixture, and only that check", () => {
     const run = runOf({
-      "tools-call-simple-text": [check("tools-call-simple-text", "FAILURE", "Failed: Tool test_simple_text not found"), check("wire-schema-valid", "FAILURE", "bad id")],
+      "tools-call-simple-text": [
+        check("tools-call-simple-text", "FAILURE", "Failed: Tool test_simple_text not found"),
+        check("wire-schema-valid", "FAILURE", "bad id"),
+      ],
     });
     const verdict = evaluateScenario(run, "tools-call-simple-text", [simpleText], listing(["catdoc_search"]));
     expect(verdict.excused).toHaveLength(1);
@@ -52,16 +71,34 @@ describe("evaluateScenario", () => {
   });
 
   it("fails a stale entry: its check succeeds, or none of its checks failed", () => {
-    const passing = evaluateScenario(runOf({ "tools-call-simple-text": [check("tools-call-simple-text", "SUCCESS")] }), "tools-call-simple-text", [simpleText], listing());
-    expect(passing.failures).toEqual(["tools-call-simple-text › tools-call-simple-text: SUCCESS although listed as an expected failure; remove it from expected-failures-2026.ts"]);
-    const absent = evaluateScenario(runOf({ "tools-call-simple-text": [check("wire-schema-valid", "SUCCESS")] }), "tools-call-simple-text", [simpleText], listing());
-    expect(absent.failures).toEqual(["tools-call-simple-text › expected-failure entry for tools-call-simple-text is stale: none of its checks failed; remove it"]);
+    const passing = evaluateScenario(
+      runOf({ "tools-call-simple-text": [check("tools-call-simple-text", "SUCCESS")] }),
+      "tools-call-simple-text",
+      [simpleText],
+      listing(),
+    );
+    expect(passing.failures).toEqual([
+      "tools-call-simple-text › tools-call-simple-text: SUCCESS although listed as an expected failure; remove it from expected-failures-2026.ts",
+    ]);
+    const absent = evaluateScenario(
+      runOf({ "tools-call-simple-text": [check("wire-schema-valid", "SUCCESS")] }),
+      "tools-call-simple-text",
+      [simpleText],
+      listing(),
+    );
+    expect(absent.failures).toEqual([
+      "tools-call-simple-text › expected-failure entry for tools-call-simple-text is stale: none of its checks failed; remove it",
+    ]);
   });
 
   it("fails a scenario that wrote no checks, with the suite's reason when it gave one", () => {
     const run = runOf({}, { "tools-list": "JsonRpcError: Bad request" });
-    expect(evaluateScenario(run, "tools-list", [], listing()).failures).toEqual(["tools-list › (the scenario did not run): JsonRpcError: Bad request"]);
-    expect(evaluateScenario(run, "ping", [], listing()).failures).toEqual(["ping › (the scenario did not run): no checks.json was written"]);
+    expect(evaluateScenario(run, "tools-list", [], listing()).failures).toEqual([
+      "tools-list › (the scenario did not run): JsonRpcError: Bad request",
+    ]);
+    expect(evaluateScenario(run, "ping", [], listing()).failures).toEqual([
+      "ping › (the scenario did not run): no checks.json was written",
+    ]);
   });
 });
 

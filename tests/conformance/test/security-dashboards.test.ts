@@ -77,7 +77,11 @@ describe("catdoc dashboard", () => {
   });
 
   it("refuses a foreign Host or Origin with 403 and sends no CORS header", async () => {
-    const refused: Record<string, string>[] = [{ host: `evil.example:${port}` }, { host: host(), origin: FOREIGN }, { host: host(), origin: "null" }];
+    const refused: Record<string, string>[] = [
+      { host: `evil.example:${port}` },
+      { host: host(), origin: FOREIGN },
+      { host: host(), origin: "null" },
+    ];
     for (const headers of refused) {
       for (const path of ["/", "/api/objects", "/api/health"]) {
         const answer = await rawRequest(port, { path, headers });
@@ -85,7 +89,11 @@ describe("catdoc dashboard", () => {
         expect(corsHeaders(answer)).toEqual([]);
       }
     }
-    const preflight = await rawRequest(port, { method: "OPTIONS", path: "/api/validate", headers: { host: host(), origin: FOREIGN, "access-control-request-method": "POST" } });
+    const preflight = await rawRequest(port, {
+      method: "OPTIONS",
+      path: "/api/validate",
+      headers: { host: host(), origin: FOREIGN, "access-control-request-method": "POST" },
+    });
     expect(preflight.status).toBe(403);
     expect(corsHeaders(preflight)).toEqual([]);
     const own = await rawRequest(port, { path: "/api/objects", headers: { host: host() } });
@@ -95,9 +103,26 @@ describe("catdoc dashboard", () => {
 
   it("has no request that changes the project: every POST, PUT, DELETE and PATCH leaves its files as they were", async () => {
     const before = snapshot(dir);
-    const objects = JSON.parse((await rawRequest(port, { path: "/api/objects", headers: { host: host() } })).body) as { objects: { id: string }[] };
+    const objects = JSON.parse((await rawRequest(port, { path: "/api/objects", headers: { host: host() } })).body) as {
+      objects: { id: string }[];
+    };
     const id = objects.objects[0]?.id ?? "x";
-    const paths = ["/", "/app.js", "/api", "/api/health", "/api/objects", `/api/objects/${id}`, "/api/morphisms", "/api/categories", "/api/functors", "/api/graph", "/api/validate", "/api/trace", "/api/import", "/api/init"];
+    const paths = [
+      "/",
+      "/app.js",
+      "/api",
+      "/api/health",
+      "/api/objects",
+      `/api/objects/${id}`,
+      "/api/morphisms",
+      "/api/categories",
+      "/api/functors",
+      "/api/graph",
+      "/api/validate",
+      "/api/trace",
+      "/api/import",
+      "/api/init",
+    ];
     const statuses = new Set<number>();
     for (const method of ["POST", "PUT", "DELETE", "PATCH"]) {
       for (const path of paths) {
@@ -154,7 +179,11 @@ describe("solo-assets dashboard", () => {
       env: { ...process.env, ...env },
       stdio: "pipe",
     });
-    cli = await startCli(SOLO_CLI, ["dashboard", "--port", "0"], { env, cwd: dir, ready: /http:\/\/127\.0\.0\.1:(\d+)\/#token=([A-Za-z0-9_-]+)/ });
+    cli = await startCli(SOLO_CLI, ["dashboard", "--port", "0"], {
+      env,
+      cwd: dir,
+      ready: /http:\/\/127\.0\.0\.1:(\d+)\/#token=([A-Za-z0-9_-]+)/,
+    });
     port = Number(cli.match[1]);
     token = cli.match[2] ?? "";
   });
@@ -171,14 +200,31 @@ describe("solo-assets dashboard", () => {
   it("refuses every change without the token, with a wrong one, or with it in the query string — nothing changes", async () => {
     expect(token.length).toBeGreaterThanOrEqual(24);
     expect(await functionCount()).toBe(1);
-    const attempts: Record<string, string>[] = [{}, { "x-solo-token": "" }, { "x-solo-token": "wrong" }, { "x-solo-token": `${token}x` }, { "x-solo-token": token.slice(0, -1) }, { authorization: `Bearer ${token}` }];
+    const attempts: Record<string, string>[] = [
+      {},
+      { "x-solo-token": "" },
+      { "x-solo-token": "wrong" },
+      { "x-solo-token": `${token}x` },
+      { "x-solo-token": token.slice(0, -1) },
+      { authorization: `Bearer ${token}` },
+    ];
     for (const change of CHANGES) {
       for (const headers of attempts) {
-        const answer = await rawRequest(port, { method: change.method, path: change.path, headers: { host: host(), ...json, ...headers }, body: change.body });
+        const answer = await rawRequest(port, {
+          method: change.method,
+          path: change.path,
+          headers: { host: host(), ...json, ...headers },
+          body: change.body,
+        });
         expect(answer.status, `${change.method} ${change.path} ${JSON.stringify(headers)}`).toBe(403);
         expect(corsHeaders(answer)).toEqual([]);
       }
-      const inQuery = await rawRequest(port, { method: change.method, path: `${change.path}?token=${token}`, headers: { host: host(), ...json }, body: change.body });
+      const inQuery = await rawRequest(port, {
+        method: change.method,
+        path: `${change.path}?token=${token}`,
+        headers: { host: host(), ...json },
+        body: change.body,
+      });
       expect(inQuery.status).toBe(403);
     }
     expect(await functionCount()).toBe(1);
@@ -188,9 +234,18 @@ describe("solo-assets dashboard", () => {
 
   it("refuses every change with the right token from a foreign Origin or Host (a page elsewhere, DNS rebinding)", async () => {
     for (const change of CHANGES) {
-      const refused: Record<string, string>[] = [{ host: host(), origin: FOREIGN }, { host: host(), origin: "null" }, { host: `evil.example:${port}` }];
+      const refused: Record<string, string>[] = [
+        { host: host(), origin: FOREIGN },
+        { host: host(), origin: "null" },
+        { host: `evil.example:${port}` },
+      ];
       for (const headers of refused) {
-        const answer = await rawRequest(port, { method: change.method, path: change.path, headers: { ...json, "x-solo-token": token, ...headers }, body: change.body });
+        const answer = await rawRequest(port, {
+          method: change.method,
+          path: change.path,
+          headers: { ...json, "x-solo-token": token, ...headers },
+          body: change.body,
+        });
         expect(answer.status, `${change.method} ${change.path} ${JSON.stringify(headers)}`).toBe(403);
         expect(corsHeaders(answer)).toEqual([]);
       }
@@ -217,7 +272,16 @@ describe("solo-assets dashboard", () => {
   });
 
   it("hands the token to no one: no page, script or GET answer holds it or the key, and no answer carries a CORS header", async () => {
-    const gets = ["/", "/app.js", "/app.css", "/api/status", "/api/functions", "/api/functions/double", "/api/functions/double/versions/1", "/api/settings"];
+    const gets = [
+      "/",
+      "/app.js",
+      "/app.css",
+      "/api/status",
+      "/api/functions",
+      "/api/functions/double",
+      "/api/functions/double/versions/1",
+      "/api/settings",
+    ];
     for (const path of gets) {
       const answer = await rawRequest(port, { path, headers: { host: host() } });
       expect(answer.status, path).toBe(200);
@@ -228,7 +292,12 @@ describe("solo-assets dashboard", () => {
     const preflight = await rawRequest(port, {
       method: "OPTIONS",
       path: "/api/functions/double",
-      headers: { host: host(), origin: FOREIGN, "access-control-request-method": "DELETE", "access-control-request-headers": "x-solo-token" },
+      headers: {
+        host: host(),
+        origin: FOREIGN,
+        "access-control-request-method": "DELETE",
+        "access-control-request-headers": "x-solo-token",
+      },
     });
     expect(preflight.status).toBe(403);
     expect(corsHeaders(preflight)).toEqual([]);

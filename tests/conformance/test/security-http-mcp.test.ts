@@ -17,7 +17,12 @@ import { SERVERS } from "./support/servers.js";
 
 const ACCEPT = "application/json, text/event-stream";
 const initialize = (id: number) =>
-  JSON.stringify({ jsonrpc: "2.0", id, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "security", version: "0" } } });
+  JSON.stringify({
+    jsonrpc: "2.0",
+    id,
+    method: "initialize",
+    params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "security", version: "0" } },
+  });
 const toolsList = (id: number) => JSON.stringify({ jsonrpc: "2.0", id, method: "tools/list", params: {} });
 
 describe.each(SERVERS)("$name --http 0: loopback only, Host and Origin checked", (server) => {
@@ -65,7 +70,12 @@ describe.each(SERVERS)("$name --http 0: loopback only, Host and Origin checked",
       expect(corsHeaders(answer)).toEqual([]);
     }
     // Its own origin passes (the check is not a blanket refusal).
-    const ok = await rawRequest(port, { method: "POST", path: "/mcp", headers: { ...own(), origin: `http://127.0.0.1:${port}` }, body: initialize(2) });
+    const ok = await rawRequest(port, {
+      method: "POST",
+      path: "/mcp",
+      headers: { ...own(), origin: `http://127.0.0.1:${port}` },
+      body: initialize(2),
+    });
     expect(ok.status).toBe(200);
     const session = ok.headers["mcp-session-id"];
     expect(typeof session).toBe("string");
@@ -87,7 +97,9 @@ describe.each(SERVERS)("$name --http 0: loopback only, Host and Origin checked",
     expect(call.status).toBe(403);
     expect(call.body).not.toContain('"tools"');
     expect((await rawRequest(port, { method: "DELETE", path: "/mcp", headers: foreign })).status).toBe(403);
-    expect((await rawRequest(port, { method: "GET", path: "/mcp", headers: { ...foreign, accept: "text/event-stream" } })).status).toBe(403);
+    expect((await rawRequest(port, { method: "GET", path: "/mcp", headers: { ...foreign, accept: "text/event-stream" } })).status).toBe(
+      403,
+    );
     // The session is still there and answers its own client.
     const still = await rawRequest(port, { method: "POST", path: "/mcp", headers: withSession, body: toolsList(3) });
     expect(still.status).toBe(200);
@@ -99,7 +111,12 @@ describe.each(SERVERS)("$name --http 0: loopback only, Host and Origin checked",
     const preflight = await rawRequest(port, {
       method: "OPTIONS",
       path: "/mcp",
-      headers: { host: `127.0.0.1:${port}`, origin: "http://evil.example", "access-control-request-method": "POST", "access-control-request-headers": "content-type,mcp-session-id" },
+      headers: {
+        host: `127.0.0.1:${port}`,
+        origin: "http://evil.example",
+        "access-control-request-method": "POST",
+        "access-control-request-headers": "content-type,mcp-session-id",
+      },
     });
     expect(preflight.status).toBeGreaterThanOrEqual(400);
     expect(corsHeaders(preflight)).toEqual([]);
@@ -107,6 +124,10 @@ describe.each(SERVERS)("$name --http 0: loopback only, Host and Origin checked",
     expect(corsHeaders(sameOrigin)).toEqual([]);
     const answer = await rawRequest(port, { method: "POST", path: "/mcp", headers: own(), body: initialize(1) });
     expect(corsHeaders(answer)).toEqual([]);
-    await rawRequest(port, { method: "DELETE", path: "/mcp", headers: { ...own(), "mcp-session-id": String(answer.headers["mcp-session-id"]) } });
+    await rawRequest(port, {
+      method: "DELETE",
+      path: "/mcp",
+      headers: { ...own(), "mcp-session-id": String(answer.headers["mcp-session-id"]) },
+    });
   });
 });

@@ -28,15 +28,38 @@ describe.each(SERVERS)("$name over stdio with credentials in its environment", (
     const dir = await mkdtemp(join(tmpdir(), `secrets-${server.name}-`));
     const base = await server.env(dir);
     // Solo would pick Gemini with a key set; its own fixture says which backends to use.
-    const env = { ...base, ...SECRETS, LOCAL_MCP_LOG_LEVEL: "debug", ...(base.SOLO_EMBEDDER ? { SOLO_EMBEDDER: base.SOLO_EMBEDDER, SOLO_CRITIC: "off" } : {}) };
-    const spawned = await spawnStdioServer({ command: SERVER_NODE, args: [server.entry], env, cwd: dir, readyPattern: /ready/, readyTimeoutMs: 60_000 });
+    const env = {
+      ...base,
+      ...SECRETS,
+      LOCAL_MCP_LOG_LEVEL: "debug",
+      ...(base.SOLO_EMBEDDER ? { SOLO_EMBEDDER: base.SOLO_EMBEDDER, SOLO_CRITIC: "off" } : {}),
+    };
+    const spawned = await spawnStdioServer({
+      command: SERVER_NODE,
+      args: [server.entry],
+      env,
+      cwd: dir,
+      readyPattern: /ready/,
+      readyTimeoutMs: 60_000,
+    });
     const answers: string[] = [];
-    const record = async (what: Promise<unknown>) => answers.push(await what.then((r) => JSON.stringify(r), (e: unknown) => String(e)));
+    const record = async (what: Promise<unknown>) =>
+      answers.push(
+        await what.then(
+          (r) => JSON.stringify(r),
+          (e: unknown) => String(e),
+        ),
+      );
     try {
       const { tools } = await spawned.client.listTools();
       for (const tool of tools) {
         await record(spawned.client.callTool({ name: tool.name, arguments: {} }));
-        await record(spawned.client.callTool({ name: tool.name, arguments: { response_level: "full", name: 42, query: {}, path: "../../etc/passwd", filePath: "/etc/shadow" } }));
+        await record(
+          spawned.client.callTool({
+            name: tool.name,
+            arguments: { response_level: "full", name: 42, query: {}, path: "../../etc/passwd", filePath: "/etc/shadow" },
+          }),
+        );
       }
       await record(spawned.client.callTool({ name: "no_such_tool", arguments: {} }));
       const { resources } = await spawned.client.listResources();

@@ -32,7 +32,14 @@ import { spawnStdioServer, type SpawnedStdioServer } from "@local-mcp/core/testi
 import type { ReadResourceResult, Resource } from "@modelcontextprotocol/client";
 import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { generateProject, indexThisRepository, repositoryFiles, saveSoloFunctions, writeGeneratedProject, writeGitHistory } from "./support/budget-fixtures.js";
+import {
+  generateProject,
+  indexThisRepository,
+  repositoryFiles,
+  saveSoloFunctions,
+  writeGeneratedProject,
+  writeGitHistory,
+} from "./support/budget-fixtures.js";
 import { BASE_ENV, REPO_ROOT, SERVERS, SERVER_NODE, type ServerUnderTest } from "./support/servers.js";
 
 const MAX_TOKENS = 25_000;
@@ -171,7 +178,10 @@ const DOCUMENTS = () => repositoryFiles("apps/catdoc-server/test/fixtures/**/*.m
 const ALL_SOURCES = () => repositoryFiles("packages/*/src/**/*.ts", "apps/*/src/**/*.ts");
 const ALL_MARKDOWN = () => repositoryFiles("*.md");
 /** Where local-model's setup copies 25 of core's sources, in a root of their own. */
-const COPIED_SOURCES = (dir: string) => CORE_SOURCES().slice(0, 25).map((path) => join(dir, "sources", path.replaceAll("/", "__")));
+const COPIED_SOURCES = (dir: string) =>
+  CORE_SOURCES()
+    .slice(0, 25)
+    .map((path) => join(dir, "sources", path.replaceAll("/", "__")));
 
 const CATDOC_PROJECT = { objects: 2000, morphisms: 10_000, functors: 4, naturalTransformations: 2, seed: 7 };
 
@@ -182,7 +192,9 @@ const CATDOC_PROJECT = { objects: 2000, morphisms: 10_000, functors: 4, naturalT
 let catdocDocuments: Map<string, string> | undefined;
 function catdocGeneratedDocuments(): Map<string, string> {
   catdocDocuments ??= new Map(
-    generateProject(CATDOC_PROJECT).categories.flatMap((category) => category.objects.map((object) => [`catdoc://objects/${encodeURIComponent(object.id)}`, object.content ?? ""])),
+    generateProject(CATDOC_PROJECT).categories.flatMap((category) =>
+      category.objects.map((object) => [`catdoc://objects/${encodeURIComponent(object.id)}`, object.content ?? ""]),
+    ),
   );
   return catdocDocuments;
 }
@@ -256,8 +268,14 @@ const SUITES: BudgetSuite[] = [
     ],
     every: async (server, dir) => {
       await Promise.all(LEVELS.map((level) => mkdir(join(dir, `fresh-${level}`))));
-      await writeFile(join(dir, "imported.md"), "---\nid: imported-note\ntitle: Imported note\n---\n# Imported note\n\nSee @c0-o1 and @c0-o2.\n");
-      const morphisms = await server.client.callTool({ name: "catdoc_list_morphisms", arguments: { categoryId: "cat-0", includeIdentities: false, limit: 1 } });
+      await writeFile(
+        join(dir, "imported.md"),
+        "---\nid: imported-note\ntitle: Imported note\n---\n# Imported note\n\nSee @c0-o1 and @c0-o2.\n",
+      );
+      const morphisms = await server.client.callTool({
+        name: "catdoc_list_morphisms",
+        arguments: { categoryId: "cat-0", includeIdentities: false, limit: 1 },
+      });
       const morphismId = (morphisms.structuredContent as { ids: string[] }).ids[0] ?? "";
       return [
         { tool: "catdoc_list_categories", args: {} },
@@ -283,9 +301,15 @@ const SUITES: BudgetSuite[] = [
     },
     // A document of ~100,000 tokens (in its own file, imported as an object): its resource comes in parts.
     beforeResources: async (server, dir) => {
-      const lines = Array.from({ length: 5_000 }, (_, i) => `Paragraph ${i}: how the categories, their functors and the documents behind them fit together.`);
+      const lines = Array.from(
+        { length: 5_000 },
+        (_, i) => `Paragraph ${i}: how the categories, their functors and the documents behind them fit together.`,
+      );
       await writeFile(join(dir, "handbook.md"), `---\nid: handbook\ntitle: Handbook\n---\n# Handbook\n\n${lines.join("\n")}\n`);
-      const result = await server.client.callTool({ name: "catdoc_import_document", arguments: { filePath: "handbook.md", categoryId: "cat-0" } });
+      const result = await server.client.callTool({
+        name: "catdoc_import_document",
+        arguments: { filePath: "handbook.md", categoryId: "cat-0" },
+      });
       expect(result.isError, JSON.stringify(result.structuredContent)).not.toBe(true);
     },
   },
@@ -295,9 +319,15 @@ const SUITES: BudgetSuite[] = [
     early: true,
     ratio: () => [
       { tool: "suggest_pattern", args: { goal: "custom error classes that carry an error code" } },
-      { tool: "suggest_pattern", args: { goal: "register tools from definition objects in one loop", limit: 10 }, label: "suggest_pattern limit 10" },
+      {
+        tool: "suggest_pattern",
+        args: { goal: "register tools from definition objects in one loop", limit: 10 },
+        label: "suggest_pattern limit 10",
+      },
     ],
-    worst: () => [{ tool: "suggest_pattern", args: { goal: "a factory", context: "export function create() {}\n".repeat(700), limit: 10 } }],
+    worst: () => [
+      { tool: "suggest_pattern", args: { goal: "a factory", context: "export function create() {}\n".repeat(700), limit: 10 } },
+    ],
     // Without a model (MOCHI_MODEL empty) the model's tools answer NOT_READY, saying how to set one.
     every: async () => [
       { tool: "suggest_pattern", args: { goal: "custom error classes that carry an error code" } },
@@ -313,7 +343,11 @@ const SUITES: BudgetSuite[] = [
       // 25 of this repository's source files, copied into a root of their own (every-tool cases).
       await mkdir(join(dir, "sources"));
       const copies = COPIED_SOURCES(dir);
-      await Promise.all(CORE_SOURCES().slice(0, 25).map((path, i) => copyFile(join(REPO_ROOT, path), copies[i] ?? "")));
+      await Promise.all(
+        CORE_SOURCES()
+          .slice(0, 25)
+          .map((path, i) => copyFile(join(REPO_ROOT, path), copies[i] ?? "")),
+      );
       const roots = [REPO_ROOT.replace(/\/$/, ""), join(dir, "repo"), join(dir, "sources")];
       return { ...BASE_ENV, LOCAL_MODEL_ROOTS: roots.join(delimiter), LOCAL_MODEL_STATE_DIR: join(dir, "state") };
     },
@@ -327,7 +361,11 @@ const SUITES: BudgetSuite[] = [
       return [
         { tool: "local_extract", args: { task_type: "exports", files: ts }, label: "local_extract exports ×40" },
         { tool: "local_extract", args: { task_type: "imports", files: ts }, label: "local_extract imports ×40" },
-        { tool: "local_extract", args: { task_type: "pattern_match", files: ts, extract: { patterns: ["export (async )?function \\w+"] } }, label: "local_extract pattern_match ×40" },
+        {
+          tool: "local_extract",
+          args: { task_type: "pattern_match", files: ts, extract: { patterns: ["export (async )?function \\w+"] } },
+          label: "local_extract pattern_match ×40",
+        },
         { tool: "local_extract", args: { task_type: "structure", files: md }, label: "local_extract structure ×20" },
         { tool: "local_extract", args: { task_type: "frontmatter", files: md }, label: "local_extract frontmatter ×20" },
         { tool: "local_analyze", args: { task_type: "exports", files: analyzed }, label: "local_analyze exports ×25" },
@@ -343,8 +381,16 @@ const SUITES: BudgetSuite[] = [
     worst: (dir) => {
       const ts = ALL_SOURCES().slice(0, 200);
       return [
-        { tool: "local_extract", args: { task_type: "pattern_match", files: ts, extract: { patterns: ["."] } }, label: "local_extract pattern_match '.' ×200" },
-        { tool: "local_extract", args: { task_type: "structure", files: ALL_MARKDOWN().slice(0, 200) }, label: "local_extract structure ×200" },
+        {
+          tool: "local_extract",
+          args: { task_type: "pattern_match", files: ts, extract: { patterns: ["."] } },
+          label: "local_extract pattern_match '.' ×200",
+        },
+        {
+          tool: "local_extract",
+          args: { task_type: "structure", files: ALL_MARKDOWN().slice(0, 200) },
+          label: "local_extract structure ×200",
+        },
         { tool: "local_analyze", args: { task_type: "functions", files: ts }, label: "local_analyze functions ×200" },
         { tool: "local_git", args: { task_type: "log", repo: join(dir, "repo"), options: { limit: 1000 } }, label: "local_git log 1000" },
       ];
@@ -354,9 +400,21 @@ const SUITES: BudgetSuite[] = [
       const files = COPIED_SOURCES(dir);
       const repo = join(dir, "repo");
       return [
-        ...(["exports", "imports", "structure"] as const).map((task_type) => ({ tool: "local_extract", args: { task_type, files }, label: `local_extract ${task_type} ×25` })),
-        { tool: "local_extract", args: { task_type: "pattern_match", files, extract: { patterns: ["export (async )?function \\w+"] } }, label: "local_extract pattern_match ×25" },
-        ...(["exports", "functions", "types", "dependencies"] as const).map((task_type) => ({ tool: "local_analyze", args: { task_type, files }, label: `local_analyze ${task_type} ×25` })),
+        ...(["exports", "imports", "structure"] as const).map((task_type) => ({
+          tool: "local_extract",
+          args: { task_type, files },
+          label: `local_extract ${task_type} ×25`,
+        })),
+        {
+          tool: "local_extract",
+          args: { task_type: "pattern_match", files, extract: { patterns: ["export (async )?function \\w+"] } },
+          label: "local_extract pattern_match ×25",
+        },
+        ...(["exports", "functions", "types", "dependencies"] as const).map((task_type) => ({
+          tool: "local_analyze",
+          args: { task_type, files },
+          label: `local_analyze ${task_type} ×25`,
+        })),
         {
           tool: "local_verify",
           args: { checks: files.map((file, i) => ({ id: `CHECK-${i}`, file, condition: { type: "contains", value: "export" } })) },
@@ -364,10 +422,17 @@ const SUITES: BudgetSuite[] = [
         },
         ...(["status", "diff", "log", "changed_files"] as const).map((task_type) => ({
           tool: "local_git",
-          args: { task_type, repo, ...(task_type === "status" ? {} : { options: { ref: "HEAD~50", ...(task_type === "log" ? { limit: 50 } : {}) } }) },
+          args: {
+            task_type,
+            repo,
+            ...(task_type === "status" ? {} : { options: { ref: "HEAD~50", ...(task_type === "log" ? { limit: 50 } : {}) } }),
+          },
           label: `local_git ${task_type}`,
         })),
-        { tool: "local_generate", args: { template: "# {{title}}\n\n{{body}}\n", variables: { title: "Budgets", body: "Every tool at every level." } } },
+        {
+          tool: "local_generate",
+          args: { template: "# {{title}}\n\n{{body}}\n", variables: { title: "Budgets", body: "Every tool at every level." } },
+        },
       ];
     },
   },
@@ -391,9 +456,18 @@ const SUITES: BudgetSuite[] = [
       { tool: "get_function_history", args: { name: "median_1" } },
       {
         tool: "save_function",
-        args: { name: "clamp_value", code: "def clamp_value(x: float, low: float, high: float) -> float:\n    \"\"\"Clamp x into [low, high].\"\"\"\n    return max(low, min(high, x))\n", description: "Clamp a number into a range.", skip_tests: true },
+        args: {
+          name: "clamp_value",
+          code: 'def clamp_value(x: float, low: float, high: float) -> float:\n    """Clamp x into [low, high]."""\n    return max(low, min(high, x))\n',
+          description: "Clamp a number into a range.",
+          skip_tests: true,
+        },
       },
-      { tool: "delete_function", args: {}, perLevel: (level) => ({ name: { minimal: "chunk_3", standard: "chunk_7", full: "chunk_11" }[level] }) },
+      {
+        tool: "delete_function",
+        args: {},
+        perLevel: (level) => ({ name: { minimal: "chunk_3", standard: "chunk_7", full: "chunk_11" }[level] }),
+      },
     ],
   },
   {
@@ -421,7 +495,10 @@ async function pagesOf<T extends { nextCursor?: string }>(list: (cursor?: string
 }
 
 const largestOf = <T>(items: readonly T[], size: (item: T) => number, name: (item: T) => string) =>
-  items.reduce<{ tokens: number; name: string }>((max, item) => (size(item) > max.tokens ? { tokens: size(item), name: name(item) } : max), { tokens: 0, name: "-" });
+  items.reduce<{ tokens: number; name: string }>(
+    (max, item) => (size(item) > max.tokens ? { tokens: size(item), name: name(item) } : max),
+    { tokens: 0, name: "-" },
+  );
 
 interface Started {
   dir: string;
@@ -447,7 +524,9 @@ function start(suite: BudgetSuite): Promise<Started> {
         await server.close();
         throw error;
       }
-      setupSeconds.push(`${suite.server.name} ${((performance.now() - began) / 1000).toFixed(1)} s${suite.early === true ? " (early)" : ""}`);
+      setupSeconds.push(
+        `${suite.server.name} ${((performance.now() - began) / 1000).toFixed(1)} s${suite.early === true ? " (early)" : ""}`,
+      );
       return { dir, server };
     })();
     started.set(suite, starting);
@@ -483,7 +562,13 @@ describe.each(SUITES)("token budgets of $server.name", (suite) => {
       const measured = await answers(server, c.tool, c.args);
       const ratio = measured.minimal.tokens / measured.full.tokens;
       const key = keyOf(suite.server.name, c);
-      rows.push({ server: suite.server.name, call: c.label ?? c.tool, answers: measured, ratio, verdict: ratio <= MAX_RATIO ? "ok" : "OVER" });
+      rows.push({
+        server: suite.server.name,
+        call: c.label ?? c.tool,
+        answers: measured,
+        ratio,
+        verdict: ratio <= MAX_RATIO ? "ok" : "OVER",
+      });
       for (const level of LEVELS) {
         expect.soft(measured[level].error, `${key} at ${level}`).toBeUndefined();
         expect.soft(measured[level].tokens, `${key} at ${level}`).toBeLessThanOrEqual(MAX_TOKENS);
@@ -491,7 +576,9 @@ describe.each(SUITES)("token budgets of $server.name", (suite) => {
       expect.soft(measured.minimal.tokens, `${key}: minimal ≤ standard`).toBeLessThanOrEqual(measured.standard.tokens);
       expect.soft(measured.standard.tokens, `${key}: standard ≤ full`).toBeLessThanOrEqual(measured.full.tokens);
     }
-    const over = rows.filter((r) => r.server === suite.server.name && r.verdict === "OVER").map((r) => `${r.call} (${r.ratio?.toFixed(3)})`);
+    const over = rows
+      .filter((r) => r.server === suite.server.name && r.verdict === "OVER")
+      .map((r) => `${r.call} (${r.ratio?.toFixed(3)})`);
     expect(over, "minimal above 25% of full").toEqual([]);
   });
 
@@ -499,10 +586,16 @@ describe.each(SUITES)("token budgets of $server.name", (suite) => {
     for (const c of worstCases) {
       const measured = await answers(server, c.tool, c.args);
       const withheld = LEVELS.filter((l) => measured[l].error !== undefined);
-      rows.push({ server: suite.server.name, call: `${c.label ?? c.tool} (largest)`, answers: measured, verdict: withheld.length === 0 ? "fits" : `withheld at ${withheld.join(", ")}` });
+      rows.push({
+        server: suite.server.name,
+        call: `${c.label ?? c.tool} (largest)`,
+        answers: measured,
+        verdict: withheld.length === 0 ? "fits" : `withheld at ${withheld.join(", ")}`,
+      });
       for (const level of LEVELS) {
         expect.soft(measured[level].tokens, `${c.label ?? c.tool} at ${level}`).toBeLessThanOrEqual(MAX_TOKENS);
-        if (measured[level].error !== undefined) expect.soft(measured[level].error, `${c.label ?? c.tool} at ${level}`).toBe("RESOURCE_EXHAUSTED");
+        if (measured[level].error !== undefined)
+          expect.soft(measured[level].error, `${c.label ?? c.tool} at ${level}`).toBe("RESOURCE_EXHAUSTED");
       }
     }
   });
@@ -520,13 +613,15 @@ describe.each(SUITES)("token budgets of $server.name", (suite) => {
       const measured = {} as Record<Level, Answer>;
       for (const level of LEVELS) {
         const args = { ...c.args, ...c.perLevel?.(level) };
-        measured[level] = c.perLevel === undefined ? await cachedAnswer(server, c.tool, args, level) : await answer(server, c.tool, args, level);
+        measured[level] =
+          c.perLevel === undefined ? await cachedAnswer(server, c.tool, args, level) : await answer(server, c.tool, args, level);
       }
       const failed = LEVELS.filter((l) => measured[l].error !== undefined);
       const ratio = failed.length === 0 ? measured.minimal.tokens / measured.full.tokens : undefined;
       const checked = ratio !== undefined && measured.minimal.tokens > RATIO_FLOOR;
       if (checked && ratio > MAX_RATIO) over.push(`${label} (${ratio.toFixed(3)}: ${measured.minimal.tokens} of ${measured.full.tokens})`);
-      const verdict = failed.length > 0 ? `error at ${failed.join(", ")}` : !checked ? `minimal ≤ ${RATIO_FLOOR}` : ratio <= MAX_RATIO ? "ok" : "OVER";
+      const verdict =
+        failed.length > 0 ? `error at ${failed.join(", ")}` : !checked ? `minimal ≤ ${RATIO_FLOOR}` : ratio <= MAX_RATIO ? "ok" : "OVER";
       rows.push({ server: suite.server.name, call: `${label} (every tool)`, answers: measured, ratio, verdict });
       for (const level of LEVELS) {
         expect.soft(measured[level].tokens, `${label} at ${level}`).toBeLessThanOrEqual(MAX_TOKENS);
@@ -553,11 +648,22 @@ describe.each(SUITES)("token budgets of $server.name", (suite) => {
     expect(new Set(resources.map((r) => r.uri)).size, "each resource listed once").toBe(resources.length);
     const measurePages = (what: string, pages: readonly object[], entries: number) => {
       const largest = largestOf(pages, tokens, (page) => `page ${pages.indexOf(page) + 1}`);
-      resourceRows.push({ server: name, what, count: pages.length, largest: largest.tokens, largestOf: largest.name, note: `${entries} entries` });
+      resourceRows.push({
+        server: name,
+        what,
+        count: pages.length,
+        largest: largest.tokens,
+        largestOf: largest.name,
+        note: `${entries} entries`,
+      });
       for (const [i, page] of pages.entries()) expect.soft(tokens(page), `${name} ${what} page ${i + 1}`).toBeLessThanOrEqual(MAX_TOKENS);
     };
     measurePages("resources/list", lists, resources.length);
-    measurePages("resources/templates/list", templates, templates.reduce((n, page) => n + page.resourceTemplates.length, 0));
+    measurePages(
+      "resources/templates/list",
+      templates,
+      templates.reduce((n, page) => n + page.resourceTemplates.length, 0),
+    );
 
     const reads: { uri: string; tokens: number }[] = [];
     const refused: { uri: string; tokens: number }[] = [];
@@ -588,14 +694,25 @@ describe.each(SUITES)("token budgets of $server.name", (suite) => {
     }
     const seconds = (performance.now() - started) / 1000;
     for (const read of reads) expect.soft(read.tokens, `${name} read ${read.uri}`).toBeLessThanOrEqual(MAX_TOKENS);
-    const largest = largestOf(reads, (r) => r.tokens, (r) => r.uri);
+    const largest = largestOf(
+      reads,
+      (r) => r.tokens,
+      (r) => r.uri,
+    );
     resourceRows.push({
       server: name,
       what: "resources/read",
       count: reads.length,
       largest: largest.tokens,
       largestOf: largest.name,
-      note: `${toRead.length === resources.length ? "every one" : toRead.length} of ${resources.length} resources read in ${seconds.toFixed(1)} s, ${split} split (${parts} parts), ${refused.length} refused${refused.length > 0 ? ` (${refused.map((r) => r.uri).slice(0, 3).join(", ")}${refused.length > 3 ? ", …" : ""}; error ~${Math.max(...refused.map((r) => r.tokens))} tokens)` : ""}`,
+      note: `${toRead.length === resources.length ? "every one" : toRead.length} of ${resources.length} resources read in ${seconds.toFixed(1)} s, ${split} split (${parts} parts), ${refused.length} refused${
+        refused.length > 0
+          ? ` (${refused
+              .map((r) => r.uri)
+              .slice(0, 3)
+              .join(", ")}${refused.length > 3 ? ", …" : ""}; error ~${Math.max(...refused.map((r) => r.tokens))} tokens)`
+          : ""
+      }`,
     });
     // Hundreds of reads (mochi: every resource; catdoc: its sample and a split document's parts)
     // on a loaded 2-core machine.
@@ -616,7 +733,10 @@ afterAll(() => {
       "",
       `Resources (every page of each listing, every read or the suite's sample; tokens as above):`,
       `${"server".padEnd(16)} ${"what".padEnd(26)} ${"count".padStart(6)} ${"largest".padStart(8)}  largest of / notes`,
-      ...resourceRows.map((r) => `${r.server.padEnd(16)} ${r.what.padEnd(26)} ${String(r.count).padStart(6)} ${String(r.largest).padStart(8)}  ${r.largestOf} — ${r.note}`),
+      ...resourceRows.map(
+        (r) =>
+          `${r.server.padEnd(16)} ${r.what.padEnd(26)} ${String(r.count).padStart(6)} ${String(r.largest).padStart(8)}  ${r.largestOf} — ${r.note}`,
+      ),
       "",
       `Set-up (fixtures, server start, population; early ones run while the suites before them do): ${setupSeconds.join(", ")}`,
     ].join("\n"),

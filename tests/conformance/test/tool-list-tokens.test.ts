@@ -49,7 +49,13 @@ const rows: Row[] = [];
 describe.each(SERVERS.filter((s) => MEASURED.includes(s.name)))("the tool list of $name", (server) => {
   it(`costs at most ${MAX_AVERAGE} o200k tokens per tool on average, with output schemas free of the error body and ±2^53 bounds`, async () => {
     const dir = await mkdtemp(join(tmpdir(), `tool-tokens-${server.name}-`));
-    const spawned = await spawnStdioServer({ command: SERVER_NODE, args: [server.entry], env: await server.env(dir), cwd: dir, readyTimeoutMs: 60_000 });
+    const spawned = await spawnStdioServer({
+      command: SERVER_NODE,
+      args: [server.entry],
+      env: await server.env(dir),
+      cwd: dir,
+      readyTimeoutMs: 60_000,
+    });
     try {
       const { tools } = await spawned.client.listTools();
       expect(tools.length).toBeGreaterThan(0);
@@ -62,7 +68,9 @@ describe.each(SERVERS.filter((s) => MEASURED.includes(s.name)))("the tool list o
         expect.soft(JSON.stringify(tool), `${tool.name}: ±2^53 integer bounds`).not.toContain("9007199254740991");
         expect.soft(tool.description?.length ?? 0, `${tool.name} has a description`).toBeGreaterThan(20);
       }
-      expect(total / tools.length, `${server.name}: ${costs.map((c) => `${c.name} ${c.tokens}`).join(", ")}`).toBeLessThanOrEqual(MAX_AVERAGE);
+      expect(total / tools.length, `${server.name}: ${costs.map((c) => `${c.name} ${c.tokens}`).join(", ")}`).toBeLessThanOrEqual(
+        MAX_AVERAGE,
+      );
       spawned.assertCleanStdout();
     } finally {
       await spawned.close();
@@ -76,7 +84,10 @@ afterAll(() => {
     [
       `Model-facing tools/list cost (o200k tokens of JSON.stringify({name, description, input_schema}) per tool; budget ${MAX_AVERAGE} on average):`,
       `${"server".padEnd(18)} ${"tools".padStart(5)} ${"total".padStart(7)} ${"average".padStart(8)}  largest`,
-      ...rows.map((r) => `${r.server.padEnd(18)} ${String(r.tools).padStart(5)} ${String(r.total).padStart(7)} ${(r.total / r.tools).toFixed(0).padStart(8)}  ${r.largest}`),
+      ...rows.map(
+        (r) =>
+          `${r.server.padEnd(18)} ${String(r.tools).padStart(5)} ${String(r.total).padStart(7)} ${(r.total / r.tools).toFixed(0).padStart(8)}  ${r.largest}`,
+      ),
     ].join("\n"),
   );
 });

@@ -21,7 +21,10 @@ const ROOT_PATH = /(?:^|[\s(`'"[])((?:packages|apps|tests|scripts|bench|docs|\.c
 const PACKAGE_PATH = /(?:^|[\s(`'"[])(src\/[\w.@/-]*\.[a-z]{1,5})(?![\w/])/g;
 
 function sourceFiles(): string[] {
-  const out = execFileSync("git", ["ls-files", "-co", "--exclude-standard", "*.ts", "*.mts", "*.mjs", "*.js", "*.cjs"], { cwd: ROOT, encoding: "utf8" });
+  const out = execFileSync("git", ["ls-files", "-co", "--exclude-standard", "*.ts", "*.mts", "*.mjs", "*.js", "*.cjs"], {
+    cwd: ROOT,
+    encoding: "utf8",
+  });
   return out.split("\n").filter((f) => f !== "" && !f.includes("/dist/") && !f.includes("node_modules/") && !f.includes("/fixtures/"));
 }
 
@@ -50,7 +53,8 @@ function commentsOf(text: string): string[] {
       continue;
     }
     if (kind === ts.SyntaxKind.WhitespaceTrivia || kind === ts.SyntaxKind.NewLineTrivia) continue;
-    if ((kind === ts.SyntaxKind.SlashToken || kind === ts.SyntaxKind.SlashEqualsToken) && !ENDS_EXPRESSION.has(previous)) kind = scanner.reScanSlashToken();
+    if ((kind === ts.SyntaxKind.SlashToken || kind === ts.SyntaxKind.SlashEqualsToken) && !ENDS_EXPRESSION.has(previous))
+      kind = scanner.reScanSlashToken();
     if (kind === ts.SyntaxKind.TemplateHead) templates.push(0);
     else if (kind === ts.SyntaxKind.OpenBraceToken && templates.length > 0) templates[templates.length - 1]! += 1;
     else if (kind === ts.SyntaxKind.CloseBraceToken && templates.length > 0) {
@@ -94,7 +98,8 @@ describe("comments", () => {
       }
       for (const [, path] of comment.matchAll(PACKAGE_PATH)) {
         const clean = (path ?? "").replace(/[.,:;)]+$/, "");
-        if (!placeholder(clean) && !existsSync(join(ROOT, packageDir(file), clean))) problems.push(`${file}: names ${clean}, which is not in ${packageDir(file) || "the root"}`);
+        if (!placeholder(clean) && !existsSync(join(ROOT, packageDir(file), clean)))
+          problems.push(`${file}: names ${clean}, which is not in ${packageDir(file) || "the root"}`);
       }
     }
   }

@@ -27,16 +27,19 @@ const RULES: ICruiseOptions["ruleSet"] = {
 };
 
 async function violations(): Promise<{ modules: number; violations: IViolation[] }> {
-  const result = await cruise(["packages/core/src", "apps/catdoc-server/src", "apps/local-model-server/src", "apps/mochi-server/src", "apps/solo-assets-server/src"], {
-    baseDir: ROOT,
-    ruleSet: RULES,
-    validate: true,
-    tsPreCompilationDeps: false,
-    // Packages resolve as Node resolves them at run time: through their package.json "exports".
-    enhancedResolveOptions: { exportsFields: ["exports"], conditionNames: ["import", "node", "default"] },
-    doNotFollow: { path: "node_modules|/dist/" },
-    exclude: { path: "/test/|/dist/|\\.d\\.ts$" },
-  });
+  const result = await cruise(
+    ["packages/core/src", "apps/catdoc-server/src", "apps/local-model-server/src", "apps/mochi-server/src", "apps/solo-assets-server/src"],
+    {
+      baseDir: ROOT,
+      ruleSet: RULES,
+      validate: true,
+      tsPreCompilationDeps: false,
+      // Packages resolve as Node resolves them at run time: through their package.json "exports".
+      enhancedResolveOptions: { exportsFields: ["exports"], conditionNames: ["import", "node", "default"] },
+      doNotFollow: { path: "node_modules|/dist/" },
+      exclude: { path: "/test/|/dist/|\\.d\\.ts$" },
+    },
+  );
   if (typeof result.output === "string") throw new Error("dependency-cruiser answered text, expected its JSON result");
   return { modules: result.output.modules.length, violations: result.output.summary.violations };
 }

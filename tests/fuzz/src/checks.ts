@@ -59,18 +59,22 @@ export interface CheckContext {
 }
 
 /** JSON-RPC codes that report a bad request (the caller's fault) rather than a server fault. */
-const PROTOCOL_CODES = new Set<number>([ProtocolErrorCode.ParseError, ProtocolErrorCode.InvalidRequest, ProtocolErrorCode.MethodNotFound, ProtocolErrorCode.InvalidParams]);
+const PROTOCOL_CODES = new Set<number>([
+  ProtocolErrorCode.ParseError,
+  ProtocolErrorCode.InvalidRequest,
+  ProtocolErrorCode.MethodNotFound,
+  ProtocolErrorCode.InvalidParams,
+]);
 
 /** The SDK client's own messages when a result does not match the tool's output schema (or the schema cannot be used). */
-const CLIENT_SCHEMA_MESSAGE = /Structured content does not match|Failed to validate structured content|did not return structured content|has an invalid outputSchema/;
+const CLIENT_SCHEMA_MESSAGE =
+  /Structured content does not match|Failed to validate structured content|did not return structured content|has an invalid outputSchema/;
 
 /** A JavaScript stack frame: "    at fn (file.js:1:2)" or "at file:///x.js:1:2". */
 const STACK_FRAME = /\n\s*at \S.*(:\d+:\d+\)?|\(native\)|<anonymous>)/;
 
 function textOf(result: CallToolResult): string {
-  return result.content
-    .map((item) => (item.type === "text" ? item.text : ""))
-    .join("\n");
+  return result.content.map((item) => (item.type === "text" ? item.text : "")).join("\n");
 }
 
 function checkToolError(result: CallToolResult, failures: Failure[]): { code: string; message: string } | undefined {
@@ -110,13 +114,17 @@ export function checkCall(outcome: CallOutcome, context: CheckContext): CallRepo
   }
   const limit = context.deadlineMs + context.slackMs;
   if (outcome.kind === "timeout" || outcome.latencyMs > limit) {
-    failures.push({ kind: "deadline_overrun", detail: `${outcome.kind === "timeout" ? "no answer" : "answered"} after ${Math.round(outcome.latencyMs)} ms; deadline ${context.deadlineMs} ms + ${context.slackMs} ms slack` });
+    failures.push({
+      kind: "deadline_overrun",
+      detail: `${outcome.kind === "timeout" ? "no answer" : "answered"} after ${Math.round(outcome.latencyMs)} ms; deadline ${context.deadlineMs} ms + ${context.slackMs} ms slack`,
+    });
   }
   if (outcome.kind === "result") {
     const text = JSON.stringify(outcome.result.structuredContent ?? textOf(outcome.result)) ?? "";
     // As core's budget counts: o200k tokens once runCase has loaded the tokenizer, else UTF-8 bytes (never fewer).
     const tokens = Buffer.byteLength(text, "utf8") > DEFAULT_MAX_RESPONSE_TOKENS ? jsonTokensAtMost(text) : 0;
-    if (tokens > DEFAULT_MAX_RESPONSE_TOKENS) failures.push({ kind: "oversized_response", detail: `${tokens} tokens (limit ${DEFAULT_MAX_RESPONSE_TOKENS})` });
+    if (tokens > DEFAULT_MAX_RESPONSE_TOKENS)
+      failures.push({ kind: "oversized_response", detail: `${tokens} tokens (limit ${DEFAULT_MAX_RESPONSE_TOKENS})` });
     if (context.sentinel && (text.includes(context.sentinel) || textOf(outcome.result).includes(context.sentinel))) {
       failures.push({ kind: "root_escape", detail: "the answer carries the text of a file outside the root" });
     }
@@ -137,7 +145,10 @@ export function checkCall(outcome: CallOutcome, context: CheckContext): CallRepo
     if (CLIENT_SCHEMA_MESSAGE.test(outcome.message)) {
       failures.push({ kind: "output_schema", detail: outcome.message.slice(0, 300) });
     } else if (!PROTOCOL_CODES.has(outcome.code)) {
-      failures.push({ kind: "uncoded_error", detail: `JSON-RPC error ${outcome.code} (not a protocol error): ${outcome.message.slice(0, 300)}` });
+      failures.push({
+        kind: "uncoded_error",
+        detail: `JSON-RPC error ${outcome.code} (not a protocol error): ${outcome.message.slice(0, 300)}`,
+      });
     } else {
       verdict = "protocol_error";
     }

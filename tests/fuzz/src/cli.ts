@@ -16,10 +16,17 @@ import { formatDetails, formatTable } from "./report.js";
 import { failsOnInternal, selectTargets, type FuzzTarget } from "./targets/index.js";
 
 async function main(options: HarnessOptions, targets: readonly FuzzTarget[]): Promise<number> {
-  const eras = options.eras.length > 1 ? `, rounds alternating between the ${options.eras.join(" and ")} eras` : ` in the ${options.eras.join("")} era`;
-  console.log(`fuzz: ${options.calls} calls per server${eras}, seed ${options.seed} (FUZZ_SEED=${options.seed} repeats this run), servers: ${targets.map((t) => t.short).join(", ")}`);
+  const eras =
+    options.eras.length > 1
+      ? `, rounds alternating between the ${options.eras.join(" and ")} eras`
+      : ` in the ${options.eras.join("")} era`;
+  console.log(
+    `fuzz: ${options.calls} calls per server${eras}, seed ${options.seed} (FUZZ_SEED=${options.seed} repeats this run), servers: ${targets.map((t) => t.short).join(", ")}`,
+  );
   const strict = targets.filter((t) => failsOnInternal(t, options.failOnInternal)).map((t) => t.short);
-  console.log(`INTERNAL answers fail the run of: ${strict.length === 0 ? "none" : strict.join(", ")} (FUZZ_STRICT=${options.failOnInternal === undefined ? "unset: each server's default" : options.failOnInternal ? "1" : "0"})`);
+  console.log(
+    `INTERNAL answers fail the run of: ${strict.length === 0 ? "none" : strict.join(", ")} (FUZZ_STRICT=${options.failOnInternal === undefined ? "unset: each server's default" : options.failOnInternal ? "1" : "0"})`,
+  );
   const summaries: ServerSummary[] = [];
   /** Runs that stopped with an error (a server that does not serve the era fails to connect): failures too. */
   const aborted: string[] = [];
@@ -29,19 +36,23 @@ async function main(options: HarnessOptions, targets: readonly FuzzTarget[]): Pr
       console.log(`\n${target.name} (${era} era): fuzzing…`);
       let summary: ServerSummary;
       try {
-        summary = await fuzzServer(target, {
-          era,
-          eras: options.eras,
-          calls: options.calls,
-          seed: options.seed,
-          slackMs: options.slackMs,
-          goldenRate: options.goldenRate,
-          expensiveRate: options.expensiveRate,
-          keepDir: options.keepDirs,
-          failOnInternal: failsOnInternal(target, options.failOnInternal),
-          progressEvery: Math.max(100, Math.floor(options.calls / options.eras.length / 10)),
-          onProgress: (done, tally) => console.log(`  ${done} calls, ${tally.failedCalls} failed`),
-        }, runs.get(era));
+        summary = await fuzzServer(
+          target,
+          {
+            era,
+            eras: options.eras,
+            calls: options.calls,
+            seed: options.seed,
+            slackMs: options.slackMs,
+            goldenRate: options.goldenRate,
+            expensiveRate: options.expensiveRate,
+            keepDir: options.keepDirs,
+            failOnInternal: failsOnInternal(target, options.failOnInternal),
+            progressEvery: Math.max(100, Math.floor(options.calls / options.eras.length / 10)),
+            onProgress: (done, tally) => console.log(`  ${done} calls, ${tally.failedCalls} failed`),
+          },
+          runs.get(era),
+        );
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
         console.log(`  FAILED: ${message}`);
@@ -60,7 +71,10 @@ async function main(options: HarnessOptions, targets: readonly FuzzTarget[]): Pr
     await disposeRuns(runs, options.keepDirs);
   }
   console.log(`\n${formatTable(summaries)}`);
-  const failing = [...summaries.filter(summaryFailed).map((s) => `${s.server} (${s.era})`), ...aborted.map((run) => `${run}, which stopped with an error`)];
+  const failing = [
+    ...summaries.filter(summaryFailed).map((s) => `${s.server} (${s.era})`),
+    ...aborted.map((run) => `${run}, which stopped with an error`),
+  ];
   console.log(failing.length === 0 ? "\nfuzz: no failures" : `\nfuzz: FAILED on ${failing.join(", ")}`);
   return failing.length === 0 ? 0 : 1;
 }

@@ -83,7 +83,14 @@ export class FuzzConnection {
   static async start(launch: ServerLaunch, era: Era): Promise<FuzzConnection> {
     let spawned: SpawnedStdioServer;
     try {
-      spawned = await spawnStdioServer({ command: launch.command, args: launch.args, env: launch.env, cwd: launch.cwd, readyTimeoutMs: 60_000, era });
+      spawned = await spawnStdioServer({
+        command: launch.command,
+        args: launch.args,
+        env: launch.env,
+        cwd: launch.cwd,
+        readyTimeoutMs: 60_000,
+        era,
+      });
     } catch (error) {
       const how = era === "modern" ? `pinned to ${MODERN_PROTOCOL_VERSION}` : "initialize handshake";
       throw new Error(`${era} era: starting the server and connecting the client (${how}) failed: ${messageOf(error)}`);
@@ -133,7 +140,10 @@ export class FuzzConnection {
     const started = performance.now();
     const elapsed = () => performance.now() - started;
     try {
-      const result = await this.spawned.client.callTool({ name: tool, arguments: materialize(args) as Record<string, unknown> }, { timeout: timeoutMs });
+      const result = await this.spawned.client.callTool(
+        { name: tool, arguments: materialize(args) as Record<string, unknown> },
+        { timeout: timeoutMs },
+      );
       return { kind: "result", result, latencyMs: elapsed(), raw: false };
     } catch (error) {
       return this.outcomeOfError(error, elapsed(), false);
@@ -158,7 +168,11 @@ export class FuzzConnection {
   private envelope(): string {
     if (this.era !== "modern") return "";
     const version = this.spawned.client.getNegotiatedProtocolVersion() ?? MODERN_PROTOCOL_VERSION;
-    const meta = { [PROTOCOL_VERSION_META_KEY]: version, [CLIENT_INFO_META_KEY]: { name: "local-mcp-fuzz", version: "0.0.0" }, [CLIENT_CAPABILITIES_META_KEY]: {} };
+    const meta = {
+      [PROTOCOL_VERSION_META_KEY]: version,
+      [CLIENT_INFO_META_KEY]: { name: "local-mcp-fuzz", version: "0.0.0" },
+      [CLIENT_CAPABILITIES_META_KEY]: {},
+    };
     return `,"_meta":${JSON.stringify(meta)}`;
   }
 
@@ -183,11 +197,15 @@ export class FuzzConnection {
     this.onExit = undefined;
     if (message === "closed") return { kind: "closed", message: this.exitedWith ?? "closed", latencyMs: elapsed(), raw: true };
     if (message === "timeout") {
-      this.spawned.child.stdin.write(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":${JSON.stringify(id)},"reason":"fuzz timeout"${this.envelope()}}}\n`);
+      this.spawned.child.stdin.write(
+        `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":${JSON.stringify(id)},"reason":"fuzz timeout"${this.envelope()}}}\n`,
+      );
       return { kind: "timeout", latencyMs: elapsed(), raw: true };
     }
-    if ("error" in message) return { kind: "rpc-error", code: message.error.code, message: message.error.message, latencyMs: elapsed(), raw: true };
-    if (!("result" in message)) return { kind: "client-error", message: "the answer was neither a result nor an error", latencyMs: elapsed(), raw: true };
+    if ("error" in message)
+      return { kind: "rpc-error", code: message.error.code, message: message.error.message, latencyMs: elapsed(), raw: true };
+    if (!("result" in message))
+      return { kind: "client-error", message: "the answer was neither a result nor an error", latencyMs: elapsed(), raw: true };
     return this.rawResult(message.result, elapsed());
   }
 
@@ -196,11 +214,23 @@ export class FuzzConnection {
     let body = wire;
     if (this.era === "modern") {
       const { resultType, ...rest } = (wire ?? {}) as Record<string, unknown>;
-      if (resultType !== "complete") return { kind: "client-error", message: `a ${MODERN_PROTOCOL_VERSION} result must carry resultType "complete" (got ${JSON.stringify(resultType)})`, latencyMs, raw: true };
+      if (resultType !== "complete")
+        return {
+          kind: "client-error",
+          message: `a ${MODERN_PROTOCOL_VERSION} result must carry resultType "complete" (got ${JSON.stringify(resultType)})`,
+          latencyMs,
+          raw: true,
+        };
       body = rest;
     }
     const checked = await specTypeSchemas.CallToolResult["~standard"].validate(body);
-    if (checked.issues) return { kind: "client-error", message: `the result is not a CallToolResult: ${checked.issues.map((i) => i.message).join("; ")}`, latencyMs, raw: true };
+    if (checked.issues)
+      return {
+        kind: "client-error",
+        message: `the result is not a CallToolResult: ${checked.issues.map((i) => i.message).join("; ")}`,
+        latencyMs,
+        raw: true,
+      };
     return { kind: "result", result: checked.value as CallToolResult, latencyMs, raw: true };
   }
 

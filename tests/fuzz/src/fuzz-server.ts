@@ -99,10 +99,13 @@ async function warmUp(connection: FuzzConnection, prepared: PreparedTarget, call
   while (performance.now() < until && connection.usable) {
     const outcome = await connection.callTool(call.tool, call.arguments, prepared.deadlineMs(call.tool) + CLIENT_GRACE_MS);
     if (outcome.kind === "result" && !outcome.result.isError) return;
-    last = outcome.kind === "result" ? JSON.stringify(outcome.result.structuredContent ?? outcome.result.content).slice(0, 500) : outcome.kind;
+    last =
+      outcome.kind === "result" ? JSON.stringify(outcome.result.structuredContent ?? outcome.result.content).slice(0, 500) : outcome.kind;
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
-  throw new Error(`the warm-up call ${call.tool} did not succeed within ${WARM_UP_MS / 1000} s (the model did not load?): ${connection.exited ?? last}`);
+  throw new Error(
+    `the warm-up call ${call.tool} did not succeed within ${WARM_UP_MS / 1000} s (the model did not load?): ${connection.exited ?? last}`,
+  );
 }
 
 export interface CallChecks {
@@ -114,7 +117,11 @@ export interface CallChecks {
 }
 
 /** Sends one case and checks the answer. */
-export async function runCase(connection: FuzzConnection, fuzzCase: Pick<FuzzCase, "tool" | "arguments">, checks: CallChecks): Promise<{ report: CallReport; latencyMs: number }> {
+export async function runCase(
+  connection: FuzzConnection,
+  fuzzCase: Pick<FuzzCase, "tool" | "arguments">,
+  checks: CallChecks,
+): Promise<{ report: CallReport; latencyMs: number }> {
   const deadlineMs = checks.prepared.deadlineMs(fuzzCase.tool);
   const before = connection.nonJsonLines.length;
   const outcome = await connection.callTool(fuzzCase.tool, fuzzCase.arguments, deadlineMs + checks.slackMs + CLIENT_GRACE_MS);
@@ -155,14 +162,19 @@ function record(tally: Tally, fuzzCase: FuzzCase, report: CallReport, latencyMs:
 }
 
 /** The known-good call and a ping, after the run. */
-async function answersAfter(connection: FuzzConnection, prepared: PreparedTarget, slackMs: number): Promise<{ ok: boolean; detail: string }> {
+async function answersAfter(
+  connection: FuzzConnection,
+  prepared: PreparedTarget,
+  slackMs: number,
+): Promise<{ ok: boolean; detail: string }> {
   if (connection.exited) return { ok: false, detail: `the process is gone (${connection.exited})` };
   const ping = connection.era === "modern" ? "server/discover" : "ping";
   if (!(await connection.ping())) return { ok: false, detail: `no answer to ${ping}` };
   const good = prepared.golden[0];
   if (!good) return { ok: true, detail: `${ping} answered (no known-good call)` };
   const { report } = await runCase(connection, good, { prepared, slackMs });
-  if (report.verdict !== "ok") return { ok: false, detail: `${good.tool} did not succeed: ${report.code ?? report.failures.map((f) => f.detail).join("; ")}` };
+  if (report.verdict !== "ok")
+    return { ok: false, detail: `${good.tool} did not succeed: ${report.code ?? report.failures.map((f) => f.detail).join("; ")}` };
   return { ok: true, detail: `${ping} and ${good.tool} answered` };
 }
 
@@ -244,9 +256,15 @@ export async function fuzzServer(target: FuzzTarget, options: FuzzRunOptions, ru
     const planned = Array.from({ length: options.calls }, (_, k) => k).filter((k) => eraOfCall(k, toolCount, eras) === options.era);
     for (const k of planned) {
       const fuzzCase = generator.caseAt(k);
-      const { report, latencyMs } = await runCase(connection, fuzzCase, { prepared, slackMs: options.slackMs, failOnInternal: options.failOnInternal, seenOutside });
+      const { report, latencyMs } = await runCase(connection, fuzzCase, {
+        prepared,
+        slackMs: options.slackMs,
+        failOnInternal: options.failOnInternal,
+        seenOutside,
+      });
       const failures: Failure[] = [...report.failures];
-      if (!connection.usable && !failures.some((f) => f.kind === "crash")) failures.push({ kind: "crash", detail: connection.exited ?? "stdin of the process closed" });
+      if (!connection.usable && !failures.some((f) => f.kind === "crash"))
+        failures.push({ kind: "crash", detail: connection.exited ?? "stdin of the process closed" });
       const final = { ...report, failures, verdict: failures.length > 0 ? ("failed" as const) : report.verdict };
       record(tally, fuzzCase, final, latencyMs);
       if (failures.length > 0) {

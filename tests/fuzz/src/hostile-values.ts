@@ -160,7 +160,14 @@ export function pathStrings(sandbox: PathSandbox | undefined, symlinkNames: read
 /** Huge strings, 1 MiB of ASCII, emoji, NUL or a lone surrogate, and boundary lengths. */
 function hugeStrings(maxLength: number | undefined): fc.Arbitrary<unknown> {
   const options: fc.Arbitrary<unknown>[] = [
-    fc.constantFrom(repeat("a", MEGABYTE), repeat("😀", MEGABYTE / 4), repeat("\u0000", 65_536), repeat("\uD800", 65_536), repeat("../", 100_000), repeat("{{x}}", 50_000)),
+    fc.constantFrom(
+      repeat("a", MEGABYTE),
+      repeat("😀", MEGABYTE / 4),
+      repeat("\u0000", 65_536),
+      repeat("\uD800", 65_536),
+      repeat("../", 100_000),
+      repeat("{{x}}", 50_000),
+    ),
   ];
   if (maxLength !== undefined) options.push(fc.constantFrom(repeat("a", maxLength + 1), repeat("é", maxLength), repeat("😀", maxLength)));
   return fc.oneof(...options);
@@ -239,7 +246,13 @@ export function hostileNumber(context: NumberContext): fc.Arbitrary<unknown> {
 
 /** Values nested 10, 1,000 or 10,000 levels deep, as arrays or objects. */
 export function deepValue(): fc.Arbitrary<unknown> {
-  return fc.tuple(fc.constantFrom<"array" | "object">("array", "object"), fc.constantFrom(10, 1_000, 10_000), fc.constantFrom(null, "x", 1, {}, [])).map(([kind, depth, leaf]) => nest(kind, depth, leaf));
+  return fc
+    .tuple(
+      fc.constantFrom<"array" | "object">("array", "object"),
+      fc.constantFrom(10, 1_000, 10_000),
+      fc.constantFrom(null, "x", 1, {}, []),
+    )
+    .map(([kind, depth, leaf]) => nest(kind, depth, leaf));
 }
 
 /** 100,000 small items, or max + 1 hostile (small) ones. */

@@ -5,15 +5,7 @@
  * object, or several of these at once.
  */
 import fc from "fast-check";
-import {
-  EXTRA_KEYS,
-  VALUES_BY_TYPE,
-  deepValue,
-  hostileNumber,
-  hostileString,
-  oversizedArray,
-  type PathSandbox,
-} from "./hostile-values.js";
+import { EXTRA_KEYS, VALUES_BY_TYPE, deepValue, hostileNumber, hostileString, oversizedArray, type PathSandbox } from "./hostile-values.js";
 import { JSON_TYPES, childSchema, propertyNames, requiredKeys, resolveRef, typesOf, type JsonSchema } from "./json-schema.js";
 import { Big, cloneValue, defineOwn, fill, repeat } from "./wire-value.js";
 
@@ -37,7 +29,14 @@ interface Slot {
 
 const MAX_SLOT_DEPTH = 8;
 
-function collectSlots(context: MutationContext, value: unknown, schema: JsonSchema, path: Path, key: string | undefined, out: Slot[]): void {
+function collectSlots(
+  context: MutationContext,
+  value: unknown,
+  schema: JsonSchema,
+  path: Path,
+  key: string | undefined,
+  out: Slot[],
+): void {
   if (path.length > MAX_SLOT_DEPTH || value instanceof Big || typeof value !== "object" || value === null) return;
   if (Array.isArray(value)) {
     value.forEach((item, index) => {
@@ -91,12 +90,21 @@ export function hostileFor(context: MutationContext, schema: JsonSchema, key: st
     { weight: 1, arbitrary: fc.constant(null) },
     { weight: 1, arbitrary: deepValue() },
   ];
-  if (wrong.length > 0) options.push({ weight: 4, arbitrary: fc.constantFrom(...wrong).chain((type) => VALUES_BY_TYPE[type] ?? fc.constant(null)) });
+  if (wrong.length > 0)
+    options.push({ weight: 4, arbitrary: fc.constantFrom(...wrong).chain((type) => VALUES_BY_TYPE[type] ?? fc.constant(null)) });
   const sandbox = key !== undefined && context.writeFields.has(key) ? context.sandbox : undefined;
-  const strings = hostileString({ minLength: resolved.minLength, maxLength: resolved.maxLength, sandbox, symlinkNames: context.symlinkNames });
+  const strings = hostileString({
+    minLength: resolved.minLength,
+    maxLength: resolved.maxLength,
+    sandbox,
+    symlinkNames: context.symlinkNames,
+  });
   options.push({ weight: has("string") ? 10 : 2, arbitrary: strings });
   if (has("number") || has("integer")) {
-    options.push({ weight: 6, arbitrary: hostileNumber({ minimum: resolved.minimum, maximum: resolved.maximum, integer: !has("number") }) });
+    options.push({
+      weight: 6,
+      arbitrary: hostileNumber({ minimum: resolved.minimum, maximum: resolved.maximum, integer: !has("number") }),
+    });
   }
   if (has("array")) {
     const items = resolved.items ?? {};
@@ -119,7 +127,10 @@ function extraKeyObject(context: MutationContext): fc.Arbitrary<Record<string, u
 }
 
 function extraKey(): fc.Arbitrary<string> {
-  return fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...EXTRA_KEYS) }, { weight: 1, arbitrary: fc.string({ unit: "binary", maxLength: 12 }) });
+  return fc.oneof(
+    { weight: 3, arbitrary: fc.constantFrom(...EXTRA_KEYS) },
+    { weight: 1, arbitrary: fc.string({ unit: "binary", maxLength: 12 }) },
+  );
 }
 
 function extraValue(context: MutationContext): fc.Arbitrary<unknown> {
@@ -201,9 +212,11 @@ export function mutatedArguments(context: MutationContext, valid: fc.Arbitrary<u
       { weight: 1, arbitrary: wholeArguments(context)(base) },
       {
         weight: 3,
-        arbitrary: fc.array(chooseSingle, { minLength: 2, maxLength: 4 }).chain((mutations) =>
-          mutations.reduce<fc.Arbitrary<unknown>>((acc, mutate) => acc.chain((value) => mutate(value)), fc.constant(base)),
-        ),
+        arbitrary: fc
+          .array(chooseSingle, { minLength: 2, maxLength: 4 })
+          .chain((mutations) =>
+            mutations.reduce<fc.Arbitrary<unknown>>((acc, mutate) => acc.chain((value) => mutate(value)), fc.constant(base)),
+          ),
       },
     ),
   );

@@ -63,7 +63,10 @@ export function harnessOptions(env: NodeJS.ProcessEnv = process.env, argv: reado
   return {
     calls: positiveInt("FUZZ_CALLS", env.FUZZ_CALLS, 10_000),
     seed,
-    servers: (env.FUZZ_SERVERS ?? "").split(",").map((s) => s.trim()).filter((s) => s.length > 0),
+    servers: (env.FUZZ_SERVERS ?? "")
+      .split(",")
+      .map((s) => s.trim())
+      .filter((s) => s.length > 0),
     eras: flag === undefined ? parseEras(env.FUZZ_ERA, "FUZZ_ERA") : parseEras(flag, "--era"),
     slackMs: positiveInt("FUZZ_SLACK_MS", env.FUZZ_SLACK_MS, 2_000),
     save: env.FUZZ_SAVE !== "0",

@@ -3,7 +3,24 @@ import { FAILURE_KINDS } from "./checks.js";
 import type { ServerSummary } from "./fuzz-server.js";
 import { describeValue } from "./wire-value.js";
 
-const COLUMNS = ["server", "era", "calls", "crashes", "non-JSON", "uncoded", "overruns", "other", "ok", "tool err", "proto err", "INTERNAL", "max ms", "p50 ms", "p99 ms", "after"] as const;
+const COLUMNS = [
+  "server",
+  "era",
+  "calls",
+  "crashes",
+  "non-JSON",
+  "uncoded",
+  "overruns",
+  "other",
+  "ok",
+  "tool err",
+  "proto err",
+  "INTERNAL",
+  "max ms",
+  "p50 ms",
+  "p99 ms",
+  "after",
+] as const;
 
 function row(summary: ServerSummary): string[] {
   const f = summary.tally.failures;

@@ -19,7 +19,12 @@ interface Walk {
   depth: number;
 }
 
-function hinted(walk: Walk, key: string | undefined, generic: fc.Arbitrary<unknown>, accept: (value: unknown) => boolean): fc.Arbitrary<unknown> {
+function hinted(
+  walk: Walk,
+  key: string | undefined,
+  generic: fc.Arbitrary<unknown>,
+  accept: (value: unknown) => boolean,
+): fc.Arbitrary<unknown> {
   const known = key === undefined ? [] : (walk.hints[key] ?? []).filter(accept);
   if (known.length === 0) return generic;
   return fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...known) }, { weight: 1, arbitrary: generic });
@@ -30,7 +35,9 @@ function stringArbitrary(schema: JsonSchema): fc.Arbitrary<string> {
   const maxLength = Math.max(minLength, Math.min(schema.maxLength ?? 24, 24));
   if (schema.pattern !== undefined) {
     try {
-      return fc.stringMatching(new RegExp(schema.pattern)).filter((s) => s.length >= minLength && s.length <= (schema.maxLength ?? Infinity));
+      return fc
+        .stringMatching(new RegExp(schema.pattern))
+        .filter((s) => s.length >= minLength && s.length <= (schema.maxLength ?? Infinity));
     } catch {
       // A pattern JavaScript cannot compile: fall back to plain text.
     }
@@ -48,7 +55,10 @@ function numberArbitrary(schema: JsonSchema, integer: boolean): fc.Arbitrary<num
   const min = Math.ceil(low);
   const max = Math.max(min, Math.floor(high));
   // Mostly small values (limits, depths), sometimes anywhere in the range.
-  return fc.oneof({ weight: 3, arbitrary: fc.integer({ min, max: Math.min(max, min + 20) }) }, { weight: 1, arbitrary: fc.integer({ min, max: Math.min(max, Number.MAX_SAFE_INTEGER) }) });
+  return fc.oneof(
+    { weight: 3, arbitrary: fc.integer({ min, max: Math.min(max, min + 20) }) },
+    { weight: 1, arbitrary: fc.integer({ min, max: Math.min(max, Number.MAX_SAFE_INTEGER) }) },
+  );
 }
 
 function objectArbitrary(walk: Walk, schema: JsonSchema): fc.Arbitrary<unknown> {
@@ -56,7 +66,10 @@ function objectArbitrary(walk: Walk, schema: JsonSchema): fc.Arbitrary<unknown> 
   const keys = Object.keys(properties);
   if (keys.length === 0) {
     if (schema.additionalProperties === false) return fc.constant({});
-    const values = typeof schema.additionalProperties === "object" ? arbitraryFor(walk, schema.additionalProperties, undefined) : fc.jsonValue({ maxDepth: 2 });
+    const values =
+      typeof schema.additionalProperties === "object"
+        ? arbitraryFor(walk, schema.additionalProperties, undefined)
+        : fc.jsonValue({ maxDepth: 2 });
     return fc.dictionary(fc.stringMatching(/^[a-z][a-z_]{0,9}$/), values, { maxKeys: 4 });
   }
   const model: Record<string, fc.Arbitrary<unknown>> = {};
@@ -82,7 +95,12 @@ function arbitraryOfType(walk: Walk, schema: JsonSchema, type: string, key: stri
       const maxLength = Math.max(minLength, Math.min(schema.maxItems ?? 4, 4));
       const items = schema.items ?? {};
       // Hints for an array field name the array's items (files: ["notes.md", …]).
-      const item = hinted(walk, key, arbitraryFor(walk, items, undefined), (v) => typeof v === "string" && resolveRef(walk.root, items).type === "string");
+      const item = hinted(
+        walk,
+        key,
+        arbitraryFor(walk, items, undefined),
+        (v) => typeof v === "string" && resolveRef(walk.root, items).type === "string",
+      );
       return fc.array(item, { minLength, maxLength });
     }
     case "object":

@@ -119,7 +119,9 @@ export function wireJson(value: unknown): string {
 export function describeValue(value: unknown, max = 300): string {
   let text: string;
   try {
-    text = JSON.stringify(value, (_key, item: unknown) => (typeof item === "string" && item.length > 80 ? `${item.slice(0, 80)}…(${item.length} chars)` : item));
+    text = JSON.stringify(value, (_key, item: unknown) =>
+      typeof item === "string" && item.length > 80 ? `${item.slice(0, 80)}…(${item.length} chars)` : item,
+    );
   } catch {
     text = "(unprintable)";
   }

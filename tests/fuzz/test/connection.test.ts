@@ -21,7 +21,10 @@ describe.each(ERAS)("a %s connection", (era) => {
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), `fuzz-connection-${era}-`));
     const prepared = await catdocTarget.prepare(dir);
-    connection = await FuzzConnection.start({ command: process.execPath, args: [catdocTarget.entry], env: prepared.env, cwd: prepared.cwd }, era);
+    connection = await FuzzConnection.start(
+      { command: process.execPath, args: [catdocTarget.entry], env: prepared.env, cwd: prepared.cwd },
+      era,
+    );
   }, 60_000);
   afterAll(async () => {
     await connection?.close();

@@ -29,15 +29,31 @@ describe("era option", () => {
 
 describe("eraOfCall", () => {
   const eras = ["legacy", "modern"] as const;
-  const calls = (era: string, count: number, toolCount: number) => Array.from({ length: count }, (_, k) => k).filter((k) => eraOfCall(k, toolCount, eras) === era);
+  const calls = (era: string, count: number, toolCount: number) =>
+    Array.from({ length: count }, (_, k) => k).filter((k) => eraOfCall(k, toolCount, eras) === era);
 
   it("alternates rounds (one call to each tool) between the eras", () => {
-    expect(Array.from({ length: 8 }, (_, k) => eraOfCall(k, 3, eras))).toEqual(["legacy", "legacy", "legacy", "modern", "modern", "modern", "legacy", "legacy"]);
+    expect(Array.from({ length: 8 }, (_, k) => eraOfCall(k, 3, eras))).toEqual([
+      "legacy",
+      "legacy",
+      "legacy",
+      "modern",
+      "modern",
+      "modern",
+      "legacy",
+      "legacy",
+    ]);
     expect(Array.from({ length: 4 }, (_, k) => eraOfCall(k, 3, ["modern"]))).toEqual(["modern", "modern", "modern", "modern"]);
   });
 
   it("sends every call of the run in exactly one era, each era calling every tool from a valid-looking first round", () => {
-    for (const [count, toolCount] of [[300, 19], [300, 5], [300, 3], [7, 2], [10_000, 6]] as const) {
+    for (const [count, toolCount] of [
+      [300, 19],
+      [300, 5],
+      [300, 3],
+      [7, 2],
+      [10_000, 6],
+    ] as const) {
       const legacy = calls("legacy", count, toolCount);
       const modern = calls("modern", count, toolCount);
       expect([...legacy, ...modern].sort((a, b) => a - b)).toEqual(Array.from({ length: count }, (_, k) => k));

@@ -35,9 +35,15 @@ describe("short fuzz run", () => {
         const share = eras.length > 1 ? `its share (every other round) of ${SHORT_CALLS}` : String(SHORT_CALLS);
         it(`${target.name} (${era} era) holds up under ${share} fuzzed calls (seed ${seed}${strict ? ", INTERNAL fails" : ""})`, async () => {
           // Solo's real quality gate is slow: allow about one golden save in the short run.
-          const summary = await fuzzServer(target, { era, eras, calls: SHORT_CALLS, seed, slackMs: SLACK_MS, goldenRate: 0.04, expensiveRate: 0.004, failOnInternal: strict }, runs.get(era));
+          const summary = await fuzzServer(
+            target,
+            { era, eras, calls: SHORT_CALLS, seed, slackMs: SLACK_MS, goldenRate: 0.04, expensiveRate: 0.004, failOnInternal: strict },
+            runs.get(era),
+          );
           console.log(`${formatTable([summary])}\n${formatDetails(summary)}`);
-          const failures = summary.failed.map((c) => `${c.tool} #${c.index}: ${c.failures.map((f) => `${f.kind}: ${f.detail}`).join("; ")} — ${describeValue(c.arguments)}`);
+          const failures = summary.failed.map(
+            (c) => `${c.tool} #${c.index}: ${c.failures.map((f) => `${f.kind}: ${f.detail}`).join("; ")} — ${describeValue(c.arguments)}`,
+          );
           expect(failures).toEqual([]);
           expect(summary.tally.calls).toBe(summary.planned);
           expect(summary.planned).toBeGreaterThanOrEqual(Math.floor(SHORT_CALLS / eras.length) - summary.tools);

@@ -52,7 +52,9 @@ function collect(value: unknown, out: unknown[] = []): unknown[] {
 }
 const values = sample.flatMap((c) => collect(c.arguments));
 const strings = values.filter((v): v is string => typeof v === "string");
-const objects = sample.map((c) => c.arguments).filter((a): a is Record<string, unknown> => typeof a === "object" && a !== null && !Array.isArray(a) && !(a instanceof Big));
+const objects = sample
+  .map((c) => c.arguments)
+  .filter((a): a is Record<string, unknown> => typeof a === "object" && a !== null && !Array.isArray(a) && !(a instanceof Big));
 
 describe("case generation", () => {
   it("gives the same calls for the same seed and other calls for another", () => {

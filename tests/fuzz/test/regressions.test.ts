@@ -38,7 +38,11 @@ for (const target of TARGETS) {
         }, 180_000);
         for (const { file, entry } of cases) {
           it(`${file} (was: ${entry.failures.map((f) => f.kind).join(", ")}${entry.era ? ` in the ${entry.era} era` : ""})`, async () => {
-            const { report } = await runCase(run.connection, entry, { prepared: run.prepared, slackMs: 5_000, failOnInternal: failsOnInternal(target, failOnInternal) });
+            const { report } = await runCase(run.connection, entry, {
+              prepared: run.prepared,
+              slackMs: 5_000,
+              failOnInternal: failsOnInternal(target, failOnInternal),
+            });
             expect(report.failures).toEqual([]);
             expect(run.connection.exited).toBeUndefined();
           });

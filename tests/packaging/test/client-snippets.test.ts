@@ -86,7 +86,12 @@ function baseEnv(): { env: Record<string, string>; home: string } {
   };
 }
 
-function run(command: string, args: string[], cwd: string, env: Record<string, string>): { status: number | null; stdout: string; stderr: string } {
+function run(
+  command: string,
+  args: string[],
+  cwd: string,
+  env: Record<string, string>,
+): { status: number | null; stdout: string; stderr: string } {
   const r = spawnSync(command, args, { cwd, env, encoding: "utf8", timeout: 60_000 });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
@@ -107,7 +112,9 @@ beforeAll(async () => {
   neutral = join(root, "elsewhere");
   mkdirSync(neutral);
   for (const pkg of PACKAGES) {
-    const manifest = JSON.parse(readFileSync(join(install.dir, "node_modules", pkg, "package.json"), "utf8")) as { bin?: Record<string, string> };
+    const manifest = JSON.parse(readFileSync(join(install.dir, "node_modules", pkg, "package.json"), "utf8")) as {
+      bin?: Record<string, string>;
+    };
     const { env } = baseEnv();
     const help = run("npx", ["-y", pkg, "--help"], neutral, env);
     expect(help.status, `npx -y ${pkg} --help: ${help.stderr}`).toBe(0);
@@ -146,7 +153,9 @@ async function confirmProject(client: Client, launch: Launch, dataHome: string, 
       return;
     }
     case "@local-mcp/mochi-server": {
-      const answer = (await call("suggest_pattern", { goal: "add a new carrier that the tracker can find by name", limit: 1 })) as { patterns: unknown[] };
+      const answer = (await call("suggest_pattern", { goal: "add a new carrier that the tracker can find by name", limit: 1 })) as {
+        patterns: unknown[];
+      };
       expect(answer.patterns.length).toBeGreaterThan(0);
       return;
     }
@@ -208,7 +217,9 @@ async function runServer(launch: Launch): Promise<void> {
       await confirmProject(client, launch, dataHome, env);
     });
   } catch (error) {
-    throw new Error(`${launch.source} (cwd ${cwd === neutral ? "outside the project" : "the project"}): ${(error as Error).message}\n--- stderr ---\n${stderr}`);
+    throw new Error(
+      `${launch.source} (cwd ${cwd === neutral ? "outside the project" : "the project"}): ${(error as Error).message}\n--- stderr ---\n${stderr}`,
+    );
   }
 }
 
@@ -236,7 +247,8 @@ async function runHttp(launch: Launch): Promise<void> {
         return;
       } catch (error) {
         const refused = /ECONNREFUSED|fetch failed/.test(String((error as Error).message) + String((error as { cause?: unknown }).cause));
-        if (!refused || child.exitCode !== null || Date.now() > deadline) throw new Error(`${launch.source}: ${(error as Error).message}\n--- stderr ---\n${stderr}`);
+        if (!refused || child.exitCode !== null || Date.now() > deadline)
+          throw new Error(`${launch.source}: ${(error as Error).message}\n--- stderr ---\n${stderr}`);
         await new Promise((r) => setTimeout(r, 200));
       }
     }
@@ -269,7 +281,9 @@ describe("the snippets users copy (README 'Use a server', docs/clients.md)", () 
     const servers = launches.filter((l) => l.kind === "server");
     expect(servers.map((l) => l.pkg).sort()).toEqual([...PACKAGES].sort());
     for (const l of servers) expect(l.args).toEqual(["-y", l.pkg]);
-    expect(launches.some((l) => l.kind === "cli" && l.pkg === "@local-mcp/mochi-server" && l.bin === "mochi" && l.binArgs[0] === "index")).toBe(true);
+    expect(
+      launches.some((l) => l.kind === "cli" && l.pkg === "@local-mcp/mochi-server" && l.bin === "mochi" && l.binArgs[0] === "index"),
+    ).toBe(true);
   });
 
   it("docs/clients.md shows every server for Claude Code (--scope user), .mcp.json, VS Code, Cursor and Claude Desktop", () => {
@@ -318,12 +332,19 @@ describe("the snippets users copy (README 'Use a server', docs/clients.md)", () 
   }
   for (const same of groups.values()) {
     const launch = same[0] as Launch;
-    const what = launch.kind === "cli" ? `npx -p ${launch.pkg} ${launch.bin} ${launch.binArgs.join(" ")} exits 0` : `npx ${launch.args.join(" ")} starts and finds the project`;
+    const what =
+      launch.kind === "cli"
+        ? `npx -p ${launch.pkg} ${launch.bin} ${launch.binArgs.join(" ")} exits 0`
+        : `npx ${launch.args.join(" ")} starts and finds the project`;
     // Each waits mostly on its server's start-up: a few run at once (vitest's maxConcurrency).
-    it.concurrent(`${what} — ${same.map((l) => l.source).join("; ")}`, async () => {
-      if (launch.kind === "cli") runCli(launch);
-      else if (launch.kind === "http") await runHttp(launch);
-      else await runServer(launch);
-    }, 180_000);
+    it.concurrent(
+      `${what} — ${same.map((l) => l.source).join("; ")}`,
+      async () => {
+        if (launch.kind === "cli") runCli(launch);
+        else if (launch.kind === "http") await runHttp(launch);
+        else await runServer(launch);
+      },
+      180_000,
+    );
   }
 });

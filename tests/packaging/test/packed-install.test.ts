@@ -25,7 +25,15 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 /** A clean environment: PATH only, and a fresh HOME and XDG folders (no user library, state or config). */
 function userEnv(): Record<string, string> {
   const home = mkdtempSync(join(scratch, "home-"));
-  return { PATH: process.env.PATH ?? "", HOME: home, XDG_DATA_HOME: join(home, "data"), XDG_STATE_HOME: join(home, "state"), XDG_CACHE_HOME: join(home, "cache"), XDG_CONFIG_HOME: join(home, "config"), LOCAL_MCP_LOG_LEVEL: "warn" };
+  return {
+    PATH: process.env.PATH ?? "",
+    HOME: home,
+    XDG_DATA_HOME: join(home, "data"),
+    XDG_STATE_HOME: join(home, "state"),
+    XDG_CACHE_HOME: join(home, "cache"),
+    XDG_CONFIG_HOME: join(home, "config"),
+    LOCAL_MCP_LOG_LEVEL: "warn",
+  };
 }
 
 /** A copy of examples/<name> to work on. */
@@ -87,7 +95,11 @@ describe("local-model-server (npx -y @local-mcp/local-model-server)", () => {
     try {
       const { tools } = await client.listTools();
       expect(tools.map((tool) => tool.name)).toContain("local_extract");
-      const extract = await callTool(client, "local_extract", { task_type: "frontmatter", files: [plan], extract: { fields: ["phase", "plan", "wave"] } });
+      const extract = await callTool(client, "local_extract", {
+        task_type: "frontmatter",
+        files: [plan],
+        extract: { fields: ["phase", "plan", "wave"] },
+      });
       const result = (extract.data as { results: Record<string, { found: boolean; data: Record<string, unknown> }> }).results[plan];
       expect(result?.found).toBe(true);
       expect(result?.data.phase).toBe("01-habit-core");
@@ -107,7 +119,11 @@ describe("mochi-server (npx -y @local-mcp/mochi-server)", () => {
     try {
       const { tools } = await client.listTools();
       expect(tools.map((tool) => tool.name)).toContain("suggest_pattern");
-      const suggested = await callTool(client, "suggest_pattern", { goal: "add a new carrier that the tracker can find by name", limit: 3, response_level: "full" });
+      const suggested = await callTool(client, "suggest_pattern", {
+        goal: "add a new carrier that the tracker can find by name",
+        limit: 3,
+        response_level: "full",
+      });
       const patterns = suggested.patterns as { name: string; occurrences: number }[];
       expect(patterns.length).toBeGreaterThan(0);
       expect(patterns[0]?.occurrences).toBeGreaterThan(0);
@@ -120,7 +136,13 @@ describe("mochi-server (npx -y @local-mcp/mochi-server)", () => {
 describe("solo-assets-server (npx -y @local-mcp/solo-assets-server)", () => {
   it("lists its tools and saves an example function through the quality gate into a fresh library", async () => {
     const examples = join(REPO, "examples/solo-assets");
-    const manifest = JSON.parse(readFileSync(join(examples, "functions.json"), "utf8")) as { name: string; file: string; tests: string; description: string; tags?: string[] }[];
+    const manifest = JSON.parse(readFileSync(join(examples, "functions.json"), "utf8")) as {
+      name: string;
+      file: string;
+      tests: string;
+      description: string;
+      tags?: string[];
+    }[];
     const entry = manifest.find((item) => item.name === "slugify") ?? manifest[0];
     if (!entry) throw new Error("examples/solo-assets/functions.json lists no function");
     const library = mkdtempSync(join(scratch, "solo-"));
@@ -176,7 +198,9 @@ describe.each(SERVERS)("npm publish --dry-run of $name", ({ name }) => {
     const { tarball } = installedPackage(name);
     if (!tarball) throw new Error("an install reused through PACK_INSTALL_DIR has no tarballs: run without it");
     const cwd = mkdtempSync(join(scratch, "publish-"));
-    const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^npm_/i.test(key) || key === "npm_config_registry" || key === "npm_config_cache"));
+    const env = Object.fromEntries(
+      Object.entries(process.env).filter(([key]) => !/^npm_/i.test(key) || key === "npm_config_registry" || key === "npm_config_cache"),
+    );
     const published = spawnSync("npm", ["publish", "--dry-run", tarball], { cwd, env, encoding: "utf8" });
     const output = `${published.stdout}\n${published.stderr}`;
     expect(published.status, output).toBe(0);

@@ -51,7 +51,16 @@ function userEnv(log: string): { cwd: string; env: Record<string, string> } {
   mkdirSync(cwd);
   return {
     cwd,
-    env: { PATH: process.env.PATH ?? "", HOME: home, XDG_DATA_HOME: join(home, "data"), XDG_STATE_HOME: join(home, "state"), XDG_CACHE_HOME: join(home, "cache"), XDG_CONFIG_HOME: join(home, "config"), LOCAL_MCP_LOG_LEVEL: "warn", [LOAD_LOG_ENV]: log },
+    env: {
+      PATH: process.env.PATH ?? "",
+      HOME: home,
+      XDG_DATA_HOME: join(home, "data"),
+      XDG_STATE_HOME: join(home, "state"),
+      XDG_CACHE_HOME: join(home, "cache"),
+      XDG_CONFIG_HOME: join(home, "config"),
+      LOCAL_MCP_LOG_LEVEL: "warn",
+      [LOAD_LOG_ENV]: log,
+    },
   };
 }
 
@@ -82,7 +91,12 @@ function helpLoads(file: string): { status: number | null; stdout: string; heavy
   const { cwd, env } = userEnv(log);
   const result = spawnSync(process.execPath, ["--import", OBSERVER, file, "--help"], { cwd, env, encoding: "utf8", timeout: 30_000 });
   const modules = readLoadLog(log);
-  return { status: result.status, stdout: result.stdout, heavy: loadedPackages(modules, HEAVY), packages: [...loadedModules(modules).packages] };
+  return {
+    status: result.status,
+    stdout: result.stdout,
+    heavy: loadedPackages(modules, HEAVY),
+    packages: [...loadedModules(modules).packages],
+  };
 }
 
 describe("the load check can fail", () => {
@@ -131,10 +145,20 @@ describe("--http PORT on a port in use", () => {
   // A start that cannot bind says so in one coded line and exits 1: no EADDRINUSE stack trace, never half-started.
   it.each(SERVERS.map((server) => ({ ...server, bin: `${server.cli}-mcp` })))("$bin prints one coded line and exits 1", (server) => {
     const { cwd, env } = userEnv(join(scratch, `load-${logs++}.log`));
-    const result = spawnSync(process.execPath, [join(server.dir, "dist/mcp.js"), "--http", String(port)], { cwd, env, encoding: "utf8", timeout: 30_000 });
+    const result = spawnSync(process.execPath, [join(server.dir, "dist/mcp.js"), "--http", String(port)], {
+      cwd,
+      env,
+      encoding: "utf8",
+      timeout: 30_000,
+    });
     expect(result.status, result.stderr).toBe(1);
     expect(result.stdout).toBe("");
-    expect(result.stderr.trimEnd().split("\n").filter((line) => !/ (?:DEBUG|INFO|WARN) \[/.test(line))).toEqual([
+    expect(
+      result.stderr
+        .trimEnd()
+        .split("\n")
+        .filter((line) => !/ (?:DEBUG|INFO|WARN) \[/.test(line)),
+    ).toEqual([
       `${server.bin}: ADDRESS_IN_USE: port ${port} on 127.0.0.1 is already in use — choose another with --http PORT (or stop what holds it)`,
     ]);
   });

@@ -67,7 +67,9 @@ interface ToolAnswer {
 }
 
 function errorOf(answer: ToolAnswer): { code?: string; message?: string; suggestion?: string } | undefined {
-  return answer.isError === true ? (answer.structuredContent?.["error"] as { code?: string; message?: string; suggestion?: string }) : undefined;
+  return answer.isError === true
+    ? (answer.structuredContent?.["error"] as { code?: string; message?: string; suggestion?: string })
+    : undefined;
 }
 
 /** What catdoc leaves in .catdoc besides its two files: locks, lock candidates, temporary files. */
@@ -89,7 +91,10 @@ describe("catdoc-mcp: a cancelled import", () => {
     await writeFile(join(root, "pre", "one.md"), "---\nid: pre-one\ntitle: One\n---\n# One\n");
     const server = await startCatdoc(root);
     const importInto = (filePath: string, options?: { signal?: AbortSignal }) =>
-      server.client.callTool({ name: "catdoc_import_document", arguments: { filePath, categoryId: "cat-0" } }, options) as Promise<ToolAnswer>;
+      server.client.callTool(
+        { name: "catdoc_import_document", arguments: { filePath, categoryId: "cat-0" } },
+        options,
+      ) as Promise<ToolAnswer>;
 
     // Load the project once (what a session does first), then take the bytes to compare with.
     expect((await importInto("pre/one.md")).structuredContent?.["written"]).toBe(true);
@@ -119,7 +124,9 @@ describe("catdoc-mcp: a cancelled import", () => {
     controller.abort("the user pressed Esc");
     const cancelledAt = Date.now() - started;
     // The attack is only meaningful if the import had not committed yet when it was cancelled.
-    expect(atCancel.equals(before), `the import had already written category.yaml ${cancelledAt} ms in: make the project bigger`).toBe(true);
+    expect(atCancel.equals(before), `the import had already written category.yaml ${cancelledAt} ms in: make the project bigger`).toBe(
+      true,
+    );
     expect(await cancelled).toHaveProperty("rejected");
 
     // The same store runs its edits one after another: this import's answer comes after the
@@ -160,64 +167,73 @@ function runEditor(file: string, saves: number, mode: "atomic" | "in-place"): Pr
   });
 }
 
-const EDITOR_START = "# editor-save: 0\ncategories:\n  - id: notes\n    name: Notes\n    objects: []\n    morphisms: []\nfunctors: []\nnaturalTransformations: []\n# editor-end: 0\n";
+const EDITOR_START =
+  "# editor-save: 0\ncategories:\n  - id: notes\n    name: Notes\n    objects: []\n    morphisms: []\nfunctors: []\nnaturalTransformations: []\n# editor-end: 0\n";
 
 describe("catdoc-mcp: a lock-less editor saving category.yaml while catdoc writes", () => {
-  it.each(["atomic", "in-place"] as const)("1,000 %s saves: every catdoc write keeps the editor's latest save or answers CONFLICT", async (mode) => {
-    const root = await tempDir(`catdoc-editor-${mode}-`);
-    await mkdir(join(root, ".catdoc"));
-    await mkdir(join(root, "notes"));
-    const categoryFile = join(root, ".catdoc", "category.yaml");
-    await writeFile(categoryFile, EDITOR_START);
-    const servers = await Promise.all([startCatdoc(root), startCatdoc(root)]);
+  it.each(["atomic", "in-place"] as const)(
+    "1,000 %s saves: every catdoc write keeps the editor's latest save or answers CONFLICT",
+    async (mode) => {
+      const root = await tempDir(`catdoc-editor-${mode}-`);
+      await mkdir(join(root, ".catdoc"));
+      await mkdir(join(root, "notes"));
+      const categoryFile = join(root, ".catdoc", "category.yaml");
+      await writeFile(categoryFile, EDITOR_START);
+      const servers = await Promise.all([startCatdoc(root), startCatdoc(root)]);
 
-    const outcomes = { written: 0, unchanged: 0, conflicts: 0, other: [] as string[] };
-    const conflictSuggestions = new Set<string>();
-    let editing = true;
-    // Each catdoc process imports its own document again and again, with a new title each time
-    // (force: the title is overwritten), so every successful import writes category.yaml.
-    const writer = async (server: SpawnedStdioServer, name: string) => {
-      for (let round = 0; editing; round += 1) {
-        await writeFile(join(root, "notes", `${name}.md`), `---\nid: note-${name}\ntitle: ${name} ${round}\n---\n# ${name}\n`);
-        const answer = (await server.client.callTool({
-          name: "catdoc_import_document",
-          arguments: { filePath: `notes/${name}.md`, categoryId: "notes", force: true },
-        })) as ToolAnswer;
-        const error = errorOf(answer);
-        if (error === undefined) {
-          if (answer.structuredContent?.["written"] === true) outcomes.written += 1;
-          else outcomes.unchanged += 1;
-        } else if (error.code === "CONFLICT") {
-          outcomes.conflicts += 1;
-          conflictSuggestions.add(error.suggestion ?? "");
-        } else {
-          outcomes.other.push(`${error.code}: ${error.message}`);
+      const outcomes = { written: 0, unchanged: 0, conflicts: 0, other: [] as string[] };
+      const conflictSuggestions = new Set<string>();
+      let editing = true;
+      // Each catdoc process imports its own document again and again, with a new title each time
+      // (force: the title is overwritten), so every successful import writes category.yaml.
+      const writer = async (server: SpawnedStdioServer, name: string) => {
+        for (let round = 0; editing; round += 1) {
+          await writeFile(join(root, "notes", `${name}.md`), `---\nid: note-${name}\ntitle: ${name} ${round}\n---\n# ${name}\n`);
+          const answer = (await server.client.callTool({
+            name: "catdoc_import_document",
+            arguments: { filePath: `notes/${name}.md`, categoryId: "notes", force: true },
+          })) as ToolAnswer;
+          const error = errorOf(answer);
+          if (error === undefined) {
+            if (answer.structuredContent?.["written"] === true) outcomes.written += 1;
+            else outcomes.unchanged += 1;
+          } else if (error.code === "CONFLICT") {
+            outcomes.conflicts += 1;
+            conflictSuggestions.add(error.suggestion ?? "");
+          } else {
+            outcomes.other.push(`${error.code}: ${error.message}`);
+          }
         }
-      }
-    };
-    const editor = runEditor(categoryFile, 1000, mode);
-    const writers = Promise.all([writer(servers[0]!, "a"), writer(servers[1]!, "b")]);
-    const report = await editor.finally(() => (editing = false));
-    await writers;
+      };
+      const editor = runEditor(categoryFile, 1000, mode);
+      const writers = Promise.all([writer(servers[0]!, "a"), writer(servers[1]!, "b")]);
+      const report = await editor.finally(() => (editing = false));
+      await writers;
 
-    const final = await readFile(categoryFile, "utf8");
-    const lines = final.trimEnd().split("\n");
-    const summary = JSON.stringify({ ...outcomes, other: outcomes.other.length });
-    console.log(`editor ${mode}: ${report.saves} saves in ${report.ms} ms, ${report.lost.length} lost, ${report.missingSeen} reloads met the file missing; catdoc ${summary}`);
-    // None lost, by rename or in place. Before the exclusive commit (a rename over category.yaml
-    // after the last check) CI measured 1 save lost by rename in 360 catdoc writes; before the
-    // check after the flush, 114 in 61.
-    expect(report.lost.length, `saves silently overwritten by catdoc (of ${report.saves}): ${JSON.stringify(report.lost)}; catdoc ${summary}`).toBe(0);
-    // The last save, which no later reload of the editor checks.
-    expect([lines[0], lines.at(-1)]).toEqual([`# editor-save: ${report.last}`, `# editor-end: ${report.last}`]);
-    // catdoc really wrote between the saves (else nothing was tested), and failed with CONFLICT —
-    // or, against an editor that saves in place, on reading a file it was saving (the truncated
-    // or half-written text: no category 'notes'), which writes nothing either.
-    expect(outcomes.written).toBeGreaterThanOrEqual(10);
-    const halfSaved = /^(NOT_FOUND: Category 'notes' not found|INVALID_INPUT: .*category\.yaml)/;
-    expect(outcomes.other.filter((error) => mode === "atomic" || !halfSaved.test(error))).toEqual([]);
-    for (const suggestion of conflictSuggestions) expect(suggestion).toMatch(/again|retry/i);
-    expect((await leftovers(root)).filter((name) => !name.includes(".editor-"))).toEqual([]);
-    for (const server of servers) server.assertCleanStdout();
-  });
+      const final = await readFile(categoryFile, "utf8");
+      const lines = final.trimEnd().split("\n");
+      const summary = JSON.stringify({ ...outcomes, other: outcomes.other.length });
+      console.log(
+        `editor ${mode}: ${report.saves} saves in ${report.ms} ms, ${report.lost.length} lost, ${report.missingSeen} reloads met the file missing; catdoc ${summary}`,
+      );
+      // None lost, by rename or in place. Before the exclusive commit (a rename over category.yaml
+      // after the last check) CI measured 1 save lost by rename in 360 catdoc writes; before the
+      // check after the flush, 114 in 61.
+      expect(
+        report.lost.length,
+        `saves silently overwritten by catdoc (of ${report.saves}): ${JSON.stringify(report.lost)}; catdoc ${summary}`,
+      ).toBe(0);
+      // The last save, which no later reload of the editor checks.
+      expect([lines[0], lines.at(-1)]).toEqual([`# editor-save: ${report.last}`, `# editor-end: ${report.last}`]);
+      // catdoc really wrote between the saves (else nothing was tested), and failed with CONFLICT —
+      // or, against an editor that saves in place, on reading a file it was saving (the truncated
+      // or half-written text: no category 'notes'), which writes nothing either.
+      expect(outcomes.written).toBeGreaterThanOrEqual(10);
+      const halfSaved = /^(NOT_FOUND: Category 'notes' not found|INVALID_INPUT: .*category\.yaml)/;
+      expect(outcomes.other.filter((error) => mode === "atomic" || !halfSaved.test(error))).toEqual([]);
+      for (const suggestion of conflictSuggestions) expect(suggestion).toMatch(/again|retry/i);
+      expect((await leftovers(root)).filter((name) => !name.includes(".editor-"))).toEqual([]);
+      for (const server of servers) server.assertCleanStdout();
+    },
+  );
 });

@@ -60,7 +60,14 @@ describe("local-model-mcp: nothing a tool or the project can write widens what t
         command: SERVER_NODE,
         args: [ENTRY],
         // No LOCAL_MODEL_* from the caller's shell: only what each case sets. State defaults under XDG_STATE_HOME.
-        env: { ...BASE_ENV, LOCAL_MODEL_ROOTS: undefined, LOCAL_MODEL_STATE_DIR: undefined, LOCAL_MODEL_CONFIG: undefined, XDG_STATE_HOME: join(dir, "xdg"), ...env },
+        env: {
+          ...BASE_ENV,
+          LOCAL_MODEL_ROOTS: undefined,
+          LOCAL_MODEL_STATE_DIR: undefined,
+          LOCAL_MODEL_CONFIG: undefined,
+          XDG_STATE_HOME: join(dir, "xdg"),
+          ...env,
+        },
         cwd: root,
         readyPattern: /ready/,
         readyTimeoutMs: 60_000,
@@ -74,7 +81,14 @@ describe("local-model-mcp: nothing a tool or the project can write widens what t
   async function readAll(spawned: SpawnedStdioServer, paths: string[]): Promise<string[]> {
     const answers: string[] = [];
     for (const path of paths) {
-      answers.push(JSON.stringify(await spawned.client.callTool({ name: "local_extract", arguments: { task_type: "pattern_match", files: [path], extract: { patterns: [".+"] } } })));
+      answers.push(
+        JSON.stringify(
+          await spawned.client.callTool({
+            name: "local_extract",
+            arguments: { task_type: "pattern_match", files: [path], extract: { patterns: [".+"] } },
+          }),
+        ),
+      );
     }
     return answers;
   }
@@ -84,7 +98,10 @@ describe("local-model-mcp: nothing a tool or the project can write widens what t
     if ("refused" in spawned) throw new Error(spawned.refused);
     try {
       for (const output_path of [CONFIG, `./${CONFIG}`, `sub/../${CONFIG}`]) {
-        const result = (await spawned.client.callTool({ name: "local_generate", arguments: { template: '{"roots": ["/"]}\n', output_path } })) as Result;
+        const result = (await spawned.client.callTool({
+          name: "local_generate",
+          arguments: { template: '{"roots": ["/"]}\n', output_path },
+        })) as Result;
         expect(result.isError ? result.structuredContent?.error?.code : "written", output_path).toBe("FORBIDDEN");
         expect(existsSync(join(root, CONFIG)), output_path).toBe(false);
       }
@@ -100,7 +117,10 @@ describe("local-model-mcp: nothing a tool or the project can write widens what t
       if (!("refused" in spawned)) {
         const answers = await readAll(spawned, ["/etc/passwd", secretPath, "../secret.txt"]);
         await spawned.close();
-        expect(answers.filter((a) => a.includes("root:") || a.includes(secret)).map((a) => a.slice(0, 300)), "files outside the root were read").toEqual([]);
+        expect(
+          answers.filter((a) => a.includes("root:") || a.includes(secret)).map((a) => a.slice(0, 300)),
+          "files outside the root were read",
+        ).toEqual([]);
       }
       // Refused at start, naming the file and what it tried.
       expect("refused" in spawned ? spawned.refused : "started").toMatch(/local-model\.config\.json[\s\S]*roots/);
@@ -154,7 +174,14 @@ describe("local-model-mcp: nothing a tool or the project can write widens what t
         req.on("end", () => {
           received.push(`${req.method} ${req.url} ${body.slice(0, 200)}`);
           res.writeHead(200, { "content-type": "application/json" });
-          res.end(JSON.stringify({ object: "list", data: [{ id: "evil", object: "model" }], choices: [{ index: 0, message: { role: "assistant", content: "{}" }, finish_reason: "stop" }], usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 } }));
+          res.end(
+            JSON.stringify({
+              object: "list",
+              data: [{ id: "evil", object: "model" }],
+              choices: [{ index: 0, message: { role: "assistant", content: "{}" }, finish_reason: "stop" }],
+              usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
+            }),
+          );
         });
       });
       await new Promise<void>((done) => sink.listen(0, "127.0.0.1", done));
@@ -176,8 +203,13 @@ describe("local-model-mcp: nothing a tool or the project can write widens what t
           const spawned = await session({});
           if (!("refused" in spawned)) {
             try {
-              await spawned.client.callTool({ name: "local_extract", arguments: { task_type: "structure", engine: "model", files: ["top.md"], extract: { summarize: true } } });
-              await spawned.client.callTool({ name: "local_generate", arguments: { template: "{{title}}\n", engine: "model", variables: { title: "t" } } }).catch(() => undefined);
+              await spawned.client.callTool({
+                name: "local_extract",
+                arguments: { task_type: "structure", engine: "model", files: ["top.md"], extract: { summarize: true } },
+              });
+              await spawned.client
+                .callTool({ name: "local_generate", arguments: { template: "{{title}}\n", engine: "model", variables: { title: "t" } } })
+                .catch(() => undefined);
             } finally {
               await spawned.close();
             }

@@ -74,7 +74,14 @@ describe("local-model-mcp over stdio: parser bombs", () => {
     await writeFile(join(dir, "chain.ts"), `export const a = ${"1+".repeat(20_000)}1;\n`);
     for (let i = 0; i < 20; i++) await writeFile(join(dir, `huge-${i}.md`), hugeFrontmatter(i));
     for (let i = 0; i < 20; i++) await writeFile(join(dir, `slow-${i}.md`), slowFrontmatter(i));
-    spawned = await spawnStdioServer({ command: SERVER_NODE, args: [server.entry], env, cwd: dir, readyPattern: /ready/, readyTimeoutMs: 60_000 });
+    spawned = await spawnStdioServer({
+      command: SERVER_NODE,
+      args: [server.entry],
+      env,
+      cwd: dir,
+      readyPattern: /ready/,
+      readyTimeoutMs: 60_000,
+    });
   });
 
   afterAll(async () => {
@@ -83,7 +90,10 @@ describe("local-model-mcp over stdio: parser bombs", () => {
   });
 
   const extract = (task: string, files: string[]) =>
-    spawned.client.callTool({ name: "local_extract", arguments: { task_type: task, files, response_level: "standard" } }, { timeout: 60_000 }) as Promise<Answer>;
+    spawned.client.callTool(
+      { name: "local_extract", arguments: { task_type: task, files, response_level: "standard" } },
+      { timeout: 60_000 },
+    ) as Promise<Answer>;
 
   it("survives nesting bombs (each parsed twice: the abort came once the parser was warm) and refuses them with a per-file error", async () => {
     const answers: [string, Answer][] = [];
@@ -121,7 +131,9 @@ describe("local-model-mcp over stdio: parser bombs", () => {
     for (const [name, args] of calls) {
       const answer = (await spawned.client.callTool({ name, arguments: args }, { timeout: 60_000 })) as Answer;
       expect(answer.isError, `${name} ${JSON.stringify(args)}`).toBe(true);
-      expect((answer.structuredContent?.error as { code?: string } | undefined)?.code, JSON.stringify(answer).slice(0, 300)).toBe("INVALID_INPUT");
+      expect((answer.structuredContent?.error as { code?: string } | undefined)?.code, JSON.stringify(answer).slice(0, 300)).toBe(
+        "INVALID_INPUT",
+      );
     }
     await spawned.client.ping();
   });
@@ -131,7 +143,10 @@ describe("local-model-mcp over stdio: parser bombs", () => {
     const started = performance.now();
     let done = false;
     const call = (
-      spawned.client.callTool({ name: "local_extract", arguments: { task_type: "frontmatter", files: ["redos.md"], schema } }, { timeout: 60_000 }) as Promise<Answer>
+      spawned.client.callTool(
+        { name: "local_extract", arguments: { task_type: "frontmatter", files: ["redos.md"], schema } },
+        { timeout: 60_000 },
+      ) as Promise<Answer>
     ).finally(() => (done = true));
     const pings: number[] = [];
     while (!done) {
@@ -152,7 +167,10 @@ describe("local-model-mcp over stdio: parser bombs", () => {
     const started = performance.now();
     let done = false;
     const call = (
-      spawned.client.callTool({ name: "local_generate", arguments: { template, variables: { items } } }, { timeout: 60_000 }) as Promise<Answer>
+      spawned.client.callTool(
+        { name: "local_generate", arguments: { template, variables: { items } } },
+        { timeout: 60_000 },
+      ) as Promise<Answer>
     ).finally(() => (done = true));
     const pings: number[] = [];
     while (!done) {
@@ -164,10 +182,15 @@ describe("local-model-mcp over stdio: parser bombs", () => {
     const answer = await call;
     expect(performance.now() - started).toBeLessThan(DEADLINE_MS + SLACK_MS);
     // TIMEOUT at the deadline, or RESOURCE_EXHAUSTED if the output outgrew the thread's heap first.
-    expect((answer.structuredContent?.error as { code?: string } | undefined)?.code, JSON.stringify(answer).slice(0, 300)).toMatch(/^(TIMEOUT|RESOURCE_EXHAUSTED)$/);
+    expect((answer.structuredContent?.error as { code?: string } | undefined)?.code, JSON.stringify(answer).slice(0, 300)).toMatch(
+      /^(TIMEOUT|RESOURCE_EXHAUSTED)$/,
+    );
     expect(Math.max(...pings), `ping round trips (ms): ${pings.map(Math.round).join(", ")}`).toBeLessThan(1_000);
     // Templates still work afterwards.
-    const ok = (await spawned.client.callTool({ name: "local_generate", arguments: { template: "{{#each items}}{{this}}{{/each}}", variables: { items: [1, 2] }, response_level: "standard" } })) as {
+    const ok = (await spawned.client.callTool({
+      name: "local_generate",
+      arguments: { template: "{{#each items}}{{this}}{{/each}}", variables: { items: [1, 2] }, response_level: "standard" },
+    })) as {
       structuredContent?: { data?: { content?: string } };
     };
     expect(ok.structuredContent?.data?.content).toBe("12");
@@ -180,7 +203,8 @@ describe("local-model-mcp over stdio: parser bombs", () => {
     const elapsed = performance.now() - started;
     expect(elapsed).toBeLessThan(DEADLINE_MS + SLACK_MS);
     const results = answer.structuredContent?.data?.results ?? {};
-    for (const file of files) expect(String(results[file]?.error), `${file}: ${JSON.stringify(answer).slice(0, 400)}`).toMatch(/at most \d+ are parsed/);
+    for (const file of files)
+      expect(String(results[file]?.error), `${file}: ${JSON.stringify(answer).slice(0, 400)}`).toMatch(/at most \d+ are parsed/);
   });
 
   it("stops a slow batch at its deadline while pings are answered promptly", async () => {

@@ -70,7 +70,12 @@ interface RaceCount {
 }
 
 /** Runs `total` calls with at most IN_FLIGHT pending, counting answers that carry the secret. */
-async function hammer(client: SpawnedStdioServer["client"], total: number, call: () => { name: string; arguments: Record<string, unknown> }, secret: string): Promise<RaceCount> {
+async function hammer(
+  client: SpawnedStdioServer["client"],
+  total: number,
+  call: () => { name: string; arguments: Record<string, unknown> },
+  secret: string,
+): Promise<RaceCount> {
   const count: RaceCount = { answers: 0, leaked: 0, readPublic: 0 };
   let issued = 0;
   const worker = async () => {
@@ -108,7 +113,18 @@ describe("reads race a symlink swap: what was opened is confined, not what was c
     await writeFile(join(root, "race.md"), PUBLIC_TEXT);
     await writeFile(
       join(root, ".catdoc", "category.yaml"),
-      ["categories:", "  - id: docs", "    name: Docs", "    objects:", "      - id: race", "        title: Race", "        domain: docs", "        metadata:", "          path: race.md", ""].join("\n"),
+      [
+        "categories:",
+        "  - id: docs",
+        "    name: Docs",
+        "    objects:",
+        "      - id: race",
+        "        title: Race",
+        "        domain: docs",
+        "        metadata:",
+        "          path: race.md",
+        "",
+      ].join("\n"),
     );
     const common = { cwd: root, readyPattern: /ready/, readyTimeoutMs: 60_000 };
     servers.push(
@@ -118,7 +134,12 @@ describe("reads race a symlink swap: what was opened is confined, not what was c
         env: { ...BASE_ENV, LOCAL_MODEL_ROOTS: root, LOCAL_MODEL_STATE_DIR: join(root, ".state"), LOCAL_MODEL_TOKEN_TRACKING: "false" },
         ...common,
       }),
-      await spawnStdioServer({ command: SERVER_NODE, args: [entryOf("catdoc-mcp")], env: { ...BASE_ENV, CATDOC_PROJECT_PATH: root }, ...common }),
+      await spawnStdioServer({
+        command: SERVER_NODE,
+        args: [entryOf("catdoc-mcp")],
+        env: { ...BASE_ENV, CATDOC_PROJECT_PATH: root },
+        ...common,
+      }),
     );
   });
 
@@ -131,13 +152,18 @@ describe("reads race a symlink swap: what was opened is confined, not what was c
   it(`answers ${READS["local-model-mcp"] + READS["catdoc-mcp"]} reads of a file swapped for a link to a secret without ever returning the secret`, async () => {
     const [localModel, catdoc] = servers as [SpawnedStdioServer, SpawnedStdioServer];
     const root = join(dir, "root");
-    const extract = () => ({ name: "local_extract", arguments: { task_type: "pattern_match", files: ["race.md"], extract: { patterns: [".+"] }, response_level: "standard" } });
+    const extract = () => ({
+      name: "local_extract",
+      arguments: { task_type: "pattern_match", files: ["race.md"], extract: { patterns: [".+"] }, response_level: "standard" },
+    });
     const show = () => ({ name: "catdoc_show_object", arguments: { objectId: "race", response_level: "full" } });
     // Before the swapping starts, both tools read the file (catdoc indexes where the document lives).
     expect(JSON.stringify(await localModel.client.callTool(extract()))).toContain("public line");
     expect(JSON.stringify(await catdoc.client.callTool(show()))).toContain("public line");
 
-    swapper = spawn(SERVER_NODE, ["-e", SWAPPER, join(root, "race.md"), join(root, "public.md"), join(dir, "secret.txt")], { stdio: ["ignore", "pipe", "inherit"] });
+    swapper = spawn(SERVER_NODE, ["-e", SWAPPER, join(root, "race.md"), join(root, "public.md"), join(dir, "secret.txt")], {
+      stdio: ["ignore", "pipe", "inherit"],
+    });
     await new Promise<void>((resolve, reject) => {
       swapper?.once("error", reject);
       swapper?.stdout?.once("data", () => resolve());
@@ -175,7 +201,10 @@ describe("reads race a symlink swap: what was opened is confined, not what was c
     const worker = async () => {
       while (issued < WRITES) {
         issued += 1;
-        const result = (await localModel.client.callTool({ name: "local_generate", arguments: { template: "written {{n}}\n", variables: { n: issued }, output_path: `out/file-${issued % 50}.md` } })) as { isError?: boolean };
+        const result = (await localModel.client.callTool({
+          name: "local_generate",
+          arguments: { template: "written {{n}}\n", variables: { n: issued }, output_path: `out/file-${issued % 50}.md` },
+        })) as { isError?: boolean };
         if (!result.isError) written += 1;
       }
     };

@@ -107,7 +107,10 @@ class RawStdio {
         throw new Error(`the server exited while waiting for ${what}. stderr:\n${this.stderr}`);
       }
       const left = deadline - Date.now();
-      if (left <= 0) throw new Error(`no ${what} within ${timeoutMs} ms. stdout so far: ${JSON.stringify(this.messages).slice(0, 2000)}\nstderr:\n${this.stderr}`);
+      if (left <= 0)
+        throw new Error(
+          `no ${what} within ${timeoutMs} ms. stdout so far: ${JSON.stringify(this.messages).slice(0, 2000)}\nstderr:\n${this.stderr}`,
+        );
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, left);
         this.waiters.push(() => {
@@ -248,7 +251,10 @@ function rawHttp(port: number, head: string, body = ""): Promise<RawHttpAnswer> 
     const finish = () => {
       if (done) return;
       const split = data.indexOf("\r\n\r\n");
-      const lines = data.subarray(0, split < 0 ? data.length : split).toString("utf8").split("\r\n");
+      const lines = data
+        .subarray(0, split < 0 ? data.length : split)
+        .toString("utf8")
+        .split("\r\n");
       const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(lines[0] ?? "")?.[1] ?? 0);
       const headers: Record<string, string> = {};
       for (const line of lines.slice(1)) {
@@ -298,7 +304,11 @@ interface HttpProcess {
 }
 
 async function startHttp(server: ServerUnderTest, env: Record<string, string>, cwd: string): Promise<HttpProcess> {
-  const child = spawn(SERVER_NODE, [server.entry, "--http", "0"], { cwd, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(SERVER_NODE, [server.entry, "--http", "0"], {
+    cwd,
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let stderr = "";
   child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
   child.stdout.resume();
@@ -367,7 +377,12 @@ function holdStream(port: number, session: string): Promise<{ status: number; cl
         path: "/mcp",
         method: "GET",
         agent: false,
-        headers: { host: `127.0.0.1:${port}`, accept: "text/event-stream", "mcp-session-id": session, "mcp-protocol-version": PROTOCOL_VERSION },
+        headers: {
+          host: `127.0.0.1:${port}`,
+          accept: "text/event-stream",
+          "mcp-session-id": session,
+          "mcp-protocol-version": PROTOCOL_VERSION,
+        },
       },
       (res) => {
         res.resume();
@@ -403,8 +418,14 @@ describe.each(SERVERS)("$name --http 0: exact Host/Origin, JSON-RPC checks, sess
     idleDir = await mkdtemp(join(tmpdir(), `security-idle-${server.name}-`));
     // Started together: most of this file's time is servers starting.
     [http, httpIdle] = await Promise.all([
-      server.env(dir).then((env) => startHttp(server, { ...env, LOCAL_MCP_HTTP_MAX_SESSIONS: String(CAP), LOCAL_MCP_LOG_LEVEL: "info" }, dir)),
-      server.env(idleDir).then((env) => startHttp(server, { ...env, LOCAL_MCP_HTTP_SESSION_IDLE_MS: String(IDLE_MS), LOCAL_MCP_LOG_LEVEL: "info" }, idleDir)),
+      server
+        .env(dir)
+        .then((env) => startHttp(server, { ...env, LOCAL_MCP_HTTP_MAX_SESSIONS: String(CAP), LOCAL_MCP_LOG_LEVEL: "info" }, dir)),
+      server
+        .env(idleDir)
+        .then((env) =>
+          startHttp(server, { ...env, LOCAL_MCP_HTTP_SESSION_IDLE_MS: String(IDLE_MS), LOCAL_MCP_LOG_LEVEL: "info" }, idleDir),
+        ),
     ]);
   });
 
@@ -460,13 +481,20 @@ describe.each(SERVERS)("$name --http 0: exact Host/Origin, JSON-RPC checks, sess
     const passed: string[] = [];
     for (const { lines, target } of refused) {
       const answer = await rawHttp(port, postHead(lines, target), JSON.stringify(initializeRequest(1)));
-      if (answer.status !== 403 || answer.headers["mcp-session-id"] !== undefined) passed.push(`${target ?? "/mcp"} ${lines.join(" | ")} → ${answer.status}`);
+      if (answer.status !== 403 || answer.headers["mcp-session-id"] !== undefined)
+        passed.push(`${target ?? "/mcp"} ${lines.join(" | ")} → ${answer.status}`);
       const session = answer.headers["mcp-session-id"];
       if (session) await rawHttp(port, [`DELETE /mcp HTTP/1.1`, `Host: 127.0.0.1:${port}`, `Mcp-Session-Id: ${session}`].join("\r\n"));
     }
     expect(passed).toEqual([]);
     // The documented names pass (the check is not a blanket refusal).
-    for (const lines of [[`Host: 127.0.0.1:${port}`], [`Host: localhost:${port}`], [`Host: [::1]:${port}`], [`Host: localhost:${port}`, `Origin: http://localhost:${port}`], [`Host: 127.0.0.1:${port}`, `Origin: http://[::1]:${port}`]]) {
+    for (const lines of [
+      [`Host: 127.0.0.1:${port}`],
+      [`Host: localhost:${port}`],
+      [`Host: [::1]:${port}`],
+      [`Host: localhost:${port}`, `Origin: http://localhost:${port}`],
+      [`Host: 127.0.0.1:${port}`, `Origin: http://[::1]:${port}`],
+    ]) {
       const answer = await rawHttp(port, postHead(lines), JSON.stringify(initializeRequest(1)));
       expect(answer.status, lines.join(" | ")).toBe(200);
       const session = answer.headers["mcp-session-id"];
@@ -514,10 +542,15 @@ describe.each(SERVERS)("$name --http 0: exact Host/Origin, JSON-RPC checks, sess
     const refused = await initializeOver(port);
     expect(refused.status).toBe(503);
     expect(refused.headers["mcp-session-id"]).toBeUndefined();
-    expect(JSON.parse(refused.body)).toMatchObject({ jsonrpc: "2.0", id: null, error: { code: -32000, message: expect.stringMatching(/too many sessions/i) as unknown } });
+    expect(JSON.parse(refused.body)).toMatchObject({
+      jsonrpc: "2.0",
+      id: null,
+      error: { code: -32000, message: expect.stringMatching(/too many sessions/i) as unknown },
+    });
     expect(refused.headers["retry-after"]).toBeDefined();
     for (const stream of streams) stream.close();
-    for (const session of live) await rawHttp(port, [`DELETE /mcp HTTP/1.1`, `Host: 127.0.0.1:${port}`, `Mcp-Session-Id: ${session}`].join("\r\n"));
+    for (const session of live)
+      await rawHttp(port, [`DELETE /mcp HTTP/1.1`, `Host: 127.0.0.1:${port}`, `Mcp-Session-Id: ${session}`].join("\r\n"));
   });
 
   it(`closes a session unused for ${IDLE_MS} ms, cleans its server up, and answers its id with 404`, async () => {
@@ -532,7 +565,11 @@ describe.each(SERVERS)("$name --http 0: exact Host/Origin, JSON-RPC checks, sess
     );
     const started = Date.now();
     // Watched on stderr, not by using the sessions (a use would keep them alive).
-    await waitFor(() => abandoned.every((session) => httpIdle.stderr().includes(`closed session ${session}`)), 20_000, () => `no close line for every session. stderr:\n${httpIdle.stderr()}`);
+    await waitFor(
+      () => abandoned.every((session) => httpIdle.stderr().includes(`closed session ${session}`)),
+      20_000,
+      () => `no close line for every session. stderr:\n${httpIdle.stderr()}`,
+    );
     // Not before its idle time (generous bound: the sessions were opened before `started`).
     expect(Date.now() - started).toBeGreaterThanOrEqual(IDLE_MS / 2);
     expect(httpIdle.stderr()).toMatch(/closed session [0-9a-f-]{36} after \d+ ms idle \(server cleaned up; 0 open\)/);

@@ -60,7 +60,14 @@ function serverEnv(overrides: Record<string, string> = {}): Record<string, strin
 }
 
 function start(overrides: Record<string, string> = {}): Promise<SpawnedStdioServer> {
-  return spawnStdioServer({ command: SERVER_NODE, args: [ENTRY], env: serverEnv(overrides), cwd: dir, readyPattern: /ready/, readyTimeoutMs: 60_000 });
+  return spawnStdioServer({
+    command: SERVER_NODE,
+    args: [ENTRY],
+    env: serverEnv(overrides),
+    cwd: dir,
+    readyPattern: /ready/,
+    readyTimeoutMs: 60_000,
+  });
 }
 
 interface Saved {
@@ -70,9 +77,12 @@ interface Saved {
 }
 
 async function save(on: SpawnedStdioServer, args: Record<string, unknown>): Promise<Saved> {
-  const result = await on.client.callTool({ name: "save_function", arguments: { description: "sandbox attack", response_level: "full", ...args } }, {
-    timeout: 180_000,
-  });
+  const result = await on.client.callTool(
+    { name: "save_function", arguments: { description: "sandbox attack", response_level: "full", ...args } },
+    {
+      timeout: 180_000,
+    },
+  );
   const text = JSON.stringify(result);
   const body = (result.structuredContent ?? {}) as { status?: string; gate_report?: { steps?: { step: string }[] } };
   const test = (body.gate_report?.steps?.find((s) => s.step === "test") ?? {}) as Saved["test"];
@@ -118,7 +128,11 @@ beforeAll(async () => {
   writeFileSync(join(dir, "library", "library.gemini-key"), `${FAKE_KEY}\n`, { mode: 0o600 });
   server = await start();
   // A first save makes the library file, the pooled environment and the type checker's cache.
-  const warm = await save(server, { name: "warm_up", code: 'def warm_up() -> int:\n    """One."""\n    return 1\n', test_cases: [{ input: {}, expected: 1 }] });
+  const warm = await save(server, {
+    name: "warm_up",
+    code: 'def warm_up() -> int:\n    """One."""\n    return 1\n',
+    test_cases: [{ input: {}, expected: 1 }],
+  });
   expect(warm.status, warm.text).toBe("active");
 });
 
@@ -215,7 +229,11 @@ describe.skipIf(!HAS_BWRAP)("item 6: the file system is not the user's", () => {
 
   it("saved code cannot write into the server's dist/ nor into the pooled environment's site-packages", async () => {
     const distFile = join(DIST, `planted-${RUN}.js`);
-    const saved = await save(server, { name: "plant", code: WRITE_PROBE, test_cases: [{ input: { paths: [distFile], marker: `planted_${RUN}` }, expected: [] }] });
+    const saved = await save(server, {
+      name: "plant",
+      code: WRITE_PROBE,
+      test_cases: [{ input: { paths: [distFile], marker: `planted_${RUN}` }, expected: [] }],
+    });
     const envs = join(dir, "envs");
     const planted = execFileSync("find", [envs, DIST, "-name", `*${RUN}*`], { encoding: "utf8" }).trim();
     expect(planted).toBe("");
@@ -262,7 +280,9 @@ describe.skipIf(!HAS_BWRAP)("item 7: nothing outlives the run or the server", ()
     const marker = `${MARKER}-kill9`;
     const victim = await start();
     try {
-      const pending = save(victim, { name: "linger", code: DAEMON_PROBE, test_cases: [{ input: { marker }, expected: 0 }] }).catch(() => undefined);
+      const pending = save(victim, { name: "linger", code: DAEMON_PROBE, test_cases: [{ input: { marker }, expected: 0 }] }).catch(
+        () => undefined,
+      );
       // The daemon is running inside the sandbox: now the server dies without cleaning up.
       await expect.poll(() => processesWith(marker).length, { timeout: 90_000, interval: 100 }).toBeGreaterThan(0);
       victim.child.kill("SIGKILL");
@@ -379,7 +399,11 @@ describe.skipIf(!HAS_BWRAP)("item 9: limits hold for the whole sandbox", () => {
   });
 
   it("three children of 150 MB cannot all live under a 256 MB limit", async () => {
-    const saved = await save(roomy, { name: "hog", code: MEMORY_PROBE, test_cases: [{ input: { count: 3, megabytes: 150 }, expected: 3 }] });
+    const saved = await save(roomy, {
+      name: "hog",
+      code: MEMORY_PROBE,
+      test_cases: [{ input: { count: 3, megabytes: 150 }, expected: 3 }],
+    });
     expect(saved.test.outcome, saved.text).toBe("test_failed");
     expect(saved.status).toBe("broken");
     // Either the kernel killed a child (fewer than 3 got their memory) or the run itself.

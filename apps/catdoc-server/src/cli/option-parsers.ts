@@ -11,7 +11,8 @@ export function positiveInteger(value: string): number {
 
 export function portNumber(value: string): number {
   const number = Number(value);
-  if (!/^\d+$/.test(value.trim()) || number > 65535) throw new InvalidArgumentError("Expected a port number from 0 to 65535 (0: any free port).");
+  if (!/^\d+$/.test(value.trim()) || number > 65535)
+    throw new InvalidArgumentError("Expected a port number from 0 to 65535 (0: any free port).");
   return number;
 }
 

@@ -47,7 +47,9 @@ export type ActionResult = Promise<number | void>;
  * Wraps a command's action: builds its context from the global options and records its exit
  * status. `fn` receives commander's positional arguments followed by the command's options.
  */
-export type ActionWrapper = <A extends unknown[]>(fn: (context: CommandContext, ...args: A) => ActionResult) => (...args: unknown[]) => Promise<void>;
+export type ActionWrapper = <A extends unknown[]>(
+  fn: (context: CommandContext, ...args: A) => ActionResult,
+) => (...args: unknown[]) => Promise<void>;
 
 export interface CommandRegistry {
   program: Command;
@@ -62,7 +64,9 @@ The project is --project <path>, else $CATDOC_PROJECT_PATH, else the working dir
 export function createProgram(setup: CliSetup, state: { exitCode: number }): Command {
   const program = new Command("catdoc");
   program
-    .description("CatDoc: documents as a category — objects (documents), morphisms (their relations), functors and natural transformations, kept in .catdoc/category.yaml")
+    .description(
+      "CatDoc: documents as a category — objects (documents), morphisms (their relations), functors and natural transformations, kept in .catdoc/category.yaml",
+    )
     .version(setup.version, "-V, --version", "print the version")
     .option("-p, --project <path>", "project root (default: $CATDOC_PROJECT_PATH or the working directory)")
     .helpOption("-h, --help", "show help")
@@ -84,7 +88,11 @@ export function createProgram(setup: CliSetup, state: { exitCode: number }): Com
       const config = await setup.loadConfig().catch((error: unknown) => {
         throw new CliConfigError(error instanceof Error ? error.message : String(error));
       });
-      const context = new CommandContext(options.project === undefined ? config.projectPath : resolve(setup.cwd, options.project), setup.io, config);
+      const context = new CommandContext(
+        options.project === undefined ? config.projectPath : resolve(setup.cwd, options.project),
+        setup.io,
+        config,
+      );
       const status = await fn(context, ...(args.slice(0, -1) as A));
       state.exitCode = status ?? EXIT_OK;
     };
@@ -108,7 +116,8 @@ export async function runCli(argv: readonly string[], setup: CliSetup): Promise<
   const state = { exitCode: EXIT_OK };
   const program = createProgram(setup, state);
   try {
-    if (namesNoCommand(argv)) throw new CliUsageError("no command given (init, import, validate, list, show, search, trace, graph, dashboard, mcp)");
+    if (namesNoCommand(argv))
+      throw new CliUsageError("no command given (init, import, validate, list, show, search, trace, graph, dashboard, mcp)");
     await program.parseAsync([...argv], { from: "user" });
     return state.exitCode;
   } catch (error) {

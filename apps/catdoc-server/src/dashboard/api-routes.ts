@@ -6,25 +6,12 @@
  * project while category.yaml and config.yaml are unchanged.
  */
 import { HttpError } from "@local-mcp/core";
-import {
-  CatDocInputError,
-  validateCategory,
-  validateFunctor,
-  validateNaturalTransformation,
-  validateProject,
-} from "../domain/index.js";
+import { CatDocInputError, validateCategory, validateFunctor, validateNaturalTransformation, validateProject } from "../domain/index.js";
 import type { CatDocProject, CatDocStore, ValidationReport } from "../domain/index.js";
 import { categoryDetail, functorDetail, morphismDetail, naturalTransformationDetail, objectDetail } from "./details.js";
 import { buildGraph } from "./graph.js";
 import { traceView } from "./trace-view.js";
-import {
-  categorySummaries,
-  functorSummaries,
-  morphismViews,
-  naturalTransformationSummaries,
-  objectViews,
-  parseLimit,
-} from "./views.js";
+import { categorySummaries, functorSummaries, morphismViews, naturalTransformationSummaries, objectViews, parseLimit } from "./views.js";
 
 /** What a handler gets: the parameters (the JSON body's fields for POST, the query's for GET) and the store. */
 export interface ApiCall {
@@ -185,7 +172,10 @@ const ROUTES: Record<string, Route> = {
     methods: ["GET"],
     list: async (call) => {
       const categoryId = call.params.text("category", "categoryId");
-      return buildGraph((await load(call)).index, { ...(categoryId === undefined ? {} : { categoryId }), functors: call.params.flag("functors") });
+      return buildGraph((await load(call)).index, {
+        ...(categoryId === undefined ? {} : { categoryId }),
+        functors: call.params.flag("functors"),
+      });
     },
   },
   validate: { methods: ["GET", "POST"], list: validate },
@@ -201,7 +191,9 @@ export function findHandler(method: string, segments: string[]): { handler: Hand
   const allowed: string[] = [...route.methods];
   if (allowed.includes("GET")) allowed.push("HEAD");
   if (!allowed.includes(method)) {
-    throw new HttpError(405, "INVALID_INPUT", `Method ${method} not allowed here; use ${allowed.join(", ")}`, { Allow: allowed.join(", ") });
+    throw new HttpError(405, "INVALID_INPUT", `Method ${method} not allowed here; use ${allowed.join(", ")}`, {
+      Allow: allowed.join(", "),
+    });
   }
   return { handler, id };
 }

@@ -2,13 +2,7 @@
  * One item in full: what `/api/<kind>/<id>` serves and `catdoc show <kind> <id> --format json`
  * prints. Unknown ids raise NOT_FOUND (`Object 'x' not found`).
  */
-import {
-  requireCategory,
-  requireFunctor,
-  requireMorphism,
-  requireNaturalTransformation,
-  requireObject,
-} from "../domain/index.js";
+import { requireCategory, requireFunctor, requireMorphism, requireNaturalTransformation, requireObject } from "../domain/index.js";
 import type { CatDocProject, Category, Functor, Morphism, NaturalTransformation, ProjectIndex } from "../domain/index.js";
 import { functorSummaries, morphismView, naturalTransformationSummaries } from "./views.js";
 import type { FunctorSummary, MorphismView, NaturalTransformationSummary, ObjectView } from "./views.js";
@@ -52,7 +46,12 @@ export function categoryDetail(index: ProjectIndex, id: string): CategoryDetail 
   const entry = requireCategory(index, id);
   const { category } = entry;
   return {
-    category: { id: category.id, name: category.name, objects: category.objects, morphisms: category.morphisms.map((m) => morphismView(entry, m)) },
+    category: {
+      id: category.id,
+      name: category.name,
+      objects: category.objects,
+      morphisms: category.morphisms.map((m) => morphismView(entry, m)),
+    },
     functors: functorSummaries(index, id),
     naturalTransformations: naturalTransformationSummaries(index, id),
   };

@@ -7,7 +7,16 @@
 import { createServer } from "node:http";
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { ERROR_STATUS, HttpError, checkLoopbackRequest, isToolError, readJsonObject, sendAsset, sendJson, silentLogger } from "@local-mcp/core";
+import {
+  ERROR_STATUS,
+  HttpError,
+  checkLoopbackRequest,
+  isToolError,
+  readJsonObject,
+  sendAsset,
+  sendJson,
+  silentLogger,
+} from "@local-mcp/core";
 import type { ErrorCode, Logger } from "@local-mcp/core";
 import { CatDocConflictError, isCatDocError } from "../domain/index.js";
 import { DASHBOARD_HOST, DEFAULT_DASHBOARD_PORT } from "../defaults.js";
@@ -120,7 +129,16 @@ async function handle(req: IncomingMessage, res: ServerResponse, context: Contex
   const asset = context.assets.get(url.pathname);
   if (asset === undefined || (method !== "GET" && method !== "HEAD")) {
     const status = asset === undefined ? 404 : 405;
-    sendJson(res, status, { error: status === 404 ? "Not found" : `Method ${method} not allowed`, code: status === 404 ? "NOT_FOUND" : "INVALID_INPUT", status }, { headOnly });
+    sendJson(
+      res,
+      status,
+      {
+        error: status === 404 ? "Not found" : `Method ${method} not allowed`,
+        code: status === 404 ? "NOT_FOUND" : "INVALID_INPUT",
+        status,
+      },
+      { headOnly },
+    );
     return;
   }
   sendAsset(res, asset.body, asset.contentType, { headOnly });
@@ -130,13 +148,18 @@ async function handleApi(req: IncomingMessage, res: ServerResponse, url: URL, co
   try {
     let segments: string[];
     try {
-      segments = url.pathname.slice("/api".length).split("/").filter((part) => part !== "").map(decodeURIComponent);
+      segments = url.pathname
+        .slice("/api".length)
+        .split("/")
+        .filter((part) => part !== "")
+        .map(decodeURIComponent);
     } catch {
       throw new HttpError(400, "INVALID_INPUT", "Malformed percent-encoding in the path");
     }
     const method = req.method ?? "GET";
     const { handler, id } = findHandler(method, segments);
-    const params = method === "POST" ? new ApiParams(await readJsonObject(req, { emptyAsObject: true })) : ApiParams.fromQuery(url.searchParams);
+    const params =
+      method === "POST" ? new ApiParams(await readJsonObject(req, { emptyAsObject: true })) : ApiParams.fromQuery(url.searchParams);
     const body = await handler({ params, store: context.store }, id);
     sendJson(res, 200, body, { headOnly });
   } catch (error) {
@@ -147,9 +170,19 @@ async function handleApi(req: IncomingMessage, res: ServerResponse, url: URL, co
 }
 
 /** The error body and status for anything a handler threw; `internal` is set for bugs. */
-function errorResponse(error: unknown): { status: number; body: ApiErrorBody; headers: Readonly<Record<string, string>>; internal: boolean } {
+function errorResponse(error: unknown): {
+  status: number;
+  body: ApiErrorBody;
+  headers: Readonly<Record<string, string>>;
+  internal: boolean;
+} {
   if (error instanceof HttpError) {
-    return { status: error.status, body: { error: error.message, code: error.code, status: error.status }, headers: error.headers, internal: false };
+    return {
+      status: error.status,
+      body: { error: error.message, code: error.code, status: error.status },
+      headers: error.headers,
+      internal: false,
+    };
   }
   if (isCatDocError(error) || isToolError(error)) {
     const status = ERROR_STATUS[error.code];

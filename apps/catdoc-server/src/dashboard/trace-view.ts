@@ -116,7 +116,9 @@ export function traceView(index: ProjectIndex, request: TraceRequest): TraceView
   }
   const origin = requireObject(index, source, categoryId);
   const targetHome = target === undefined ? undefined : categoryOfObject(index, target)?.category.id;
-  const across = toCategory ?? (categoryId === undefined && targetHome !== undefined && targetHome !== origin.category.category.id ? targetHome : undefined);
+  const across =
+    toCategory ??
+    (categoryId === undefined && targetHome !== undefined && targetHome !== origin.category.category.id ? targetHome : undefined);
 
   if (across !== undefined) {
     const result = traceAcross(index, source, across, {

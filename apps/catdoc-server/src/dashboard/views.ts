@@ -146,6 +146,7 @@ export function naturalTransformationSummaries(index: ProjectIndex, categoryId?:
 export function parseLimit(raw: string | undefined, name = "limit"): number | undefined {
   if (raw === undefined || raw === "") return undefined;
   const value = Number(raw);
-  if (!Number.isInteger(value) || value < 1) throw new CatDocInputError(`${name} must be a positive integer, got '${raw}'`, { [name]: raw });
+  if (!Number.isInteger(value) || value < 1)
+    throw new CatDocInputError(`${name} must be a positive integer, got '${raw}'`, { [name]: raw });
   return value;
 }

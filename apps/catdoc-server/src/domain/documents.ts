@@ -70,7 +70,12 @@ export function documentPathOf(object: CatDocObject): string | undefined {
   return undefined;
 }
 
-async function readDocumentFile(root: string, userPath: string, problems: DocumentProblem[], objectId?: string): Promise<ScannedFile | undefined> {
+async function readDocumentFile(
+  root: string,
+  userPath: string,
+  problems: DocumentProblem[],
+  objectId?: string,
+): Promise<ScannedFile | undefined> {
   try {
     const absolute = await resolveInsideRoot(root, userPath);
     // Read through what was opened, confined to the root: a swap for a link after the check is refused.

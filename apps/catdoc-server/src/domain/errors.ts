@@ -28,14 +28,7 @@ export class CatDocError extends Error {
 }
 
 /** The kinds of things an id names. */
-export type EntityKind =
-  | "category"
-  | "object"
-  | "morphism"
-  | "functor"
-  | "naturalTransformation"
-  | "project"
-  | "file";
+export type EntityKind = "category" | "object" | "morphism" | "functor" | "naturalTransformation" | "project" | "file";
 
 const KIND_LABEL: Record<EntityKind, string> = {
   category: "Category",

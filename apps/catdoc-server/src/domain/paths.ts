@@ -1,7 +1,14 @@
 /** Where a CatDoc project keeps its files; paths are kept inside the root by core's path guard. */
 import { realpath } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import { ConfinementError, confinePath, openConfined, pathErrorFrom as corePathErrorFrom, quotePath, type PathErrorContext } from "@local-mcp/core";
+import {
+  ConfinementError,
+  confinePath,
+  openConfined,
+  pathErrorFrom as corePathErrorFrom,
+  quotePath,
+  type PathErrorContext,
+} from "@local-mcp/core";
 import { CatDocForbiddenError, CatDocInputError } from "./errors.js";
 
 export interface ProjectPaths {
@@ -67,20 +74,28 @@ export function resolveInsideRoot(root: string, userPath: string, field = "path"
  * read. Not a regular file, or above `maxBytes`: INVALID_INPUT; file-system errors as in
  * `pathErrorFrom`.
  */
-export async function readInsideRoot(root: string, path: string, options: { userPath?: string; field?: string; maxBytes?: number } = {}): Promise<Buffer> {
+export async function readInsideRoot(
+  root: string,
+  path: string,
+  options: { userPath?: string; field?: string; maxBytes?: number } = {},
+): Promise<Buffer> {
   const userPath = options.userPath ?? path;
   const realRoot = await realpath(root).catch(() => root);
   let opened;
   try {
     opened = await openConfined(path, [realRoot]);
   } catch (error) {
-    if (error instanceof ConfinementError) throw new CatDocForbiddenError(`Path '${userPath}' resolves outside the project root`, { path: userPath, root });
+    if (error instanceof ConfinementError)
+      throw new CatDocForbiddenError(`Path '${userPath}' resolves outside the project root`, { path: userPath, root });
     throw pathErrorFrom(error, userPath, options.field ?? "path");
   }
   try {
     if (!opened.stats.isFile()) throw new CatDocInputError(`'${quotePath(userPath)}' is not a regular file`, { path: userPath });
     if (options.maxBytes !== undefined && opened.stats.size > options.maxBytes) {
-      throw new CatDocInputError(`'${quotePath(userPath)}' is larger than ${options.maxBytes} bytes`, { path: userPath, maxBytes: options.maxBytes });
+      throw new CatDocInputError(`'${quotePath(userPath)}' is larger than ${options.maxBytes} bytes`, {
+        path: userPath,
+        maxBytes: options.maxBytes,
+      });
     }
     return await opened.handle.readFile();
   } finally {

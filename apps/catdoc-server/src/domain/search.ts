@@ -153,18 +153,16 @@ export class ObjectSearchIndex {
       filter: (result) =>
         (domain === undefined || result["domain"] === domain) && (categoryId === undefined || result["categoryId"] === categoryId),
     });
-    const hits = results.slice(0, limit).map(
-      (result): SearchHit => ({
-        id: String(result["id"]),
-        title: String(result["title"]),
-        domain: String(result["domain"]),
-        categoryId: String(result["categoryId"]),
-        score: result.score,
-        terms: result.terms,
-        fields: [...new Set(Object.values(result.match).flat())],
-        documentPath: (result["documentPath"] as string | null | undefined) ?? null,
-      }),
-    );
+    const hits = results.slice(0, limit).map((result): SearchHit => ({
+      id: String(result["id"]),
+      title: String(result["title"]),
+      domain: String(result["domain"]),
+      categoryId: String(result["categoryId"]),
+      score: result.score,
+      terms: result.terms,
+      fields: [...new Set(Object.values(result.match).flat())],
+      documentPath: (result["documentPath"] as string | null | undefined) ?? null,
+    }));
     return { query, total: results.length, hits };
   }
 }

@@ -93,5 +93,5 @@ export function formatPath(path: readonly PropertyKey[]): string {
 /** yaml's messages end with " at line L, column C:" and a snippet; keep the sentence. */
 function firstSentence(message: string): string {
   const cut = message.search(/ at line \d+, column \d+/);
-  return (cut >= 0 ? message.slice(0, cut) : message.split("\n")[0] ?? message).trim();
+  return (cut >= 0 ? message.slice(0, cut) : (message.split("\n")[0] ?? message)).trim();
 }

@@ -9,7 +9,10 @@ export { CATEGORY_URI_PREFIX, categoryUri } from "./category.js";
 export { GRAPH_URI } from "./graph.js";
 export { OBJECT_URI_PREFIX, objectUri } from "./object-document.js";
 
-export function catdocResources(access: ProjectAccess): { resources: ResourceDefinition[]; resourceTemplates: ResourceTemplateDefinition[] } {
+export function catdocResources(access: ProjectAccess): {
+  resources: ResourceDefinition[];
+  resourceTemplates: ResourceTemplateDefinition[];
+} {
   return {
     resources: [graphResource(access)],
     resourceTemplates: [objectDocumentResource(access), categoryResource(access)],

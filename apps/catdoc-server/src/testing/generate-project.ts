@@ -29,12 +29,38 @@ export interface GenerateOptions {
 }
 
 const WORDS = [
-  "algebra", "topology", "category", "functor", "morphism", "sheaf", "manifold", "ring", "group", "field",
-  "module", "lattice", "vector", "tensor", "spectrum", "homology", "kernel", "limit", "colimit", "adjoint",
-  "monad", "graph", "order", "measure", "integral", "metric", "space", "set", "logic", "proof",
+  "algebra",
+  "topology",
+  "category",
+  "functor",
+  "morphism",
+  "sheaf",
+  "manifold",
+  "ring",
+  "group",
+  "field",
+  "module",
+  "lattice",
+  "vector",
+  "tensor",
+  "spectrum",
+  "homology",
+  "kernel",
+  "limit",
+  "colimit",
+  "adjoint",
+  "monad",
+  "graph",
+  "order",
+  "measure",
+  "integral",
+  "metric",
+  "space",
+  "set",
+  "logic",
+  "proof",
 ];
 const DOMAINS = ["mathematics", "physics", "computing", "design", "operations"];
-
 
 export function generateProject(options: GenerateOptions): CatDocModel {
   const copies = Math.max(1, options.functors);
@@ -69,9 +95,21 @@ export function generateProject(options: GenerateOptions): CatDocModel {
   const categories: Category[] = Array.from({ length: copies }, (_, c) => ({
     id: `cat-${c}`,
     name: `Category ${c}`,
-    objects: texts.map((text, i) => ({ id: object(c, i), title: text.title, domain: text.domain, metadata: { rank: i }, content: text.content })),
+    objects: texts.map((text, i) => ({
+      id: object(c, i),
+      title: text.title,
+      domain: text.domain,
+      metadata: { rank: i },
+      content: text.content,
+    })),
     morphisms: [
-      ...texts.map((_, i) => ({ id: identity(c, i), name: `id_${i}`, source: object(c, i), target: object(c, i), metadata: { isIdentity: true } })),
+      ...texts.map((_, i) => ({
+        id: identity(c, i),
+        name: `id_${i}`,
+        source: object(c, i),
+        target: object(c, i),
+        metadata: { isIdentity: true },
+      })),
       ...arrows.map(([from, to], k) => ({ id: arrow(c, k), name: pick(WORDS), source: object(c, from), target: object(c, to) })),
     ],
   }));

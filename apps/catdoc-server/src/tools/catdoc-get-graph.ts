@@ -18,51 +18,59 @@ const EDGES = { defaultLimit: 1000, maxLimit: 10_000 };
  */
 const DEFAULT_PAGE_TOKENS = Math.floor(DEFAULT_MAX_RESPONSE_TOKENS * 0.8);
 
-const input = lazySchema(() => z.object({
-  categoryId: z.string().min(1).optional().describe("only this category"),
-  includeIdentities: z.boolean().optional().describe("default false"),
-  edgeLimit: z.number().int().min(1).max(EDGES.maxLimit).optional().describe(`default ${EDGES.defaultLimit}`),
-  ...pagingInput("nodes", PAGE),
-}));
+const input = lazySchema(() =>
+  z.object({
+    categoryId: z.string().min(1).optional().describe("only this category"),
+    includeIdentities: z.boolean().optional().describe("default false"),
+    edgeLimit: z.number().int().min(1).max(EDGES.maxLimit).optional().describe(`default ${EDGES.defaultLimit}`),
+    ...pagingInput("nodes", PAGE),
+  }),
+);
 
-const output = lazySchema(() => z.object({
-  ...PageOutput(),
-  edgeCount: z.number().int().describe("Edges among all nodes in scope."),
-  edgesReturned: z.number().int().describe("Edges among this page's nodes, as many as the edges list holds (at standard)."),
-  edgesTruncated: z.boolean().describe("True when edges among the returned nodes were cut to edgeLimit."),
-  nodeIds: z.array(z.string()).describe("The ids of this page's nodes (objects), in file order."),
-  nodes: z
-    .array(z.object({ id: z.string(), categoryId: z.string(), title: z.string(), domain: z.string(), metadata: MetadataOutput().optional() }))
-    .optional()
-    .describe("standard: this page's nodes."),
-  edges: z
-    .array(
-      z.object({
-        id: z.string(),
-        source: z.string(),
-        target: z.string(),
-        categoryId: z.string(),
-        name: z.string(),
-        isIdentity: z.boolean(),
-        metadata: MetadataOutput().optional(),
-      }),
-    )
-    .optional()
-    .describe("standard: the morphisms among this page's nodes, up to edgeLimit."),
-  categories: z.array(z.object({ id: z.string(), name: z.string() })).optional(),
-  functors: z
-    .array(
-      z.object({
-        id: z.string(),
-        name: z.string(),
-        sourceCategory: z.string(),
-        targetCategory: z.string(),
-        objectMapping: z.record(z.string(), z.string()).optional(),
-      }),
-    )
-    .optional(),
-  naturalTransformations: z.array(z.object({ id: z.string(), name: z.string(), sourceFunctor: z.string(), targetFunctor: z.string() })).optional(),
-}));
+const output = lazySchema(() =>
+  z.object({
+    ...PageOutput(),
+    edgeCount: z.number().int().describe("Edges among all nodes in scope."),
+    edgesReturned: z.number().int().describe("Edges among this page's nodes, as many as the edges list holds (at standard)."),
+    edgesTruncated: z.boolean().describe("True when edges among the returned nodes were cut to edgeLimit."),
+    nodeIds: z.array(z.string()).describe("The ids of this page's nodes (objects), in file order."),
+    nodes: z
+      .array(
+        z.object({ id: z.string(), categoryId: z.string(), title: z.string(), domain: z.string(), metadata: MetadataOutput().optional() }),
+      )
+      .optional()
+      .describe("standard: this page's nodes."),
+    edges: z
+      .array(
+        z.object({
+          id: z.string(),
+          source: z.string(),
+          target: z.string(),
+          categoryId: z.string(),
+          name: z.string(),
+          isIdentity: z.boolean(),
+          metadata: MetadataOutput().optional(),
+        }),
+      )
+      .optional()
+      .describe("standard: the morphisms among this page's nodes, up to edgeLimit."),
+    categories: z.array(z.object({ id: z.string(), name: z.string() })).optional(),
+    functors: z
+      .array(
+        z.object({
+          id: z.string(),
+          name: z.string(),
+          sourceCategory: z.string(),
+          targetCategory: z.string(),
+          objectMapping: z.record(z.string(), z.string()).optional(),
+        }),
+      )
+      .optional(),
+    naturalTransformations: z
+      .array(z.object({ id: z.string(), name: z.string(), sourceFunctor: z.string(), targetFunctor: z.string() }))
+      .optional(),
+  }),
+);
 
 export function catdocGetGraphTool(project: ProjectAccess): ToolDefinition {
   return withToolErrors({
@@ -124,7 +132,12 @@ function graphPage(
         minimal: { id: f.id, name: f.name, sourceCategory: f.sourceCategory, targetCategory: f.targetCategory },
         full: { objectMapping: Object.fromEntries(Object.entries(f.objectMapping).filter(([from]) => shownIds.has(from))) },
       })),
-      naturalTransformations: graph.naturalTransformations.map(({ id, name, sourceFunctor, targetFunctor }) => ({ id, name, sourceFunctor, targetFunctor })),
+      naturalTransformations: graph.naturalTransformations.map(({ id, name, sourceFunctor, targetFunctor }) => ({
+        id,
+        name,
+        sourceFunctor,
+        targetFunctor,
+      })),
     },
   }));
 }

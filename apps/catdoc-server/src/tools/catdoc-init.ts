@@ -6,20 +6,24 @@ import { resolveInsideRoot } from "../domain/paths.js";
 import type { ProjectAccess } from "../project-access.js";
 import { withToolErrors } from "./catdoc-tool.js";
 
-const input = lazySchema(() => z.object({
-  directory: z.string().min(1).optional().describe("default: the project root"),
-  force: z.boolean().optional().describe("replace an existing project (destroys it)"),
-}));
+const input = lazySchema(() =>
+  z.object({
+    directory: z.string().min(1).optional().describe("default: the project root"),
+    force: z.boolean().optional().describe("replace an existing project (destroys it)"),
+  }),
+);
 
-const output = lazySchema(() => z.object({
-  initialized: z.boolean(),
-  root: z.string(),
-  files: z.array(z.string()),
-  overwritten: z.boolean(),
-  projectName: z.string().optional(),
-  servedByThisServer: z.boolean().optional(),
-  version: z.string().optional(),
-}));
+const output = lazySchema(() =>
+  z.object({
+    initialized: z.boolean(),
+    root: z.string(),
+    files: z.array(z.string()),
+    overwritten: z.boolean(),
+    projectName: z.string().optional(),
+    servedByThisServer: z.boolean().optional(),
+    version: z.string().optional(),
+  }),
+);
 
 export function catdocInitTool(project: ProjectAccess): ToolDefinition {
   return withToolErrors({
@@ -40,7 +44,8 @@ export function catdocInitTool(project: ProjectAccess): ToolDefinition {
       const result = await store.init({ force: force === true, signal }).catch((error: unknown) => {
         if (error instanceof CatDocConflictError) {
           throw new ToolError("CONFLICT", error.message, {
-            suggestion: "The project exists: use it as it is, or call catdoc_init with force: true to replace category.yaml and config.yaml (their content is lost).",
+            suggestion:
+              "The project exists: use it as it is, or call catdoc_init with force: true to replace category.yaml and config.yaml (their content is lost).",
             details: error.details,
           });
         }

@@ -10,23 +10,25 @@ const PAGE = { defaultLimit: 50, maxLimit: 500 };
 
 const input = lazySchema(() => z.object({ format: FORMAT_INPUT(), ...pagingInput("categories", PAGE) }));
 
-const output = lazySchema(() => z.object({
-  ...PageOutput(),
-  ids: z.array(z.string()).describe("The ids of the categories on this page, in file order."),
-  categories: z
-    .array(
-      z.object({
-        id: z.string(),
-        name: z.string(),
-        objectCount: z.number().int(),
-        morphismCount: z.number().int(),
-        functorsFrom: z.array(z.string()).optional(),
-        functorsTo: z.array(z.string()).optional(),
-      }),
-    )
-    .optional()
-    .describe("standard: the categories of this page."),
-}));
+const output = lazySchema(() =>
+  z.object({
+    ...PageOutput(),
+    ids: z.array(z.string()).describe("The ids of the categories on this page, in file order."),
+    categories: z
+      .array(
+        z.object({
+          id: z.string(),
+          name: z.string(),
+          objectCount: z.number().int(),
+          morphismCount: z.number().int(),
+          functorsFrom: z.array(z.string()).optional(),
+          functorsTo: z.array(z.string()).optional(),
+        }),
+      )
+      .optional()
+      .describe("standard: the categories of this page."),
+  }),
+);
 
 export function catdocListCategoriesTool(project: ProjectAccess): ToolDefinition {
   return withToolErrors({

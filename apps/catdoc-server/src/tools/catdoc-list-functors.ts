@@ -9,25 +9,27 @@ const PAGE = { defaultLimit: 50, maxLimit: 500 };
 
 const input = lazySchema(() => z.object(pagingInput("functors", PAGE)));
 
-const output = lazySchema(() => z.object({
-  ...PageOutput(),
-  ids: z.array(z.string()).describe("The ids of the functors on this page, in file order."),
-  functors: z
-    .array(
-      z.object({
-        id: z.string(),
-        name: z.string(),
-        sourceCategory: z.string(),
-        targetCategory: z.string(),
-        mappedObjects: z.number().int(),
-        mappedMorphisms: z.number().int(),
-        sourceCategoryName: z.string().nullable().optional(),
-        targetCategoryName: z.string().nullable().optional(),
-      }),
-    )
-    .optional()
-    .describe("standard: the functors of this page."),
-}));
+const output = lazySchema(() =>
+  z.object({
+    ...PageOutput(),
+    ids: z.array(z.string()).describe("The ids of the functors on this page, in file order."),
+    functors: z
+      .array(
+        z.object({
+          id: z.string(),
+          name: z.string(),
+          sourceCategory: z.string(),
+          targetCategory: z.string(),
+          mappedObjects: z.number().int(),
+          mappedMorphisms: z.number().int(),
+          sourceCategoryName: z.string().nullable().optional(),
+          targetCategoryName: z.string().nullable().optional(),
+        }),
+      )
+      .optional()
+      .describe("standard: the functors of this page."),
+  }),
+);
 
 export function catdocListFunctorsTool(project: ProjectAccess): ToolDefinition {
   return withToolErrors({

@@ -10,18 +10,22 @@ import { MorphismOutput } from "./support/schemas.js";
 
 const PAGE = { defaultLimit: 50, maxLimit: 1000 };
 
-const input = lazySchema(() => z.object({
-  categoryId: z.string().min(1).optional().describe("only this category"),
-  objectId: z.string().min(1).optional().describe("only those touching it"),
-  includeIdentities: z.boolean().optional().describe("default true"),
-  ...pagingInput("morphisms", PAGE),
-}));
+const input = lazySchema(() =>
+  z.object({
+    categoryId: z.string().min(1).optional().describe("only this category"),
+    objectId: z.string().min(1).optional().describe("only those touching it"),
+    includeIdentities: z.boolean().optional().describe("default true"),
+    ...pagingInput("morphisms", PAGE),
+  }),
+);
 
-const output = lazySchema(() => z.object({
-  ...PageOutput(),
-  ids: z.array(z.string()).describe("The ids of the morphisms on this page, in file order."),
-  morphisms: z.array(MorphismOutput()).optional().describe("standard: the morphisms of this page."),
-}));
+const output = lazySchema(() =>
+  z.object({
+    ...PageOutput(),
+    ids: z.array(z.string()).describe("The ids of the morphisms on this page, in file order."),
+    morphisms: z.array(MorphismOutput()).optional().describe("standard: the morphisms of this page."),
+  }),
+);
 
 export function catdocListMorphismsTool(project: ProjectAccess): ToolDefinition {
   return withToolErrors({

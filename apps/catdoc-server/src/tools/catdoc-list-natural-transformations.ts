@@ -9,24 +9,26 @@ const PAGE = { defaultLimit: 50, maxLimit: 500 };
 
 const input = lazySchema(() => z.object(pagingInput("natural transformations", PAGE)));
 
-const output = lazySchema(() => z.object({
-  ...PageOutput(),
-  ids: z.array(z.string()).describe("The ids of the natural transformations on this page, in file order."),
-  naturalTransformations: z
-    .array(
-      z.object({
-        id: z.string(),
-        name: z.string(),
-        sourceFunctor: z.string(),
-        targetFunctor: z.string(),
-        componentCount: z.number().int(),
-        sourceCategory: z.string().nullable().optional(),
-        targetCategory: z.string().nullable().optional(),
-      }),
-    )
-    .optional()
-    .describe("standard: the natural transformations of this page."),
-}));
+const output = lazySchema(() =>
+  z.object({
+    ...PageOutput(),
+    ids: z.array(z.string()).describe("The ids of the natural transformations on this page, in file order."),
+    naturalTransformations: z
+      .array(
+        z.object({
+          id: z.string(),
+          name: z.string(),
+          sourceFunctor: z.string(),
+          targetFunctor: z.string(),
+          componentCount: z.number().int(),
+          sourceCategory: z.string().nullable().optional(),
+          targetCategory: z.string().nullable().optional(),
+        }),
+      )
+      .optional()
+      .describe("standard: the natural transformations of this page."),
+  }),
+);
 
 export function catdocListNaturalTransformationsTool(project: ProjectAccess): ToolDefinition {
   return withToolErrors({

@@ -9,29 +9,33 @@ import { MetadataOutput } from "./support/schemas.js";
 
 const PAGE = { defaultLimit: 50, maxLimit: 1000 };
 
-const input = lazySchema(() => z.object({
-  domain: z.string().min(1).optional().describe("only this domain"),
-  categoryId: z.string().min(1).optional().describe("only this category"),
-  ...pagingInput("objects", PAGE),
-}));
+const input = lazySchema(() =>
+  z.object({
+    domain: z.string().min(1).optional().describe("only this domain"),
+    categoryId: z.string().min(1).optional().describe("only this category"),
+    ...pagingInput("objects", PAGE),
+  }),
+);
 
-const output = lazySchema(() => z.object({
-  ...PageOutput(),
-  ids: z.array(z.string()).describe("The ids of the objects on this page, in file order."),
-  objects: z
-    .array(
-      z.object({
-        id: z.string(),
-        categoryId: z.string(),
-        title: z.string(),
-        domain: z.string(),
-        metadata: MetadataOutput().optional(),
-        documentPath: z.string().nullable().optional(),
-      }),
-    )
-    .optional()
-    .describe("standard: the objects of this page."),
-}));
+const output = lazySchema(() =>
+  z.object({
+    ...PageOutput(),
+    ids: z.array(z.string()).describe("The ids of the objects on this page, in file order."),
+    objects: z
+      .array(
+        z.object({
+          id: z.string(),
+          categoryId: z.string(),
+          title: z.string(),
+          domain: z.string(),
+          metadata: MetadataOutput().optional(),
+          documentPath: z.string().nullable().optional(),
+        }),
+      )
+      .optional()
+      .describe("standard: the objects of this page."),
+  }),
+);
 
 export function catdocListObjectsTool(project: ProjectAccess): ToolDefinition {
   return withToolErrors({
@@ -51,7 +55,9 @@ export function catdocListObjectsTool(project: ProjectAccess): ToolDefinition {
       if (categoryId !== undefined) requireCategory(loaded.index, categoryId);
       const all = loaded.model.categories
         .filter((c) => categoryId === undefined || c.id === categoryId)
-        .flatMap((c) => c.objects.filter((o) => domain === undefined || o.domain === domain).map((object) => ({ object, categoryId: c.id })));
+        .flatMap((c) =>
+          c.objects.filter((o) => domain === undefined || o.domain === domain).map((object) => ({ object, categoryId: c.id })),
+        );
       const { items, info } = paginate(all, { limit, offset }, PAGE, "objects");
       const documents = levelIncludes(level, "full") ? (await loaded.documents()).byObject : undefined;
       return new LeveledResponse((at) => ({
@@ -59,7 +65,10 @@ export function catdocListObjectsTool(project: ProjectAccess): ToolDefinition {
         standard: {
           objects: eachAtLevel(at, items, ({ object, categoryId: home }) => ({
             minimal: { id: object.id, categoryId: home, title: object.title, domain: object.domain },
-            full: { metadata: object.metadata, documentPath: documents === undefined ? undefined : (documents.get(object.id)?.path ?? null) },
+            full: {
+              metadata: object.metadata,
+              documentPath: documents === undefined ? undefined : (documents.get(object.id)?.path ?? null),
+            },
           })),
         },
       }));

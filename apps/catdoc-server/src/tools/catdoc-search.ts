@@ -15,38 +15,48 @@ function snippet(documents: DocumentSet, hit: SearchHit): string | null {
   const body = documents.byObject.get(hit.id)?.body;
   if (body === undefined || body.trim() === "") return null;
   const lower = body.toLowerCase();
-  const at = hit.terms.map((term) => lower.indexOf(term.toLowerCase())).filter((i) => i >= 0).sort((a, b) => a - b)[0];
+  const at = hit.terms
+    .map((term) => lower.indexOf(term.toLowerCase()))
+    .filter((i) => i >= 0)
+    .sort((a, b) => a - b)[0];
   const start = Math.max(0, (at ?? 0) - SNIPPET_RADIUS);
-  const text = body.slice(start, start + 2 * SNIPPET_RADIUS).replace(/\s+/g, " ").trim();
+  const text = body
+    .slice(start, start + 2 * SNIPPET_RADIUS)
+    .replace(/\s+/g, " ")
+    .trim();
   return `${start > 0 ? "…" : ""}${text}${start + 2 * SNIPPET_RADIUS < body.length ? "…" : ""}`;
 }
 
-const input = lazySchema(() => z.object({
-  query: z.string().trim().min(1).max(1000),
-  domain: z.string().min(1).optional().describe("only this domain"),
-  categoryId: z.string().min(1).optional().describe("only this category"),
-  limit: z.number().int().min(1).max(MAX_LIMIT).optional().describe(`default ${DEFAULT_LIMIT}`),
-}));
+const input = lazySchema(() =>
+  z.object({
+    query: z.string().trim().min(1).max(1000),
+    domain: z.string().min(1).optional().describe("only this domain"),
+    categoryId: z.string().min(1).optional().describe("only this category"),
+    limit: z.number().int().min(1).max(MAX_LIMIT).optional().describe(`default ${DEFAULT_LIMIT}`),
+  }),
+);
 
-const output = lazySchema(() => z.object({
-  query: z.string(),
-  total: z.number().int().describe("Matches before the limit."),
-  returned: z.number().int(),
-  truncated: z.boolean(),
-  hits: z.array(
-    z.object({
-      id: z.string(),
-      score: z.number(),
-      title: z.string().optional(),
-      domain: z.string().optional(),
-      categoryId: z.string().optional(),
-      terms: z.array(z.string()).optional(),
-      fields: z.array(z.string()).optional(),
-      documentPath: z.string().nullable().optional(),
-      snippet: z.string().nullable().optional(),
-    }),
-  ),
-}));
+const output = lazySchema(() =>
+  z.object({
+    query: z.string(),
+    total: z.number().int().describe("Matches before the limit."),
+    returned: z.number().int(),
+    truncated: z.boolean(),
+    hits: z.array(
+      z.object({
+        id: z.string(),
+        score: z.number(),
+        title: z.string().optional(),
+        domain: z.string().optional(),
+        categoryId: z.string().optional(),
+        terms: z.array(z.string()).optional(),
+        fields: z.array(z.string()).optional(),
+        documentPath: z.string().nullable().optional(),
+        snippet: z.string().nullable().optional(),
+      }),
+    ),
+  }),
+);
 
 export function catdocSearchTool(project: ProjectAccess): ToolDefinition {
   return withToolErrors({
@@ -79,7 +89,12 @@ export function catdocSearchTool(project: ProjectAccess): ToolDefinition {
           hits: eachAtLevel(at, result.hits, (hit) => ({
             minimal: { id: hit.id, score: Math.round(hit.score * 1000) / 1000 },
             standard: { title: hit.title, domain: hit.domain, categoryId: hit.categoryId },
-            full: { terms: hit.terms, fields: hit.fields, documentPath: hit.documentPath, snippet: documents === undefined ? undefined : snippet(documents, hit) },
+            full: {
+              terms: hit.terms,
+              fields: hit.fields,
+              documentPath: hit.documentPath,
+              snippet: documents === undefined ? undefined : snippet(documents, hit),
+            },
           })),
         },
       }));

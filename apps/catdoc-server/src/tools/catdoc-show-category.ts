@@ -9,24 +9,32 @@ import { MetadataOutput, MorphismOutput } from "./support/schemas.js";
 
 const SHOWN = { defaultLimit: 100, maxLimit: 1000 };
 
-const input = lazySchema(() => z.object({
-  categoryId: z.string().min(1),
-  limit: limitInput("objects and morphisms (each)", SHOWN),
-}));
+const input = lazySchema(() =>
+  z.object({
+    categoryId: z.string().min(1),
+    limit: limitInput("objects and morphisms (each)", SHOWN),
+  }),
+);
 
-const output = lazySchema(() => z.object({
-  id: z.string(),
-  objectCount: z.number().int(),
-  morphismCount: z.number().int(),
-  identityCount: z.number().int(),
-  objects: z.array(z.object({ id: z.string(), title: z.string().optional(), domain: z.string().optional(), metadata: MetadataOutput().optional() })),
-  morphisms: z.array(MorphismOutput().partial({ source: true, target: true }).describe("minimal: ids; standard adds source, target, name")),
-  functorsFrom: z.array(z.string()),
-  functorsTo: z.array(z.string()),
-  truncated: z.boolean(),
-  notice: z.string().optional(),
-  name: z.string().optional(),
-}));
+const output = lazySchema(() =>
+  z.object({
+    id: z.string(),
+    objectCount: z.number().int(),
+    morphismCount: z.number().int(),
+    identityCount: z.number().int(),
+    objects: z.array(
+      z.object({ id: z.string(), title: z.string().optional(), domain: z.string().optional(), metadata: MetadataOutput().optional() }),
+    ),
+    morphisms: z.array(
+      MorphismOutput().partial({ source: true, target: true }).describe("minimal: ids; standard adds source, target, name"),
+    ),
+    functorsFrom: z.array(z.string()),
+    functorsTo: z.array(z.string()),
+    truncated: z.boolean(),
+    notice: z.string().optional(),
+    name: z.string().optional(),
+  }),
+);
 
 export function catdocShowCategoryTool(project: ProjectAccess): ToolDefinition {
   return withToolErrors({
@@ -69,7 +77,9 @@ export function catdocShowCategoryTool(project: ProjectAccess): ToolDefinition {
           functorsTo: index.model.functors.filter((f) => f.targetCategory === category.id).map((f) => f.id),
           truncated,
           ...(truncated
-            ? { notice: `Showing the first ${limit ?? SHOWN.defaultLimit} objects and morphisms; page through them with catdoc_list_objects and catdoc_list_morphisms (categoryId '${category.id}').` }
+            ? {
+                notice: `Showing the first ${limit ?? SHOWN.defaultLimit} objects and morphisms; page through them with catdoc_list_objects and catdoc_list_morphisms (categoryId '${category.id}').`,
+              }
             : {}),
         },
         standard: { name: category.name },

@@ -12,25 +12,29 @@ function firstEntries(mapping: Record<string, string>, limit: number): Record<st
   return Object.fromEntries(Object.entries(mapping).slice(0, limit));
 }
 
-const input = lazySchema(() => z.object({
-  functorId: z.string().min(1),
-  limit: limitInput("mapping entries (each mapping)", SHOWN),
-}));
+const input = lazySchema(() =>
+  z.object({
+    functorId: z.string().min(1),
+    limit: limitInput("mapping entries (each mapping)", SHOWN),
+  }),
+);
 
-const output = lazySchema(() => z.object({
-  id: z.string(),
-  sourceCategory: z.string(),
-  targetCategory: z.string(),
-  mappedObjects: z.number().int(),
-  mappedMorphisms: z.number().int(),
-  naturalTransformations: z.array(z.string()),
-  name: z.string().optional(),
-  sourceCategoryName: z.string().nullable().optional(),
-  targetCategoryName: z.string().nullable().optional(),
-  objectMapping: z.record(z.string(), z.string()).optional(),
-  morphismMapping: z.record(z.string(), z.string()).optional(),
-  truncated: z.boolean().optional(),
-}));
+const output = lazySchema(() =>
+  z.object({
+    id: z.string(),
+    sourceCategory: z.string(),
+    targetCategory: z.string(),
+    mappedObjects: z.number().int(),
+    mappedMorphisms: z.number().int(),
+    naturalTransformations: z.array(z.string()),
+    name: z.string().optional(),
+    sourceCategoryName: z.string().nullable().optional(),
+    targetCategoryName: z.string().nullable().optional(),
+    objectMapping: z.record(z.string(), z.string()).optional(),
+    morphismMapping: z.record(z.string(), z.string()).optional(),
+    truncated: z.boolean().optional(),
+  }),
+);
 
 export function catdocShowFunctorTool(project: ProjectAccess): ToolDefinition {
   return withToolErrors({
@@ -63,7 +67,11 @@ export function catdocShowFunctorTool(project: ProjectAccess): ToolDefinition {
             .filter((nt) => nt.sourceFunctor === functor.id || nt.targetFunctor === functor.id)
             .map((nt) => nt.id),
         },
-        standard: { name: functor.name, sourceCategoryName: nameOf(functor.sourceCategory), targetCategoryName: nameOf(functor.targetCategory) },
+        standard: {
+          name: functor.name,
+          sourceCategoryName: nameOf(functor.sourceCategory),
+          targetCategoryName: nameOf(functor.targetCategory),
+        },
         full: {
           objectMapping: firstEntries(functor.objectMapping, cap),
           morphismMapping: firstEntries(functor.morphismMapping, cap),

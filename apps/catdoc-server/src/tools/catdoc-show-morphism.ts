@@ -6,24 +6,28 @@ import type { ProjectAccess } from "../project-access.js";
 import { withToolErrors } from "./catdoc-tool.js";
 import { MetadataOutput } from "./support/schemas.js";
 
-const input = lazySchema(() => z.object({
-  morphismId: z.string().min(1),
-  categoryId: z.string().min(1).optional().describe("default: where it is defined"),
-}));
+const input = lazySchema(() =>
+  z.object({
+    morphismId: z.string().min(1),
+    categoryId: z.string().min(1).optional().describe("default: where it is defined"),
+  }),
+);
 
-const output = lazySchema(() => z.object({
-  id: z.string(),
-  categoryId: z.string(),
-  source: z.string(),
-  target: z.string(),
-  isIdentity: z.boolean(),
-  functorCount: z.number().int().describe("Functors out of its category; functorImages (standard) has each one's image."),
-  functorImages: z.array(z.object({ functorId: z.string(), image: z.string().nullable() })).optional(),
-  name: z.string().optional(),
-  sourceTitle: z.string().optional(),
-  targetTitle: z.string().optional(),
-  metadata: MetadataOutput().optional(),
-}));
+const output = lazySchema(() =>
+  z.object({
+    id: z.string(),
+    categoryId: z.string(),
+    source: z.string(),
+    target: z.string(),
+    isIdentity: z.boolean(),
+    functorCount: z.number().int().describe("Functors out of its category; functorImages (standard) has each one's image."),
+    functorImages: z.array(z.object({ functorId: z.string(), image: z.string().nullable() })).optional(),
+    name: z.string().optional(),
+    sourceTitle: z.string().optional(),
+    targetTitle: z.string().optional(),
+    metadata: MetadataOutput().optional(),
+  }),
+);
 
 export function catdocShowMorphismTool(project: ProjectAccess): ToolDefinition {
   return withToolErrors({
@@ -42,9 +46,19 @@ export function catdocShowMorphismTool(project: ProjectAccess): ToolDefinition {
       const index = (await project.load()).index;
       const { morphism, category } = requireMorphism(index, morphismId, categoryId);
       const isIdentity = category.identities.get(morphism.source)?.id === morphism.id;
-      const functorImages = (index.functorsFrom.get(category.category.id) ?? []).map((f) => ({ functorId: f.id, image: f.morphismMapping[morphism.id] ?? null }));
+      const functorImages = (index.functorsFrom.get(category.category.id) ?? []).map((f) => ({
+        functorId: f.id,
+        image: f.morphismMapping[morphism.id] ?? null,
+      }));
       return new LeveledResponse(() => ({
-        minimal: { id: morphism.id, categoryId: category.category.id, source: morphism.source, target: morphism.target, isIdentity, functorCount: functorImages.length },
+        minimal: {
+          id: morphism.id,
+          categoryId: category.category.id,
+          source: morphism.source,
+          target: morphism.target,
+          isIdentity,
+          functorCount: functorImages.length,
+        },
         // Each functor's image: one entry per functor out of the category (minimal says how many).
         standard: {
           functorImages,

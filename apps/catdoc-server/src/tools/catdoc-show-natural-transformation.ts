@@ -8,24 +8,28 @@ import { limitInput } from "./support/paging.js";
 
 const SHOWN = { defaultLimit: 200, maxLimit: 5000 };
 
-const input = lazySchema(() => z.object({
-  id: z.string().min(1).describe("natural transformation id"),
-  limit: limitInput("components", SHOWN),
-}));
+const input = lazySchema(() =>
+  z.object({
+    id: z.string().min(1).describe("natural transformation id"),
+    limit: limitInput("components", SHOWN),
+  }),
+);
 
-const output = lazySchema(() => z.object({
-  id: z.string(),
-  sourceFunctor: z.string(),
-  targetFunctor: z.string(),
-  componentCount: z.number().int(),
-  name: z.string().optional(),
-  sourceCategory: z.string().nullable().optional(),
-  targetCategory: z.string().nullable().optional(),
-  components: z
-    .array(z.object({ objectId: z.string(), morphismId: z.string(), source: z.string().nullable(), target: z.string().nullable() }))
-    .optional(),
-  truncated: z.boolean().optional(),
-}));
+const output = lazySchema(() =>
+  z.object({
+    id: z.string(),
+    sourceFunctor: z.string(),
+    targetFunctor: z.string(),
+    componentCount: z.number().int(),
+    name: z.string().optional(),
+    sourceCategory: z.string().nullable().optional(),
+    targetCategory: z.string().nullable().optional(),
+    components: z
+      .array(z.object({ objectId: z.string(), morphismId: z.string(), source: z.string().nullable(), target: z.string().nullable() }))
+      .optional(),
+    truncated: z.boolean().optional(),
+  }),
+);
 
 export function catdocShowNaturalTransformationTool(project: ProjectAccess): ToolDefinition {
   return withToolErrors({

@@ -14,35 +14,39 @@ const MAX_CONTENT_CHARS = 50_000;
 
 const Arrow = lazySchema(() => z.object({ id: z.string(), source: z.string(), target: z.string(), name: z.string().optional() }));
 
-const input = lazySchema(() => z.object({
-  objectId: z.string().min(1),
-  categoryId: z.string().min(1).optional().describe("default: where it is defined"),
-  limit: limitInput("morphisms each way", SHOWN),
-}));
+const input = lazySchema(() =>
+  z.object({
+    objectId: z.string().min(1),
+    categoryId: z.string().min(1).optional().describe("default: where it is defined"),
+    limit: limitInput("morphisms each way", SHOWN),
+  }),
+);
 
-const output = lazySchema(() => z.object({
-  id: z.string(),
-  categoryId: z.string(),
-  outgoingCount: z.number().int(),
-  incomingCount: z.number().int(),
-  identityId: z.string().nullable(),
-  title: z.string().optional(),
-  domain: z.string().optional(),
-  outgoing: z.array(Arrow()).optional(),
-  incoming: z.array(Arrow()).optional(),
-  truncated: z.boolean().optional(),
-  metadata: MetadataOutput().optional(),
-  document: z
-    .object({
-      origin: z.enum(["inline", "metadata-path", "frontmatter-id", "file-name"]),
-      path: z.string().nullable(),
-      frontmatter: MetadataOutput(),
-    })
-    .nullable()
-    .optional(),
-  content: z.string().nullable().optional(),
-  contentTruncated: z.boolean().optional(),
-}));
+const output = lazySchema(() =>
+  z.object({
+    id: z.string(),
+    categoryId: z.string(),
+    outgoingCount: z.number().int(),
+    incomingCount: z.number().int(),
+    identityId: z.string().nullable(),
+    title: z.string().optional(),
+    domain: z.string().optional(),
+    outgoing: z.array(Arrow()).optional(),
+    incoming: z.array(Arrow()).optional(),
+    truncated: z.boolean().optional(),
+    metadata: MetadataOutput().optional(),
+    document: z
+      .object({
+        origin: z.enum(["inline", "metadata-path", "frontmatter-id", "file-name"]),
+        path: z.string().nullable(),
+        frontmatter: MetadataOutput(),
+      })
+      .nullable()
+      .optional(),
+    content: z.string().nullable().optional(),
+    contentTruncated: z.boolean().optional(),
+  }),
+);
 
 export function catdocShowObjectTool(project: ProjectAccess): ToolDefinition {
   return withToolErrors({
@@ -77,13 +81,24 @@ export function catdocShowObjectTool(project: ProjectAccess): ToolDefinition {
         standard: {
           title: object.title,
           domain: object.domain,
-          outgoing: eachAtLevel(at, out.items, (m) => ({ minimal: { id: m.id, source: m.source, target: m.target }, standard: { name: m.name } })),
-          incoming: eachAtLevel(at, into.items, (m) => ({ minimal: { id: m.id, source: m.source, target: m.target }, standard: { name: m.name } })),
+          outgoing: eachAtLevel(at, out.items, (m) => ({
+            minimal: { id: m.id, source: m.source, target: m.target },
+            standard: { name: m.name },
+          })),
+          incoming: eachAtLevel(at, into.items, (m) => ({
+            minimal: { id: m.id, source: m.source, target: m.target },
+            standard: { name: m.name },
+          })),
           truncated: out.truncated || into.truncated,
         },
         full: {
           metadata: object.metadata ?? {},
-          document: document === undefined ? undefined : document === null ? null : { origin: document.origin, path: document.path, frontmatter: document.frontmatter },
+          document:
+            document === undefined
+              ? undefined
+              : document === null
+                ? null
+                : { origin: document.origin, path: document.path, frontmatter: document.frontmatter },
           content: document === undefined ? undefined : content === undefined ? null : content.slice(0, MAX_CONTENT_CHARS),
           contentTruncated: content === undefined ? undefined : content.length > MAX_CONTENT_CHARS,
         },

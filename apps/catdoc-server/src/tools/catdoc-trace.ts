@@ -12,33 +12,33 @@ import { TracePathOutput, acrossPathAt, withinPathAt } from "./support/trace-vie
 const DEFAULT_MAX_PATHS = 10;
 const MAX_PATHS = 100;
 
-const input = lazySchema(() => z.object({
-  sourceId: z.string().min(1),
-  targetId: z.string().min(1),
-  findAll: z.boolean().optional().describe("every simple path, not only the shortest"),
-  categoryId: z.string().min(1).optional().describe("default: the source's"),
-  targetCategoryId: z
-    .string()
-    .min(1)
-    .optional()
-    .describe("default: the target's"),
-  maxDepth: z.number().int().min(1).max(50).optional().describe(`default ${DEFAULT_MAX_DEPTH}`),
-  maxPaths: z.number().int().min(1).max(MAX_PATHS).optional().describe(`default ${DEFAULT_MAX_PATHS}`),
-}));
+const input = lazySchema(() =>
+  z.object({
+    sourceId: z.string().min(1),
+    targetId: z.string().min(1),
+    findAll: z.boolean().optional().describe("every simple path, not only the shortest"),
+    categoryId: z.string().min(1).optional().describe("default: the source's"),
+    targetCategoryId: z.string().min(1).optional().describe("default: the target's"),
+    maxDepth: z.number().int().min(1).max(50).optional().describe(`default ${DEFAULT_MAX_DEPTH}`),
+    maxPaths: z.number().int().min(1).max(MAX_PATHS).optional().describe(`default ${DEFAULT_MAX_PATHS}`),
+  }),
+);
 
-const output = lazySchema(() => z.object({
-  mode: z.enum(["within", "across"]).describe("within: inside one category; across: through functors."),
-  source: z.string(),
-  target: z.string(),
-  found: z.boolean(),
-  length: z.number().int().nullable().describe("Length of the shortest path; null when none was found."),
-  pathCount: z.number().int(),
-  truncated: z.boolean(),
-  paths: z.array(TracePathOutput()),
-  categoryId: z.string().optional(),
-  sourceCategory: z.string().optional(),
-  targetCategory: z.string().optional(),
-}));
+const output = lazySchema(() =>
+  z.object({
+    mode: z.enum(["within", "across"]).describe("within: inside one category; across: through functors."),
+    source: z.string(),
+    target: z.string(),
+    found: z.boolean(),
+    length: z.number().int().nullable().describe("Length of the shortest path; null when none was found."),
+    pathCount: z.number().int(),
+    truncated: z.boolean(),
+    paths: z.array(TracePathOutput()),
+    categoryId: z.string().optional(),
+    sourceCategory: z.string().optional(),
+    targetCategory: z.string().optional(),
+  }),
+);
 
 export function catdocTraceTool(project: ProjectAccess): ToolDefinition {
   return withToolErrors({
@@ -67,7 +67,14 @@ export function catdocTraceTool(project: ProjectAccess): ToolDefinition {
       }
       if (across !== undefined) {
         requireObject(index, sourceId, categoryId);
-        const result = await runInSteps(traceAcrossInSteps(index, sourceId, across, { targetObjectId: targetId, maxSteps: maxDepth ?? DEFAULT_MAX_DEPTH, maxPaths: limit }), steps);
+        const result = await runInSteps(
+          traceAcrossInSteps(index, sourceId, across, {
+            targetObjectId: targetId,
+            maxSteps: maxDepth ?? DEFAULT_MAX_DEPTH,
+            maxPaths: limit,
+          }),
+          steps,
+        );
         const paths = findAll === true ? result.paths : result.paths.slice(0, 1);
         return new LeveledResponse((level) => ({
           minimal: {

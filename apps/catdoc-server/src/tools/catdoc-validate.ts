@@ -5,10 +5,12 @@ import type { ProjectAccess } from "../project-access.js";
 import { withToolErrors } from "./catdoc-tool.js";
 import { ValidationOutput, validateProjectOnce, validationPagingInput, validationView, validators } from "./support/validation-view.js";
 
-const input = lazySchema(() => z.object({
-  categoryId: z.string().min(1).optional().describe("only this category"),
-  ...validationPagingInput(),
-}));
+const input = lazySchema(() =>
+  z.object({
+    categoryId: z.string().min(1).optional().describe("only this category"),
+    ...validationPagingInput(),
+  }),
+);
 
 export function catdocValidateTool(project: ProjectAccess): ToolDefinition {
   return withToolErrors({
@@ -26,7 +28,10 @@ export function catdocValidateTool(project: ProjectAccess): ToolDefinition {
     handler: async ({ categoryId, limit, offset }) => {
       const index = (await project.load()).index;
       const report = categoryId === undefined ? await validateProjectOnce(index) : (await validators()).validateCategory(index, categoryId);
-      return validationView(report, categoryId === undefined ? { kind: "project" } : { kind: "category", id: categoryId }, { limit, offset });
+      return validationView(report, categoryId === undefined ? { kind: "project" } : { kind: "category", id: categoryId }, {
+        limit,
+        offset,
+      });
     },
   });
 }

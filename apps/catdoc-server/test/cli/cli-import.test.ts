@@ -21,7 +21,9 @@ describe("catdoc import", () => {
   it("--dry-run reports the plan and writes nothing", async () => {
     const root = await freshProject();
     const before = await categoryFile(root);
-    const result = await catdoc(["import", "docs/requirements", "--category", "reqs", "--create-category", "Requirements", "--dry-run"], { cwd: root });
+    const result = await catdoc(["import", "docs/requirements", "--category", "reqs", "--create-category", "Requirements", "--dry-run"], {
+      cwd: root,
+    });
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/^Dry run: nothing written\.\nCategory: reqs \(created\); 2 Markdown file\(s\) read\.\n/);
     expect(result.stdout).toMatch(/Objects would be added \(2\):\n {2}ID +TITLE +DOMAIN +PATH\n/);
@@ -31,9 +33,26 @@ describe("catdoc import", () => {
 
   it("imports files into the category, proposes morphisms for references, and re-imports without duplicating", async () => {
     const root = await freshProject();
-    const first = await catdoc(["import", "docs/requirements/auth-system.md", "docs/requirements/user-management.md", "--category", "reqs", "--create-category", "Requirements", "--format", "json"], { cwd: root });
+    const first = await catdoc(
+      [
+        "import",
+        "docs/requirements/auth-system.md",
+        "docs/requirements/user-management.md",
+        "--category",
+        "reqs",
+        "--create-category",
+        "Requirements",
+        "--format",
+        "json",
+      ],
+      { cwd: root },
+    );
     expect(first.code).toBe(0);
-    const report = JSON.parse(first.stdout) as { written: boolean; added: Array<{ id: string }>; proposedMorphisms: Array<{ source: string; target: string }> };
+    const report = JSON.parse(first.stdout) as {
+      written: boolean;
+      added: Array<{ id: string }>;
+      proposedMorphisms: Array<{ source: string; target: string }>;
+    };
     expect(report.written).toBe(true);
     expect(report.added.map((o) => o.id).sort()).toEqual(["req-auth-system", "req-user-management"]);
     expect(report.proposedMorphisms).toContainEqual(expect.objectContaining({ source: "req-auth-system", target: "req-user-management" }));
@@ -53,9 +72,15 @@ describe("catdoc import", () => {
 
   it("reads paths relative to the working directory when --project points elsewhere", async () => {
     const root = await freshProject();
-    const result = await catdoc(["--project", root, "import", join("docs", "specs"), "--category", "specs", "--create-category", "Specifications"], { cwd: root });
+    const result = await catdoc(
+      ["--project", root, "import", join("docs", "specs"), "--category", "specs", "--create-category", "Specifications"],
+      { cwd: root },
+    );
     expect(result.code).toBe(0);
-    const fromOutside = await catdoc(["--project", root, "import", join(root, "docs", "design"), "--category", "specs", "--dry-run", "--format", "json"], { cwd: await tempDir() });
+    const fromOutside = await catdoc(
+      ["--project", root, "import", join(root, "docs", "design"), "--category", "specs", "--dry-run", "--format", "json"],
+      { cwd: await tempDir() },
+    );
     expect(fromOutside.code).toBe(0);
     expect((JSON.parse(fromOutside.stdout) as { added: unknown[] }).added).toHaveLength(2);
   });

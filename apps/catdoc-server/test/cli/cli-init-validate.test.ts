@@ -50,7 +50,12 @@ describe("catdoc validate", () => {
     const result = await catdoc(["validate", "--format", "json"], { cwd: root });
     expect(result.code).toBe(0);
     expect(result.stderr).toBe("");
-    const report = JSON.parse(result.stdout) as { isValid: boolean; errors: unknown[]; warnings: Array<{ code: string; message: string }>; summary: Record<string, number> };
+    const report = JSON.parse(result.stdout) as {
+      isValid: boolean;
+      errors: unknown[];
+      warnings: Array<{ code: string; message: string }>;
+      summary: Record<string, number>;
+    };
     expect(report.isValid).toBe(true);
     expect(report.errors).toEqual([]);
     expect(report.warnings.map((w) => w.code)).toEqual(["MISSING_COMPOSITION", "MISSING_COMPOSITION", "MISSING_COMPOSITION"]);
@@ -95,7 +100,9 @@ describe("catdoc validate", () => {
     expect(result.code).toBe(1);
     expect(result.stdout).toMatch(/^error\s+MISSING_IDENTITY\s+category=C object=b\s+/m);
     expect(result.stdout).toMatch(/^error\s+UNDEFINED_ENDPOINT\s+category=C (object=nowhere )?morphism=dangling\s+/m);
-    expect(result.stdout.trimEnd().split("\n").at(-1)).toMatch(/^INVALID: \d+ errors?, \d+ warnings? \(2 categories, 2 functors, 1 natural transformation checked\)$/);
+    expect(result.stdout.trimEnd().split("\n").at(-1)).toMatch(
+      /^INVALID: \d+ errors?, \d+ warnings? \(2 categories, 2 functors, 1 natural transformation checked\)$/,
+    );
     const json = await catdoc(["validate", "--format", "json"], { cwd: root });
     expect(json.code).toBe(1);
     expect(JSON.parse(json.stdout)).toMatchObject({ isValid: false });

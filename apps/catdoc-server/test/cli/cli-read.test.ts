@@ -62,7 +62,9 @@ describe("catdoc show", () => {
     expect(result.stdout).toContain("  identity: id-groups\n");
     expect(result.stdout).toContain("  document: docs/groups.md (frontmatter-id)\n");
     expect(result.stdout).toContain("    level: intermediate\n");
-    expect(result.stdout).toMatch(/Outgoing morphisms\n {2}ID +NAME +SOURCE +TARGET +IDENTITY\n {2}group-to-ring +add-multiplication +groups +rings/);
+    expect(result.stdout).toMatch(
+      /Outgoing morphisms\n {2}ID +NAME +SOURCE +TARGET +IDENTITY\n {2}group-to-ring +add-multiplication +groups +rings/,
+    );
     expect(result.stdout).toMatch(/Incoming morphisms\n[\s\S]*set-to-group +add-operation +sets +groups/);
   });
 
@@ -70,8 +72,17 @@ describe("catdoc show", () => {
     const content = await math(["show", "object", "groups", "--content"]);
     expect(content.stdout).toContain("--- document ---\n# ");
     const json = await math(["show", "object", "groups", "--format", "json"]);
-    const body = JSON.parse(json.stdout) as { object: { id: string }; identity: string; document: { path: string }; outgoingMorphisms: unknown[] };
-    expect(body).toMatchObject({ object: { id: "groups", categoryId: "algebra" }, identity: "id-groups", document: { path: "docs/groups.md" } });
+    const body = JSON.parse(json.stdout) as {
+      object: { id: string };
+      identity: string;
+      document: { path: string };
+      outgoingMorphisms: unknown[];
+    };
+    expect(body).toMatchObject({
+      object: { id: "groups", categoryId: "algebra" },
+      identity: "id-groups",
+      document: { path: "docs/groups.md" },
+    });
   });
 
   it("shows categories, morphisms and functors", async () => {
@@ -127,11 +138,18 @@ describe("catdoc trace", () => {
 
   it("lists all paths with --all (JSON), and says when there is none", async () => {
     const json = await math(["trace", "groups", "modules", "--all", "--max-depth", "3", "--format", "json"]);
-    const view = JSON.parse(json.stdout) as { found: boolean; paths: Array<Array<{ id: string; kind: string }>>; shortestPathLength: number };
+    const view = JSON.parse(json.stdout) as {
+      found: boolean;
+      paths: Array<Array<{ id: string; kind: string }>>;
+      shortestPathLength: number;
+    };
     expect(view.found).toBe(true);
     expect(view.paths.map((path) => path.map((step) => step.id))).toEqual([["group-to-ring", "ring-to-module"]]);
     expect(view.shortestPathLength).toBe(2);
-    expect(await math(["trace", "fields", "sets"])).toMatchObject({ code: 0, stdout: "No path from fields to sets in category algebra.\n" });
+    expect(await math(["trace", "fields", "sets"])).toMatchObject({
+      code: 0,
+      stdout: "No path from fields to sets in category algebra.\n",
+    });
   });
 
   it("goes across categories through functors (--to-category, or a target in another category)", async () => {
@@ -174,7 +192,9 @@ describe("catdoc graph", () => {
     expect(dot.stdout).toContain('  "manifolds" -> "manifolds" [label="id_manifolds", style=dotted];\n');
     expect(dot.stdout.endsWith("}\n")).toBe(true);
     const functors = await dev(["graph", "--format", "dot", "--functors"]);
-    expect(functors.stdout).toContain('  "req-user-management" -> "spec-user-api" [label="SpecifyFunctor (要件→仕様)", style=dashed, color=purple];\n');
+    expect(functors.stdout).toContain(
+      '  "req-user-management" -> "spec-user-api" [label="SpecifyFunctor (要件→仕様)", style=dashed, color=purple];\n',
+    );
   });
 
   it("prints the /api/graph JSON", async () => {

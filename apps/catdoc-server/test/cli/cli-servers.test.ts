@@ -51,11 +51,20 @@ function listening(port: number): Promise<Server> {
 
 /** POSTs an MCP initialize to a Streamable HTTP endpoint; resolves with the HTTP status. */
 function postInitialize(url: string): Promise<number> {
-  const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "0" } } });
+  const body = JSON.stringify({
+    jsonrpc: "2.0",
+    id: 1,
+    method: "initialize",
+    params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "0" } },
+  });
   return new Promise((resolve, reject) => {
-    const req = request(url, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream" } }, (res) => {
-      res.resume().on("end", () => resolve(res.statusCode ?? 0));
-    });
+    const req = request(
+      url,
+      { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream" } },
+      (res) => {
+        res.resume().on("end", () => resolve(res.statusCode ?? 0));
+      },
+    );
     req.on("error", reject).end(body);
   });
 }
@@ -183,7 +192,9 @@ describe("catdoc mcp", () => {
     const blocker = await listening(0);
     const { port } = blocker.address() as { port: number };
     try {
-      const mcp = startCatdoc(["mcp", "--dashboard", "--port", "0", "--http", String(port)], { cwd: await copyExample(await tempDir(), "math-docs") });
+      const mcp = startCatdoc(["mcp", "--dashboard", "--port", "0", "--http", String(port)], {
+        cwd: await copyExample(await tempDir(), "math-docs"),
+      });
       running.push(mcp);
       expect(await mcp.exited).toBe(1);
       expect(mcp.stdout()).toBe("");

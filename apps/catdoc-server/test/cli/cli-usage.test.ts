@@ -26,7 +26,14 @@ describe("catdoc --help", () => {
     const expected: Record<string, string[]> = {
       init: ["--force", "--name <name>"],
       import: ["<paths...>", "--category <id>", "--domain <domain>", "--dry-run", "--force"],
-      validate: ['choices: "table", "json"', "--category <id>", "--functor <id>", "--nt <id>", "--strict", "Exit status: 0 valid; 1 invalid"],
+      validate: [
+        'choices: "table", "json"',
+        "--category <id>",
+        "--functor <id>",
+        "--nt <id>",
+        "--strict",
+        "Exit status: 0 valid; 1 invalid",
+      ],
       list: ['choices: "objects", "morphisms", "categories", "functors", "nts"', "--domain <domain>", "--category <id>", "--limit <n>"],
       show: ['choices: "object", "morphism", "category", "functor", "nt"', "<id>", "--content"],
       search: ["<query...>", "--domain <domain>", "--limit <n>", "default: 20"],
@@ -84,7 +91,11 @@ describe("failures exit 1 with one clear line", () => {
     const root = await tempDir();
     for (const args of [["validate"], ["list", "objects"], ["trace", "a", "b"], ["graph"], ["dashboard", "--port", "0"]]) {
       const result = await catdoc(args, { cwd: root });
-      expect(result, args.join(" ")).toEqual({ code: 1, stdout: "", stderr: `catdoc: CatDoc project not initialized at '${root}'. Run \`catdoc init\` first.\n` });
+      expect(result, args.join(" ")).toEqual({
+        code: 1,
+        stdout: "",
+        stderr: `catdoc: CatDoc project not initialized at '${root}'. Run \`catdoc init\` first.\n`,
+      });
     }
   });
 
@@ -95,7 +106,10 @@ describe("failures exit 1 with one clear line", () => {
     const fromEnv = await catdoc(["list", "categories", "--format", "json"], { cwd: elsewhere, env: { CATDOC_PROJECT_PATH: root } });
     expect(fromEnv.code).toBe(0);
     expect(JSON.parse(fromEnv.stdout)).toMatchObject({ categories: [{ id: "algebra" }, { id: "topology" }] });
-    const fromOption = await catdoc(["list", "categories", "--project", root], { cwd: elsewhere, env: { CATDOC_PROJECT_PATH: join(elsewhere, "sub") } });
+    const fromOption = await catdoc(["list", "categories", "--project", root], {
+      cwd: elsewhere,
+      env: { CATDOC_PROJECT_PATH: join(elsewhere, "sub") },
+    });
     expect(fromOption.code).toBe(0);
     expect(fromOption.stdout).toContain("algebra");
     const fromCwd = await catdoc(["list", "categories"], { cwd: elsewhere });

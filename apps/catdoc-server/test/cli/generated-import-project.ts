@@ -19,7 +19,10 @@ export interface GeneratedImportProject {
   batchIds(batch: number): string[];
 }
 
-export async function generateImportProject(root: string, options: { batches: number; documentsEach: number }): Promise<GeneratedImportProject> {
+export async function generateImportProject(
+  root: string,
+  options: { batches: number; documentsEach: number },
+): Promise<GeneratedImportProject> {
   await writeGeneratedProject(root, { objects: 600, morphisms: 1200, functors: 2 });
   const n = options.documentsEach;
   for (let b = 0; b < options.batches; b++) {
@@ -49,7 +52,12 @@ export function importArgs(batch: number): string[] {
  * The category.yaml text that importing batch k into `before` produces (the import is
  * deterministic): the same import run in process on a copy of the project.
  */
-export async function expectedAfterImport(project: GeneratedImportProject, before: string, batch: number, scratch: string): Promise<string> {
+export async function expectedAfterImport(
+  project: GeneratedImportProject,
+  before: string,
+  batch: number,
+  scratch: string,
+): Promise<string> {
   await mkdir(join(scratch, ".catdoc"), { recursive: true });
   await writeFile(join(scratch, ".catdoc", "category.yaml"), before);
   await cp(join(project.root, "docs"), join(scratch, "docs"), { recursive: true });

@@ -17,7 +17,15 @@ const MCP = fileURLToPath(new URL("../../dist/mcp.js", import.meta.url));
 const COMMANDS = ["init", "import", "validate", "list", "show", "search", "trace", "graph", "dashboard", "mcp"];
 
 /** What the app's sources may not load for --help: everything a command needs to run. */
-const HEAVY_SOURCES = ["src/config.ts", "src/server.ts", "src/domain/", "src/dashboard/", "src/tools/", "src/resources/", "src/cli/render/details-text.ts"];
+const HEAVY_SOURCES = [
+  "src/config.ts",
+  "src/server.ts",
+  "src/domain/",
+  "src/dashboard/",
+  "src/tools/",
+  "src/resources/",
+  "src/cli/render/details-text.ts",
+];
 /** Bundled bytes --help may read; the whole bundle is ~1.7 MB, catdoc --help needs ~170 KB (commander is most of it). */
 const MAX_HELP_BYTES = 300 * 1024;
 
@@ -29,7 +37,9 @@ async function helpLoads(bin: string, args: readonly string[]): Promise<BinRun> 
 }
 
 function heavySources(loaded: BinRun): string[] {
-  return [...loaded.sources].filter((source) => HEAVY_SOURCES.some((heavy) => source.startsWith(heavy)) && source !== "src/domain/errors.ts");
+  return [...loaded.sources].filter(
+    (source) => HEAVY_SOURCES.some((heavy) => source.startsWith(heavy)) && source !== "src/domain/errors.ts",
+  );
 }
 
 describe("--help loads no heavy module", () => {

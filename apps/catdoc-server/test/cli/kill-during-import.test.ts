@@ -106,17 +106,25 @@ describe("kill -9 during catdoc import", () => {
       if (text === before) state = "before";
       else {
         const after = await expectedAfterImport(project, before, batch, join(scratchRoot, `expected-${batch}`));
-        expect(text === after, `round ${batch} (${plan}): category.yaml is neither the state before nor the state after the import`).toBe(true);
+        expect(text === after, `round ${batch} (${plan}): category.yaml is neither the state before nor the state after the import`).toBe(
+          true,
+        );
         state = "after";
       }
       if (outcome.code === 0) expect(state, `round ${batch}: the import exited 0`).toBe("after");
       if (state === "after") committed.push(batch);
       const left = await lockLeft();
       const temps = await leftoverTempFiles(project.root);
-      history.push(`round ${batch} ${plan}: ${outcome.signal ?? `exit ${outcome.code}`}, ${state}${left ? ", lock left" : ""}, ${temps.length} temp file(s)`);
+      history.push(
+        `round ${batch} ${plan}: ${outcome.signal ?? `exit ${outcome.code}`}, ${state}${left ? ", lock left" : ""}, ${temps.length} temp file(s)`,
+      );
 
       const ids = await assertProjectReadable(`after round ${batch} (${plan})`);
-      for (const done of committed) expect(project.batchIds(done).filter((id) => !ids.has(id)), `batch ${done} after round ${batch}`).toEqual([]);
+      for (const done of committed)
+        expect(
+          project.batchIds(done).filter((id) => !ids.has(id)),
+          `batch ${done} after round ${batch}`,
+        ).toEqual([]);
       if (state === "before") expect(project.batchIds(batch).filter((id) => ids.has(id))).toEqual([]);
     }
     expect(committed.length).toBeGreaterThanOrEqual(PLANS.filter((p) => p === "none").length);
@@ -139,7 +147,11 @@ describe("kill -9 during catdoc import", () => {
     expect(validated.code, validated.stderr).toBe(0);
     expect(JSON.parse(validated.stdout)).toMatchObject({ isValid: true });
     const ids = new Set((await loadProject(project.root)).model.categories.flatMap((c) => c.objects.map((o) => o.id)));
-    for (const done of [...committed, last + 1]) expect(project.batchIds(done).filter((id) => !ids.has(id)), `batch ${done} at the end`).toEqual([]);
+    for (const done of [...committed, last + 1])
+      expect(
+        project.batchIds(done).filter((id) => !ids.has(id)),
+        `batch ${done} at the end`,
+      ).toEqual([]);
     // The successful write removed the temporary files of the killed writers.
     expect(await leftoverTempFiles(project.root)).toEqual([]);
     console.log(`kill-during-import:\n${history.join("\n")}`);

@@ -31,10 +31,15 @@ function childEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
 
 export function catdoc(args: readonly string[], options: { cwd: string; env?: Record<string, string> }): Promise<CatdocRun> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [CLI, ...args], { cwd: options.cwd, env: childEnv(options.env), maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
-      const code = error === null ? 0 : typeof error.code === "number" ? error.code : 1;
-      resolve({ code, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      [CLI, ...args],
+      { cwd: options.cwd, env: childEnv(options.env), maxBuffer: 16 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        const code = error === null ? 0 : typeof error.code === "number" ? error.code : 1;
+        resolve({ code, stdout, stderr });
+      },
+    );
   });
 }
 

@@ -37,7 +37,11 @@ describe("three importers on one project", () => {
     }
     const loaded = await loadProject(project.root);
     const ids = new Set(loaded.model.categories.flatMap((c) => c.objects.map((o) => o.id)));
-    for (let batch = 0; batch < IMPORTERS; batch++) expect(project.batchIds(batch).filter((id) => !ids.has(id)), `batch ${batch}`).toEqual([]);
+    for (let batch = 0; batch < IMPORTERS; batch++)
+      expect(
+        project.batchIds(batch).filter((id) => !ids.has(id)),
+        `batch ${batch}`,
+      ).toEqual([]);
     expect(validateProject(loaded.index).isValid).toBe(true);
     expect(await leftoverTempFiles(project.root)).toEqual([]);
   }, 90_000);

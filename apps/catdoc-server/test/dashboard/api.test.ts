@@ -19,7 +19,12 @@ describe("read endpoints (the original dashboard's shapes)", () => {
 
     const objects = (await api("/api/objects")).json() as { objects: Array<{ id: string; categoryId: string }>; total: number };
     expect(objects.total).toBe(11);
-    expect(objects.objects[0]).toMatchObject({ id: "req-user-management", title: "ユーザー管理要件", domain: "requirements", categoryId: "requirements" });
+    expect(objects.objects[0]).toMatchObject({
+      id: "req-user-management",
+      title: "ユーザー管理要件",
+      domain: "requirements",
+      categoryId: "requirements",
+    });
     const infra = (await api("/api/objects?domain=infrastructure&limit=1")).json() as { objects: unknown[]; total: number };
     expect(infra).toMatchObject({ total: 3, objects: [{ id: "infra-k8s-user" }] });
     const inDesign = (await api("/api/objects?category=design")).json() as { objects: Array<{ id: string }> };
@@ -30,7 +35,10 @@ describe("read endpoints (the original dashboard's shapes)", () => {
       object: { id: "req-auth-system", categoryId: "requirements" },
       identity: "id-req-auth",
       document: { path: "docs/requirements/auth-system.md", origin: "frontmatter-id" },
-      outgoingMorphisms: [{ id: "req-auth-depends-user", target: "req-user-management", isIdentity: false }, { id: "id-req-auth", isIdentity: true }],
+      outgoingMorphisms: [
+        { id: "req-auth-depends-user", target: "req-user-management", isIdentity: false },
+        { id: "id-req-auth", isIdentity: true },
+      ],
     });
   });
 
@@ -48,12 +56,17 @@ describe("read endpoints (the original dashboard's shapes)", () => {
         { id: "D", name: "Target", objectCount: 3, morphismCount: 6 },
       ],
     });
-    const category = (await api("/api/categories/D")).json() as { category: { objects: unknown[]; morphisms: unknown[] }; functors: unknown[] };
+    const category = (await api("/api/categories/D")).json() as {
+      category: { objects: unknown[]; morphisms: unknown[] };
+      functors: unknown[];
+    };
     expect(category.category.objects).toHaveLength(3);
     expect(category.category.morphisms).toHaveLength(6);
     expect(category.functors).toHaveLength(2);
 
-    expect((await api("/api/functors")).json()).toMatchObject({ functors: [{ id: "F", sourceCategory: "C", targetCategory: "D", mappedObjects: 3 }, { id: "G" }] });
+    expect((await api("/api/functors")).json()).toMatchObject({
+      functors: [{ id: "F", sourceCategory: "C", targetCategory: "D", mappedObjects: 3 }, { id: "G" }],
+    });
     expect((await api("/api/functors/F")).json()).toMatchObject({ functor: { objectMapping: { a: "x" }, morphismMapping: { f: "p" } } });
     expect((await api("/api/natural-transformations")).json()).toEqual({
       naturalTransformations: [{ id: "eta", name: "η", sourceFunctor: "F", targetFunctor: "G", componentCount: 3 }],
@@ -66,8 +79,20 @@ describe("read endpoints (the original dashboard's shapes)", () => {
     const all = (await api("/api/graph")).json() as { nodes: Array<Record<string, unknown>>; edges: Array<Record<string, unknown>> };
     expect(all.nodes).toHaveLength(8);
     expect(all.edges).toHaveLength(14);
-    expect(all.nodes.find((n) => n["id"] === "sets")).toEqual({ id: "sets", label: "Set Theory Fundamentals", type: "object", domain: "mathematics", categoryId: "algebra" });
-    expect(all.edges.find((e) => e["id"] === "set-to-group")).toMatchObject({ source: "sets", target: "groups", label: "add-operation", type: "morphism", isIdentity: false });
+    expect(all.nodes.find((n) => n["id"] === "sets")).toEqual({
+      id: "sets",
+      label: "Set Theory Fundamentals",
+      type: "object",
+      domain: "mathematics",
+      categoryId: "algebra",
+    });
+    expect(all.edges.find((e) => e["id"] === "set-to-group")).toMatchObject({
+      source: "sets",
+      target: "groups",
+      label: "add-operation",
+      type: "morphism",
+      isIdentity: false,
+    });
     const topology = (await api("/api/graph?category=topology")).json() as { nodes: unknown[]; edges: unknown[] };
     expect([topology.nodes.length, topology.edges.length]).toEqual([3, 5]);
     const withFunctors = (await api("/api/graph?functors=true")).json() as { edges: Array<{ type: string; id: string }> };
@@ -76,11 +101,19 @@ describe("read endpoints (the original dashboard's shapes)", () => {
 
   it("validate: GET and POST (as the original), the whole project or one category", async () => {
     const { api } = await dashboardOn(await copyExample(await tempDir(), "math-docs"));
-    const report = (await api("/api/validate")).json() as { isValid: boolean; warnings: Array<{ code: string }>; summary: Record<string, number> };
+    const report = (await api("/api/validate")).json() as {
+      isValid: boolean;
+      warnings: Array<{ code: string }>;
+      summary: Record<string, number>;
+    };
     expect(report.isValid).toBe(true);
     expect(report.warnings.map((w) => w.code)).toEqual(["MISSING_COMPOSITION", "MISSING_COMPOSITION", "MISSING_COMPOSITION"]);
     expect(report.summary).toMatchObject({ categoriesChecked: 2, functorsChecked: 1 });
-    const posted = await api("/api/validate", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ categoryId: "topology" }) });
+    const posted = await api("/api/validate", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ categoryId: "topology" }),
+    });
     expect(posted.json()).toMatchObject({ isValid: true, warnings: [], summary: { categoriesChecked: 1, functorsChecked: 0 } });
     const emptyPost = await api("/api/validate", { method: "POST" });
     expect(emptyPost.json()).toMatchObject({ summary: { categoriesChecked: 2 } });
@@ -88,17 +121,35 @@ describe("read endpoints (the original dashboard's shapes)", () => {
 
   it("trace: shortest path and all paths (GET and POST), no path, across categories", async () => {
     const { api } = await dashboardOn(await copyExample(await tempDir(), "math-docs"));
-    const trace = (await api("/api/trace?source=sets&target=fields")).json() as { found: boolean; shortestPathLength: number; shortestPath: Array<{ id: string }>; paths: unknown[][] };
+    const trace = (await api("/api/trace?source=sets&target=fields")).json() as {
+      found: boolean;
+      shortestPathLength: number;
+      shortestPath: Array<{ id: string }>;
+      paths: unknown[][];
+    };
     expect(trace).toMatchObject({ found: true, shortestPathLength: 3, categoryId: "algebra", crossCategory: false });
     expect(trace.shortestPath.map((step) => step.id)).toEqual(["set-to-group", "group-to-ring", "ring-to-field"]);
-    expect(trace.shortestPath[0]).toEqual({ kind: "morphism", id: "set-to-group", name: "add-operation", source: "sets", target: "groups", categoryId: "algebra" });
-    const posted = await api("/api/trace", { method: "POST", body: JSON.stringify({ source: "sets", target: "modules", categoryId: "algebra", all: true }) });
+    expect(trace.shortestPath[0]).toEqual({
+      kind: "morphism",
+      id: "set-to-group",
+      name: "add-operation",
+      source: "sets",
+      target: "groups",
+      categoryId: "algebra",
+    });
+    const posted = await api("/api/trace", {
+      method: "POST",
+      body: JSON.stringify({ source: "sets", target: "modules", categoryId: "algebra", all: true }),
+    });
     expect(posted.json()).toMatchObject({ found: true, shortestPathLength: 3 });
     const none = (await api("/api/trace?source=fields&target=sets")).json();
     expect(none).toMatchObject({ found: false, paths: [], shortestPath: null, shortestPathLength: null });
 
     const dev = await dashboardOn(await copyExample(await tempDir(), "dev-project"));
-    const across = (await dev.api("/api/trace?source=req-user-management&target=infra-k8s-user")).json() as { crossCategory: boolean; shortestPath: Array<{ kind: string; id: string }> };
+    const across = (await dev.api("/api/trace?source=req-user-management&target=infra-k8s-user")).json() as {
+      crossCategory: boolean;
+      shortestPath: Array<{ kind: string; id: string }>;
+    };
     expect(across.crossCategory).toBe(true);
     expect(across.shortestPath.map((step) => `${step.kind}:${step.id}`)).toEqual([
       "functor:specify-functor",
@@ -112,7 +163,14 @@ describe("read endpoints (the original dashboard's shapes)", () => {
 describe("errors: JSON with a code and the HTTP status", () => {
   it("unknown ids are 404 NOT_FOUND with the original's message", async () => {
     const { api } = await dashboardOn(await copyExample(await tempDir(), "math-docs"));
-    for (const path of ["/api/objects/nope", "/api/morphisms/nope", "/api/categories/nope", "/api/functors/nope", "/api/natural-transformations/nope", "/api/graph?category=nope"]) {
+    for (const path of [
+      "/api/objects/nope",
+      "/api/morphisms/nope",
+      "/api/categories/nope",
+      "/api/functors/nope",
+      "/api/natural-transformations/nope",
+      "/api/graph?category=nope",
+    ]) {
       const answer = await api(path);
       expect(answer.status, path).toBe(404);
       expect(answer.json(), path).toMatchObject({ code: "NOT_FOUND", status: 404 });

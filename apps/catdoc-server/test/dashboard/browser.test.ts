@@ -16,7 +16,10 @@ const CHROMIUM = "/usr/bin/chromium";
 const SCREENSHOT = "/tmp/catdoc-dashboard.png";
 const available = existsSync(CHROMIUM);
 const skip = !available && process.env["CI"] === undefined;
-if (skip) console.warn(`[catdoc browser test] skipped: ${CHROMIUM} is absent (install Debian's chromium: apt-get install -y chromium); CI never skips it.`);
+if (skip)
+  console.warn(
+    `[catdoc browser test] skipped: ${CHROMIUM} is absent (install Debian's chromium: apt-get install -y chromium); CI never skips it.`,
+  );
 
 const tempDir = useTempDirs();
 const dashboardOn = useDashboards();
@@ -34,7 +37,15 @@ describe.skipIf(skip)("dashboard page in headless Chromium", () => {
   beforeAll(async () => {
     browser = await chromium.launch({
       executablePath: CHROMIUM,
-      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+      args: [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+      ],
     });
   }, 60_000);
   afterAll(async () => {
@@ -86,13 +97,17 @@ describe.skipIf(skip)("dashboard page in headless Chromium", () => {
     await runTrace(page, "req-auth-system", "req-user-management");
     const highlighted = await page.evaluate(() => window.catdocDashboard.highlightedIds());
     expect(highlighted.sort()).toEqual(["m:req-auth-depends-user", "o:req-auth-system", "o:req-user-management"]);
-    expect(await page.locator("#trace-result .trace-steps li").allTextContents()).toEqual(["morphismreq-auth-system —depends-on (req-auth-depends-user)→ req-user-management"]);
+    expect(await page.locator("#trace-result .trace-steps li").allTextContents()).toEqual([
+      "morphismreq-auth-system —depends-on (req-auth-depends-user)→ req-user-management",
+    ]);
 
     // Across categories: the page switches to all categories and highlights the functor arrows.
     await runTrace(page, "req-user-management", "infra-k8s-user");
     await page.waitForFunction(() => window.catdocDashboard.objectNodeCount() === 11, undefined, { timeout: 10_000 });
     const across = await page.evaluate(() => window.catdocDashboard.highlightedIds());
-    expect(across).toEqual(expect.arrayContaining(["f:specify-functor:req-user-management", "f:deploy-functor:internal-user-repository", "o:infra-k8s-user"]));
+    expect(across).toEqual(
+      expect.arrayContaining(["f:specify-functor:req-user-management", "f:deploy-functor:internal-user-repository", "o:infra-k8s-user"]),
+    );
     expect(await page.locator("#trace-result .trace-steps li").count()).toBe(4);
     expect(await page.inputValue("#category-select")).toBe("");
 
@@ -107,7 +122,9 @@ describe.skipIf(skip)("dashboard page in headless Chromium", () => {
     expect(await page.evaluate(() => window.catdocDashboard.objectNodeCount())).toBe(8);
     expect(await page.textContent("#validation-summary")).toContain("0 error(s), 3 warning(s)");
     expect(await page.locator("#validation-list li[data-code=MISSING_COMPOSITION]").count()).toBe(3);
-    expect(await page.locator("#validation-list li .issue-message").first().textContent()).toBe("Missing composition: group-to-ring∘set-to-group (sets → rings)");
+    expect(await page.locator("#validation-list li .issue-message").first().textContent()).toBe(
+      "Missing composition: group-to-ring∘set-to-group (sets → rings)",
+    );
 
     await runTrace(page, "sets", "fields");
     const highlighted = await page.evaluate(() => window.catdocDashboard.highlightedIds());

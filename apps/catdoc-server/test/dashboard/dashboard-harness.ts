@@ -28,7 +28,9 @@ export function http(url: string, options: { method?: string; headers?: Record<s
 }
 
 /** Dashboards started by the test file, closed after each test. */
-export function useDashboards(): (root: string) => Promise<DashboardHandle & { api: (path: string, options?: Parameters<typeof http>[1]) => Promise<HttpAnswer> }> {
+export function useDashboards(): (
+  root: string,
+) => Promise<DashboardHandle & { api: (path: string, options?: Parameters<typeof http>[1]) => Promise<HttpAnswer> }> {
   const started: DashboardHandle[] = [];
   afterEach(async () => {
     await Promise.all(started.splice(0).map((dashboard) => dashboard.close()));

@@ -68,7 +68,9 @@ describe("concurrent writers", () => {
 
     const project = await loadProject(root);
     const ids = project.model.categories[0]!.objects.map((o) => o.id).sort();
-    const expected = Array.from({ length: WRITERS }, (_, w) => Array.from({ length: OBJECTS_EACH }, (_, i) => `w${w}-o${i}`)).flat().sort();
+    const expected = Array.from({ length: WRITERS }, (_, w) => Array.from({ length: OBJECTS_EACH }, (_, i) => `w${w}-o${i}`))
+      .flat()
+      .sort();
     expect(ids).toEqual(expected);
     expect(project.model.categories[0]!.morphisms).toHaveLength(WRITERS * OBJECTS_EACH);
     expect(validateProject(project.index).isValid).toBe(true);

@@ -49,7 +49,14 @@ describe("documents", () => {
     const outside = await tempDir("catdoc-outside-");
     await writeFile(join(outside, "secret.md"), "---\nid: leak\n---\nTop clearance only");
     const root = await tempDir();
-    await writeProject(root, yaml(["{ id: escape, title: E, domain: d, metadata: { path: ../secret.md } }", "{ id: linked, title: L, domain: d, metadata: { file: docs/link.md } }", "{ id: leak, title: L, domain: d }"]));
+    await writeProject(
+      root,
+      yaml([
+        "{ id: escape, title: E, domain: d, metadata: { path: ../secret.md } }",
+        "{ id: linked, title: L, domain: d, metadata: { file: docs/link.md } }",
+        "{ id: leak, title: L, domain: d }",
+      ]),
+    );
     await mkdir(join(root, "docs"), { recursive: true });
     await symlink(join(outside, "secret.md"), join(root, "docs", "link.md"));
     await symlink(outside, join(root, "docs", "outside-dir"));
@@ -64,7 +71,11 @@ describe("documents", () => {
   });
 
   it("parses frontmatter tolerantly", () => {
-    expect(parseMarkdown("---\nid: x\ntags: [a]\n---\n# T\n")).toEqual({ frontmatter: { id: "x", tags: ["a"] }, body: "# T\n", hasFrontmatter: true });
+    expect(parseMarkdown("---\nid: x\ntags: [a]\n---\n# T\n")).toEqual({
+      frontmatter: { id: "x", tags: ["a"] },
+      body: "# T\n",
+      hasFrontmatter: true,
+    });
     expect(parseMarkdown("# No frontmatter\n")).toMatchObject({ frontmatter: {}, hasFrontmatter: false });
     expect(parseMarkdown("---\n: : bad\n  - [\n---\nBody")).toMatchObject({ frontmatter: {}, body: "Body", hasFrontmatter: false });
   });

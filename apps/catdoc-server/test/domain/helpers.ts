@@ -49,7 +49,13 @@ export async function copyExample(root: string, example: "math-docs" | "dev-proj
   return writeProject(root, await readFile(join(from, "category.yaml"), "utf8"));
 }
 
-const identity = (object: string) => ({ id: `id-${object}`, name: `id_${object}`, source: object, target: object, metadata: { isIdentity: true } });
+const identity = (object: string) => ({
+  id: `id-${object}`,
+  name: `id_${object}`,
+  source: object,
+  target: object,
+  metadata: { isIdentity: true },
+});
 
 /**
  * A valid project with no warnings: C (a → b → c, with a → c) and D (x → y → z, with x → z),
@@ -93,7 +99,9 @@ export function validModel(): CatDocModel {
       { id: "F", name: "F", sourceCategory: "C", targetCategory: "D", ...structuredClone(mapping) },
       { id: "G", name: "G", sourceCategory: "C", targetCategory: "D", ...structuredClone(mapping) },
     ],
-    naturalTransformations: [{ id: "eta", name: "η", sourceFunctor: "F", targetFunctor: "G", components: { a: "id-x", b: "id-y", c: "id-z" } }],
+    naturalTransformations: [
+      { id: "eta", name: "η", sourceFunctor: "F", targetFunctor: "G", components: { a: "id-x", b: "id-y", c: "id-z" } },
+    ],
   };
 }
 
@@ -126,8 +134,22 @@ export function squareModel(diagonal: boolean): CatDocModel {
       },
     ],
     functors: [
-      { id: "F", name: "F", sourceCategory: "C", targetCategory: "D", objectMapping: { a: "x", b: "y" }, morphismMapping: { f: "p", "id-a": "id-x", "id-b": "id-y" } },
-      { id: "G", name: "G", sourceCategory: "C", targetCategory: "D", objectMapping: { a: "x2", b: "y2" }, morphismMapping: { f: "p2", "id-a": "id-x2", "id-b": "id-y2" } },
+      {
+        id: "F",
+        name: "F",
+        sourceCategory: "C",
+        targetCategory: "D",
+        objectMapping: { a: "x", b: "y" },
+        morphismMapping: { f: "p", "id-a": "id-x", "id-b": "id-y" },
+      },
+      {
+        id: "G",
+        name: "G",
+        sourceCategory: "C",
+        targetCategory: "D",
+        objectMapping: { a: "x2", b: "y2" },
+        morphismMapping: { f: "p2", "id-a": "id-x2", "id-b": "id-y2" },
+      },
     ],
     naturalTransformations: [{ id: "eta", name: "η", sourceFunctor: "F", targetFunctor: "G", components: { a: "eta-a", b: "eta-b" } }],
   };

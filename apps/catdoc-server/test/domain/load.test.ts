@@ -37,13 +37,26 @@ describe("loading category.yaml", () => {
   it("keeps the values it reads (ids, metadata, mappings)", async () => {
     const model = parseCategoryYaml(await originalFile("examples/math-docs/category.yaml"));
     const algebra = model.categories[0]!;
-    expect(algebra.objects[1]).toEqual({ id: "groups", title: "Group Theory", domain: "mathematics", metadata: { level: "intermediate", prerequisites: ["sets"] } });
-    expect(algebra.morphisms.find((m) => m.id === "id-sets")).toEqual({ id: "id-sets", name: "id_sets", source: "sets", target: "sets", metadata: { isIdentity: true } });
+    expect(algebra.objects[1]).toEqual({
+      id: "groups",
+      title: "Group Theory",
+      domain: "mathematics",
+      metadata: { level: "intermediate", prerequisites: ["sets"] },
+    });
+    expect(algebra.morphisms.find((m) => m.id === "id-sets")).toEqual({
+      id: "id-sets",
+      name: "id_sets",
+      source: "sets",
+      target: "sets",
+      metadata: { isIdentity: true },
+    });
     expect(model.functors[0]!.objectMapping["rings"]).toBe("sets");
   });
 
   it("reads empty sections as empty lists and numeric ids as text", () => {
-    const model = parseCategoryYaml("categories:\n  - id: c\n    name: C\n    objects:\n      - id: 2024\n        title: Year\n        domain: d\n        metadata:\n    morphisms:\nfunctors:\nnaturalTransformations:\n");
+    const model = parseCategoryYaml(
+      "categories:\n  - id: c\n    name: C\n    objects:\n      - id: 2024\n        title: Year\n        domain: d\n        metadata:\n    morphisms:\nfunctors:\nnaturalTransformations:\n",
+    );
     expect(model).toEqual({
       categories: [{ id: "c", name: "C", objects: [{ id: "2024", title: "Year", domain: "d" }], morphisms: [] }],
       functors: [],
@@ -66,7 +79,9 @@ describe("loading category.yaml", () => {
   });
 
   it("puts a wrong type deep in a functor at its value", () => {
-    const error = parseError("categories: []\nfunctors:\n  - id: F\n    name: F\n    sourceCategory: a\n    targetCategory: b\n    objectMapping: just-text\n");
+    const error = parseError(
+      "categories: []\nfunctors:\n  - id: F\n    name: F\n    sourceCategory: a\n    targetCategory: b\n    objectMapping: just-text\n",
+    );
     expect(error.issues[0]).toMatchObject({ path: "functors[0].objectMapping", line: 7, column: 20 });
   });
 
@@ -103,7 +118,12 @@ describe("loading config.yaml", () => {
   it("reads the original's config, keeping keys it does not use", async () => {
     const root = await writeProject(await tempDir(), "categories: []\n", { config: original });
     const project = await loadProject(root);
-    expect(project.settings).toEqual({ projectName: "Demo", defaultDomain: "general", dashboard: { port: 3000, host: "127.0.0.1" }, documentRoots: ["."] });
+    expect(project.settings).toEqual({
+      projectName: "Demo",
+      defaultDomain: "general",
+      dashboard: { port: 3000, host: "127.0.0.1" },
+      documentRoots: ["."],
+    });
     expect(project.config["neo4j"]).toEqual({ uri: "bolt://localhost:7687", enabled: false });
     expect(project.config["turso"]).toMatchObject({ enabled: true });
   });

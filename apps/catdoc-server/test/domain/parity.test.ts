@@ -23,7 +23,13 @@ describe("parity with the original tool", () => {
       ["MISSING_COMPOSITION", "Missing composition: ring-to-field∘group-to-ring (groups → fields)"],
       ["MISSING_COMPOSITION", "Missing composition: ring-to-module∘group-to-ring (groups → modules)"],
     ]);
-    expect(report.summary).toEqual({ categoriesChecked: 2, functorsChecked: 1, naturalTransformationsChecked: 0, totalErrors: 0, totalWarnings: 3 });
+    expect(report.summary).toEqual({
+      categoriesChecked: 2,
+      functorsChecked: 1,
+      naturalTransformationsChecked: 0,
+      totalErrors: 0,
+      totalWarnings: 3,
+    });
   });
 
   it("dev-project is valid: five categories, four functors, no warnings", async () => {

@@ -10,7 +10,12 @@ describe("search", () => {
     const project = await loadProject(await copyExample(await tempDir(), "math-docs"));
     const result = await project.search("homomorphism");
     expect(result.hits.map((h) => h.id)).toEqual(["groups", "rings"]);
-    expect(result.hits[0]).toMatchObject({ title: "Group Theory", domain: "mathematics", categoryId: "algebra", documentPath: "docs/groups.md" });
+    expect(result.hits[0]).toMatchObject({
+      title: "Group Theory",
+      domain: "mathematics",
+      categoryId: "algebra",
+      documentPath: "docs/groups.md",
+    });
     expect(result.hits[0]?.fields).toContain("content");
     const [first, second] = result.hits;
     expect(first!.score).toBeGreaterThan(second!.score);

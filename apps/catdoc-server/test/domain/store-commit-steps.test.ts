@@ -83,7 +83,10 @@ describe("an editor's save at each point of the commit", () => {
     const { file, original, read, leftovers, storeActingAt } = await mathProject();
     const theirs = `${original}# saved by rename before the take-over\n`;
     const store = storeActingAt("checked-before", () => saveByRename(file, theirs));
-    await expect(store.addObject("algebra", lattices)).rejects.toMatchObject({ code: "CONFLICT", message: expect.stringContaining(NOTHING_WRITTEN) });
+    await expect(store.addObject("algebra", lattices)).rejects.toMatchObject({
+      code: "CONFLICT",
+      message: expect.stringContaining(NOTHING_WRITTEN),
+    });
     expect(await read()).toBe(theirs);
     expect(await leftovers()).toEqual([]);
   });
@@ -93,7 +96,10 @@ describe("an editor's save at each point of the commit", () => {
     const inode = lstatSync(file).ino;
     const theirs = `${original}# saved in place before the take-over\n`;
     const store = storeActingAt("checked-before", () => writeFileSync(file, theirs));
-    await expect(store.addObject("algebra", lattices)).rejects.toMatchObject({ code: "CONFLICT", message: expect.stringContaining(NOTHING_WRITTEN) });
+    await expect(store.addObject("algebra", lattices)).rejects.toMatchObject({
+      code: "CONFLICT",
+      message: expect.stringContaining(NOTHING_WRITTEN),
+    });
     expect(await read()).toBe(theirs);
     expect(lstatSync(file).ino).toBe(inode);
     expect(await leftovers()).toEqual([]);
@@ -103,7 +109,10 @@ describe("an editor's save at each point of the commit", () => {
     const { file, original, read, leftovers, storeActingAt } = await mathProject();
     const theirs = `${original}# saved by rename while category.yaml was taken\n`;
     const store = storeActingAt("stashed", () => saveByRename(file, theirs));
-    await expect(store.addObject("algebra", lattices)).rejects.toMatchObject({ code: "CONFLICT", message: expect.stringContaining(NOTHING_WRITTEN) });
+    await expect(store.addObject("algebra", lattices)).rejects.toMatchObject({
+      code: "CONFLICT",
+      message: expect.stringContaining(NOTHING_WRITTEN),
+    });
     expect(await read()).toBe(theirs);
     expect(await leftovers()).toEqual([]);
   });
@@ -112,7 +121,10 @@ describe("an editor's save at each point of the commit", () => {
     const { file, original, read, leftovers, storeActingAt } = await mathProject();
     const theirs = `${original}# written by path while category.yaml was taken\n`;
     const store = storeActingAt("checked", () => writeFileSync(file, theirs));
-    await expect(store.addObject("algebra", lattices)).rejects.toMatchObject({ code: "CONFLICT", message: expect.stringContaining(NOTHING_WRITTEN) });
+    await expect(store.addObject("algebra", lattices)).rejects.toMatchObject({
+      code: "CONFLICT",
+      message: expect.stringContaining(NOTHING_WRITTEN),
+    });
     expect(await read()).toBe(theirs);
     expect(await leftovers()).toEqual([]);
   });
@@ -122,7 +134,10 @@ describe("an editor's save at each point of the commit", () => {
     const editor = openedEditor(file);
     const theirs = `${original}# saved in place into the file being taken\n`;
     const store = storeActingAt("stashed", () => editor.save(theirs));
-    await expect(store.addObject("algebra", lattices)).rejects.toMatchObject({ code: "CONFLICT", message: expect.stringContaining(NOTHING_WRITTEN) });
+    await expect(store.addObject("algebra", lattices)).rejects.toMatchObject({
+      code: "CONFLICT",
+      message: expect.stringContaining(NOTHING_WRITTEN),
+    });
     expect(await read()).toBe(theirs);
     // The editor's file is category.yaml again: its later writes land there.
     editor.append("# more\n", Buffer.byteLength(theirs));
@@ -137,7 +152,10 @@ describe("an editor's save at each point of the commit", () => {
       const editor = openedEditor(file);
       const theirs = `${original}# saved in place while catdoc committed\n`;
       const store = storeActingAt(step, () => editor.save(theirs));
-      await expect(store.addObject("algebra", lattices)).rejects.toMatchObject({ code: "CONFLICT", message: expect.stringContaining(PUT_BACK) });
+      await expect(store.addObject("algebra", lattices)).rejects.toMatchObject({
+        code: "CONFLICT",
+        message: expect.stringContaining(PUT_BACK),
+      });
       expect(await read()).toBe(theirs);
       editor.append("# more\n", Buffer.byteLength(theirs));
       expect(await read()).toBe(`${theirs}# more\n`);
@@ -178,7 +196,10 @@ describe("an editor's save at each point of the commit", () => {
     const older = `${original}# saved in place\n`;
     const newest = `${original}# then saved by rename during the put-back\n`;
     const store = storeActingAt("linked", () => editor.save(older), { withdrawn: () => saveByRename(file, newest) });
-    await expect(store.addObject("algebra", lattices)).rejects.toMatchObject({ code: "CONFLICT", message: expect.stringContaining(PUT_BACK) });
+    await expect(store.addObject("algebra", lattices)).rejects.toMatchObject({
+      code: "CONFLICT",
+      message: expect.stringContaining(PUT_BACK),
+    });
     expect(await read()).toBe(newest);
     expect(await leftovers()).toEqual([]);
   });
@@ -281,7 +302,8 @@ describe("a reader that finds category.yaml missing", () => {
     await withProjectLock(store.paths, async () => {
       loaded = store.load();
       // The reader is waiting for the lock once its candidate lock folder exists.
-      for (let i = 0; i < 2_000 && !(await readdir(catdocDir)).some((name) => name.endsWith(".new")); i += 1) await new Promise((resolve) => setTimeout(resolve, 5));
+      for (let i = 0; i < 2_000 && !(await readdir(catdocDir)).some((name) => name.endsWith(".new")); i += 1)
+        await new Promise((resolve) => setTimeout(resolve, 5));
       expect((await readdir(catdocDir)).some((name) => name.endsWith(".new"))).toBe(true);
       await expect(readFile(file)).rejects.toMatchObject({ code: "ENOENT" });
     });

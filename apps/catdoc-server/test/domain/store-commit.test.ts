@@ -90,7 +90,10 @@ describe("the check against writers without the lock", () => {
       }
     });
     try {
-      await expect(store.addObject("algebra", lattices)).rejects.toMatchObject({ code: "CONFLICT", message: expect.stringContaining("changed on disk") });
+      await expect(store.addObject("algebra", lattices)).rejects.toMatchObject({
+        code: "CONFLICT",
+        message: expect.stringContaining("changed on disk"),
+      });
     } finally {
       watcher.close();
     }

@@ -65,7 +65,10 @@ describe("edits", () => {
   it("adds an object with its identity, keeping every comment, blank line and flow list", async () => {
     const { store, read, original } = await mathStore();
     const result = await store.addObject("algebra", { id: "lattices", title: "Lattice Theory", domain: "mathematics" });
-    expect(result).toMatchObject({ written: true, changes: ["add object 'lattices' to category 'algebra'", "add identity 'id-lattices' to category 'algebra'"] });
+    expect(result).toMatchObject({
+      written: true,
+      changes: ["add object 'lattices' to category 'algebra'", "add identity 'id-lattices' to category 'algebra'"],
+    });
     const text = await read();
     expect(insertedLines(original, text)).toEqual([
       "      - id: lattices",
@@ -91,8 +94,16 @@ describe("edits", () => {
   });
 
   it.each([
-    ["four spaces, indented lists", "categories:\n    - id: c\n      name: C\n      objects:\n          - id: a\n            title: A\n            domain: d\n      morphisms: []\n", ["          - id: b", "            title: B", "            domain: d"]],
-    ["two spaces, lists level with their key", "categories:\n- id: c\n  name: C\n  objects:\n  - id: a\n    title: A\n    domain: d\n  morphisms: []\n", ["  - id: b", "    title: B", "    domain: d"]],
+    [
+      "four spaces, indented lists",
+      "categories:\n    - id: c\n      name: C\n      objects:\n          - id: a\n            title: A\n            domain: d\n      morphisms: []\n",
+      ["          - id: b", "            title: B", "            domain: d"],
+    ],
+    [
+      "two spaces, lists level with their key",
+      "categories:\n- id: c\n  name: C\n  objects:\n  - id: a\n    title: A\n    domain: d\n  morphisms: []\n",
+      ["  - id: b", "    title: B", "    domain: d"],
+    ],
   ])("keeps a file's own indentation (%s)", async (_style, text, added) => {
     const root = await writeProject(await tempDir(), text);
     const store = new CatDocStore(root);
@@ -102,10 +113,20 @@ describe("edits", () => {
 
   it("updates fields and merges metadata (null removes a key); an unchanged patch writes nothing", async () => {
     const { store, read } = await mathStore();
-    const result = await store.updateObject("groups", { title: "Groups", metadata: { level: null, audience: "students" }, content: "# Groups\n\nNotes.\n" });
+    const result = await store.updateObject("groups", {
+      title: "Groups",
+      metadata: { level: null, audience: "students" },
+      content: "# Groups\n\nNotes.\n",
+    });
     expect(result).toMatchObject({ result: true, written: true });
     const groups = parseCategoryYaml(await read()).categories[0]!.objects[1];
-    expect(groups).toEqual({ id: "groups", title: "Groups", domain: "mathematics", metadata: { prerequisites: ["sets"], audience: "students" }, content: "# Groups\n\nNotes.\n" });
+    expect(groups).toEqual({
+      id: "groups",
+      title: "Groups",
+      domain: "mathematics",
+      metadata: { prerequisites: ["sets"], audience: "students" },
+      content: "# Groups\n\nNotes.\n",
+    });
     expect(result.project.model).toEqual(parseCategoryYaml(await read()));
     const before = await read();
     expect(await store.updateObject("groups", { title: "Groups" })).toMatchObject({ result: false, written: false });
@@ -139,13 +160,28 @@ describe("edits", () => {
     await store.addMorphism("algebra", { id: "set-to-ring", name: "add-ring", source: "sets", target: "rings" });
     await store.addCategory({ id: "copy", name: "Copy" });
     await store.addObject("copy", { id: "copy-sets", title: "Sets again", domain: "mathematics" });
-    await store.addFunctor({ id: "K", name: "Constant", sourceCategory: "topology", targetCategory: "copy", objectMapping: { manifolds: "copy-sets" }, morphismMapping: { "id-manifolds": "id-copy-sets" } });
+    await store.addFunctor({
+      id: "K",
+      name: "Constant",
+      sourceCategory: "topology",
+      targetCategory: "copy",
+      objectMapping: { manifolds: "copy-sets" },
+      morphismMapping: { "id-manifolds": "id-copy-sets" },
+    });
     await store.addFunctor({ id: "K2", name: "Constant again", sourceCategory: "topology", targetCategory: "copy" });
-    await store.addNaturalTransformation({ id: "kappa", name: "κ", sourceFunctor: "K", targetFunctor: "K2", components: { manifolds: "id-copy-sets" } });
+    await store.addNaturalTransformation({
+      id: "kappa",
+      name: "κ",
+      sourceFunctor: "K",
+      targetFunctor: "K2",
+      components: { manifolds: "id-copy-sets" },
+    });
     const model = parseCategoryYaml(await read());
     expect(model.categories.map((c) => c.id)).toEqual(["algebra", "topology", "copy"]);
     expect(model.functors.map((f) => f.id)).toEqual(["forgetful-alg", "K", "K2"]);
-    expect(model.naturalTransformations).toEqual([{ id: "kappa", name: "κ", sourceFunctor: "K", targetFunctor: "K2", components: { manifolds: "id-copy-sets" } }]);
+    expect(model.naturalTransformations).toEqual([
+      { id: "kappa", name: "κ", sourceFunctor: "K", targetFunctor: "K2", components: { manifolds: "id-copy-sets" } },
+    ]);
     // `naturalTransformations: []` became a block list.
     expect(await read()).toMatch(/naturalTransformations:\n {2}- id: kappa\n/);
     const report = validateProject(indexProject(model));
@@ -166,7 +202,10 @@ describe("edits", () => {
 
   it("dry-runs an edit: reports the changes and the text, writes nothing", async () => {
     const { store, read, original } = await mathStore();
-    const result = await store.edit((e) => e.addObject("topology", { id: "knots", title: "Knots", domain: "mathematics" }, { identity: false }), { dryRun: true });
+    const result = await store.edit(
+      (e) => e.addObject("topology", { id: "knots", title: "Knots", domain: "mathematics" }, { identity: false }),
+      { dryRun: true },
+    );
     expect(result).toMatchObject({ written: false, changes: ["add object 'knots' to category 'topology'"] });
     expect(result.preview).toContain("- id: knots");
     expect(await read()).toBe(original);
@@ -176,15 +215,59 @@ describe("edits", () => {
 describe("nothing is written when an edit fails", () => {
   const failures: [string, (store: CatDocStore) => Promise<unknown>, string, RegExp][] = [
     ["unknown category", (s) => s.addObject("nope", { id: "x", title: "X", domain: "d" }), "NOT_FOUND", /Category 'nope' not found/],
-    ["duplicate object", (s) => s.addObject("topology", { id: "groups", title: "X", domain: "d" }), "CONFLICT", /Object 'groups' already exists in category 'algebra'/],
-    ["identity id taken", (s) => s.addObject("algebra", { id: "sets2", title: "X", domain: "d" }).then(() => s.addObject("algebra", { id: "topo", title: "X", domain: "d" })), "CONFLICT", /Morphism 'id-topo'/],
+    [
+      "duplicate object",
+      (s) => s.addObject("topology", { id: "groups", title: "X", domain: "d" }),
+      "CONFLICT",
+      /Object 'groups' already exists in category 'algebra'/,
+    ],
+    [
+      "identity id taken",
+      (s) =>
+        s
+          .addObject("algebra", { id: "sets2", title: "X", domain: "d" })
+          .then(() => s.addObject("algebra", { id: "topo", title: "X", domain: "d" })),
+      "CONFLICT",
+      /Morphism 'id-topo'/,
+    ],
     ["bad id", (s) => s.addObject("algebra", { id: "two words", title: "X", domain: "d" }), "INVALID_INPUT", /not valid/],
-    ["empty title", (s) => s.addObject("algebra", { id: "x", title: " ", domain: "d" }), "INVALID_INPUT", /title must be a non-empty string/],
-    ["unknown endpoint", (s) => s.addMorphism("algebra", { id: "m", name: "m", source: "sets", target: "manifolds" }), "NOT_FOUND", /Object 'manifolds' not found in category 'algebra'/],
-    ["duplicate morphism", (s) => s.addMorphism("topology", { id: "set-to-group", name: "m", source: "manifolds", target: "manifolds" }), "CONFLICT", /already exists/],
-    ["functor mapping into nothing", (s) => s.addFunctor({ id: "B", name: "B", sourceCategory: "topology", targetCategory: "algebra", objectMapping: { manifolds: "nope" } }), "NOT_FOUND", /object 'nope' not found in category 'algebra'/],
-    ["duplicate functor", (s) => s.addFunctor({ id: "forgetful-alg", name: "B", sourceCategory: "topology", targetCategory: "algebra" }), "CONFLICT", /Functor 'forgetful-alg' already exists/],
-    ["unknown functor", (s) => s.addNaturalTransformation({ id: "n", name: "n", sourceFunctor: "forgetful-alg", targetFunctor: "nope" }), "NOT_FOUND", /Functor 'nope' not found/],
+    [
+      "empty title",
+      (s) => s.addObject("algebra", { id: "x", title: " ", domain: "d" }),
+      "INVALID_INPUT",
+      /title must be a non-empty string/,
+    ],
+    [
+      "unknown endpoint",
+      (s) => s.addMorphism("algebra", { id: "m", name: "m", source: "sets", target: "manifolds" }),
+      "NOT_FOUND",
+      /Object 'manifolds' not found in category 'algebra'/,
+    ],
+    [
+      "duplicate morphism",
+      (s) => s.addMorphism("topology", { id: "set-to-group", name: "m", source: "manifolds", target: "manifolds" }),
+      "CONFLICT",
+      /already exists/,
+    ],
+    [
+      "functor mapping into nothing",
+      (s) =>
+        s.addFunctor({ id: "B", name: "B", sourceCategory: "topology", targetCategory: "algebra", objectMapping: { manifolds: "nope" } }),
+      "NOT_FOUND",
+      /object 'nope' not found in category 'algebra'/,
+    ],
+    [
+      "duplicate functor",
+      (s) => s.addFunctor({ id: "forgetful-alg", name: "B", sourceCategory: "topology", targetCategory: "algebra" }),
+      "CONFLICT",
+      /Functor 'forgetful-alg' already exists/,
+    ],
+    [
+      "unknown functor",
+      (s) => s.addNaturalTransformation({ id: "n", name: "n", sourceFunctor: "forgetful-alg", targetFunctor: "nope" }),
+      "NOT_FOUND",
+      /Functor 'nope' not found/,
+    ],
     ["referenced morphism", (s) => s.removeMorphism("set-to-group"), "CONFLICT", /functor 'forgetful-alg' maps morphism 'set-to-group'/],
     ["unknown object", (s) => s.updateObject("nope", { title: "X" }), "NOT_FOUND", /Object 'nope' not found/],
     [

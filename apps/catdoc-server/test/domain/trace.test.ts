@@ -50,12 +50,19 @@ describe("trace inside a category", () => {
 
   it("lists all simple paths sorted by length, never looping through the cycle t → s", () => {
     const result = traceObjects(net, "s", "t", { all: true });
-    expect(result.paths.map(ids)).toEqual([["m1", "m2"], ["m3", "m4", "m5"], ["m1", "m6", "m4", "m5"]]);
+    expect(result.paths.map(ids)).toEqual([
+      ["m1", "m2"],
+      ["m3", "m4", "m5"],
+      ["m1", "m6", "m4", "m5"],
+    ]);
     expect(result.truncated).toBe(false);
   });
 
   it("respects the depth bound and the cap on paths", () => {
-    expect(traceObjects(net, "s", "t", { all: true, maxDepth: 3 }).paths.map(ids)).toEqual([["m1", "m2"], ["m3", "m4", "m5"]]);
+    expect(traceObjects(net, "s", "t", { all: true, maxDepth: 3 }).paths.map(ids)).toEqual([
+      ["m1", "m2"],
+      ["m3", "m4", "m5"],
+    ]);
     const capped = traceObjects(net, "s", "t", { all: true, maxPaths: 2 });
     expect(capped.paths.map((p) => p.length)).toEqual([2, 3]);
     expect(capped.truncated).toBe(true);
@@ -72,7 +79,12 @@ describe("trace inside a category", () => {
     expect(() => traceObjects(net, "nope", "t")).toThrow("Object 'nope' not found");
     expect(() => traceObjects(net, "s", "zzz")).toThrow("Object 'zzz' not found in category 'net'");
     expect(() => traceObjects(net, "s", "t", { categoryId: "nope" })).toThrow("Category 'nope' not found");
-    expect(() => traceObjects(net, "s", "x")).toThrow(expect.objectContaining({ code: "INVALID_INPUT", message: expect.stringMatching(/'s' \(category 'net'\) and 'x' \(category 'other'\) are in different categories/) }));
+    expect(() => traceObjects(net, "s", "x")).toThrow(
+      expect.objectContaining({
+        code: "INVALID_INPUT",
+        message: expect.stringMatching(/'s' \(category 'net'\) and 'x' \(category 'other'\) are in different categories/),
+      }),
+    );
     expect(() => traceObjects(net, "s", "x", { categoryId: "other" })).toThrow("Object 's' not found in category 'other'");
   });
 });
@@ -90,13 +102,19 @@ describe("trace across categories", () => {
       ["functor", "deploy-functor", "infra-k8s-user"],
     ]);
     expect(path).toMatchObject({ resultObject: "infra-k8s-user", resultCategory: "infrastructure", arrival: null, length: 4 });
-    expect(path?.steps[0]).toMatchObject({ name: "SpecifyFunctor (要件→仕様)", fromCategory: "requirements", toCategory: "specifications" });
+    expect(path?.steps[0]).toMatchObject({
+      name: "SpecifyFunctor (要件→仕様)",
+      fromCategory: "requirements",
+      toCategory: "specifications",
+    });
   });
 
   it("completes the path to a target object inside the target category", async () => {
     const index = indexProject(parseCategoryYaml(await originalFile("examples/dev-project/category.yaml")));
     const result = traceAcross(index, "req-user-management", "infrastructure", { targetObjectId: "infra-database" });
-    expect(result.paths[0]?.arrival?.morphisms).toEqual([{ id: "infra-user-uses-db", name: "connects", source: "infra-k8s-user", target: "infra-database" }]);
+    expect(result.paths[0]?.arrival?.morphisms).toEqual([
+      { id: "infra-user-uses-db", name: "connects", source: "infra-k8s-user", target: "infra-database" },
+    ]);
     expect(result.paths[0]?.length).toBe(5);
     expect(() => traceAcross(index, "req-user-management", "infrastructure", { targetObjectId: "spec-user-api" })).toThrow(
       "Object 'spec-user-api' not found in category 'infrastructure'",
@@ -112,7 +130,11 @@ describe("trace across categories", () => {
       [["G"], "x2"],
       [["F", "eta"], "x2"],
     ]);
-    expect(result.paths[2]?.steps[1]).toMatchObject({ kind: "naturalTransformation", componentOf: "a", morphism: { id: "eta-a", name: "η_a" } });
+    expect(result.paths[2]?.steps[1]).toMatchObject({
+      kind: "naturalTransformation",
+      componentOf: "a",
+      morphism: { id: "eta-a", name: "η_a" },
+    });
   });
 
   it("finds nothing when no functor leads there, and a zero-step path inside the same category", async () => {

@@ -105,7 +105,14 @@ const cases: Case[] = [
   {
     code: "NT_FUNCTOR_MISMATCH",
     failing: edited((m) => {
-      m.functors.push({ id: "H", name: "H", sourceCategory: "C", targetCategory: "C", objectMapping: { a: "a", b: "b", c: "c" }, morphismMapping: Object.fromEntries(C(m).morphisms.map((x) => [x.id, x.id])) });
+      m.functors.push({
+        id: "H",
+        name: "H",
+        sourceCategory: "C",
+        targetCategory: "C",
+        objectMapping: { a: "a", b: "b", c: "c" },
+        morphismMapping: Object.fromEntries(C(m).morphisms.map((x) => [x.id, x.id])),
+      });
       eta(m).targetFunctor = "H";
     }),
     expected: { severity: "error", naturalTransformationId: "eta", functorId: "F" },
@@ -136,7 +143,13 @@ const cases: Case[] = [
       C(m).morphisms = C(m).morphisms.filter((x) => x.id !== "h");
       for (const functor of m.functors) delete functor.morphismMapping["h"];
     }),
-    expected: { severity: "warning", categoryId: "C", message: "Missing composition: g∘f (a → c)", morphismIds: ["f", "g"], objectIds: ["a", "b", "c"] },
+    expected: {
+      severity: "warning",
+      categoryId: "C",
+      message: "Missing composition: g∘f (a → c)",
+      morphismIds: ["f", "g"],
+      objectIds: ["a", "b", "c"],
+    },
   },
   {
     code: "NT_SQUARE_OPEN",
@@ -209,7 +222,7 @@ describe("validation codes", () => {
       F(m).targetCategory = "nope";
       C(m).morphisms.push({ id: "k", name: "k", source: "a", target: "nowhere" });
     });
-        // G (functors[1]) does not map the new morphism k.
+    // G (functors[1]) does not map the new morphism k.
     expect(validate(model).errors.map((e) => e.code)).toEqual([
       "UNDEFINED_ENDPOINT",
       "FUNCTOR_UNKNOWN_CATEGORY",

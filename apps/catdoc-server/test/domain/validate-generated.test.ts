@@ -18,7 +18,8 @@ function referenceMissingCompositions(model: CatDocModel): string[] {
     for (const f of all) {
       for (const g of all) {
         if (f.target !== g.source || f.source === f.target || g.source === g.target) continue;
-        if (!all.some((m) => m.source === f.source && m.target === g.target)) found.push(`Missing composition: ${g.id}∘${f.id} (${f.source} → ${g.target})`);
+        if (!all.some((m) => m.source === f.source && m.target === g.target))
+          found.push(`Missing composition: ${g.id}∘${f.id} (${f.source} → ${g.target})`);
       }
     }
   }
@@ -46,7 +47,10 @@ describe("validation of a generated project", () => {
     const elapsed = performance.now() - started;
     expect(report.errors).toEqual([]);
     expect(report.summary).toMatchObject({ categoriesChecked: 3, functorsChecked: 4, naturalTransformationsChecked: 1 });
-    const missing = report.warnings.filter((w) => w.code === "MISSING_COMPOSITION").map((w) => w.message).sort();
+    const missing = report.warnings
+      .filter((w) => w.code === "MISSING_COMPOSITION")
+      .map((w) => w.message)
+      .sort();
     expect(missing.length).toBeGreaterThan(100);
     expect(missing).toEqual(referenceMissingCompositions(model));
     // η's components are identities, so every square closes on F(f) itself.

@@ -19,7 +19,8 @@ export async function notesProject(root: string, files: Record<string, string>) 
 }
 
 export const NOTES = {
-  "docs/alpha.md": "---\nid: alpha\ntitle: Alpha Note\ndomain: research\ntags: [one, two]\n---\n# Ignored heading\nSee @beta and [[Gamma Page]] and @elsewhere and @missing-one.\n",
+  "docs/alpha.md":
+    "---\nid: alpha\ntitle: Alpha Note\ndomain: research\ntags: [one, two]\n---\n# Ignored heading\nSee @beta and [[Gamma Page]] and @elsewhere and @missing-one.\n",
   "docs/Beta Note.md": "# Beta From Heading\n\nLinks to [alpha](./alpha.md) and [[alpha]] and back to @alpha.\n",
   "docs/sub/gamma.md": "---\ntitle: Gamma Page\n---\nUp: [a](../alpha.md), out: [x](../../../outside.md), none: [n](./nothing.md)\n",
   "docs/readme.txt": "not markdown",

@@ -80,17 +80,31 @@ describe("importDocuments", () => {
     expect(await read()).toBe(once);
 
     // The document changes: without force only the bookkeeping follows; the title is a conflict.
-    await writeFile(join(root, "docs/alpha.md"), NOTES["docs/alpha.md"].replace("title: Alpha Note", "title: Alpha Renamed").replace("tags: [one, two]", "tags: [three]"));
+    await writeFile(
+      join(root, "docs/alpha.md"),
+      NOTES["docs/alpha.md"].replace("title: Alpha Note", "title: Alpha Renamed").replace("tags: [one, two]", "tags: [three]"),
+    );
     const soft = await importDocuments(store, { paths: ["docs/alpha.md"], categoryId: "notes" });
     expect(soft.updated.map((o) => [o.id, o.title])).toEqual([["alpha", "Alpha Note"]]);
     expect(soft.conflicts).toEqual([
-      { id: "alpha", path: "docs/alpha.md", fields: ["title", "tags"], current: { title: "Alpha Note", tags: ["one", "two"] }, imported: { title: "Alpha Renamed", tags: ["three"] } },
+      {
+        id: "alpha",
+        path: "docs/alpha.md",
+        fields: ["title", "tags"],
+        current: { title: "Alpha Note", tags: ["one", "two"] },
+        imported: { title: "Alpha Renamed", tags: ["three"] },
+      },
     ]);
     let alpha = (await store.load()).index.categories.get("notes")?.objects.get("alpha");
     expect(alpha?.title).toBe("Alpha Note");
     expect(alpha?.metadata?.["tags"]).toEqual(["one", "two"]);
 
-    const forced = await importDocuments(store, { paths: ["docs/alpha.md"], categoryId: "notes", force: true, domain: "ignored-because-frontmatter-has-one" });
+    const forced = await importDocuments(store, {
+      paths: ["docs/alpha.md"],
+      categoryId: "notes",
+      force: true,
+      domain: "ignored-because-frontmatter-has-one",
+    });
     expect(forced).toMatchObject({ written: true, conflicts: [], updated: [{ id: "alpha", title: "Alpha Renamed", domain: "research" }] });
     alpha = (await store.load()).index.categories.get("notes")?.objects.get("alpha");
     expect(alpha).toMatchObject({ title: "Alpha Renamed", metadata: { tags: ["three"], path: "docs/alpha.md" } });
@@ -122,7 +136,11 @@ describe("importDocuments", () => {
       tags: ["algebra", "group-theory", "mathematics"],
     });
     // The functor out of algebra does not map the new morphisms yet: the report says so, and validation agrees.
-    expect(report.warnings).toEqual([expect.stringContaining("Category 'algebra' is the source of functor(s) 'forgetful-alg': map the 0 new object(s) and 8 new morphism(s)")]);
+    expect(report.warnings).toEqual([
+      expect.stringContaining(
+        "Category 'algebra' is the source of functor(s) 'forgetful-alg': map the 0 new object(s) and 8 new morphism(s)",
+      ),
+    ]);
     const errors = validateProject(indexProject(project.model)).errors;
     expect(new Set(errors.map((e) => e.code))).toEqual(new Set(["FUNCTOR_UNMAPPED_MORPHISM"]));
     expect(errors).toHaveLength(8);
@@ -144,8 +162,16 @@ describe("importDocuments", () => {
     expect(report.skipped).toEqual([
       { path: "docs/readme.txt", reason: "not a Markdown file (.md or .markdown)" },
       { path: "docs/bad.md", id: "has space", reason: expect.stringContaining("not a valid object id") },
-      { path: "docs/elsewhere.md", id: "elsewhere", reason: "object 'elsewhere' exists in category 'other'; import into that category to update it" },
-      { path: "docs/pointed.md", id: "pointed", reason: "object 'pointed' already has the document 'docs/original.md'; use force to point it to 'docs/pointed.md'" },
+      {
+        path: "docs/elsewhere.md",
+        id: "elsewhere",
+        reason: "object 'elsewhere' exists in category 'other'; import into that category to update it",
+      },
+      {
+        path: "docs/pointed.md",
+        id: "pointed",
+        reason: "object 'pointed' already has the document 'docs/original.md'; use force to point it to 'docs/pointed.md'",
+      },
       { path: "docs/two.md", id: "same", reason: "object id 'same' also comes from 'docs/one.md' in this import" },
     ]);
     const forced = await importDocuments(store, { paths: ["docs/pointed.md"], categoryId: "notes", force: true });
@@ -161,7 +187,9 @@ describe("importDocuments", () => {
     await symlink(outside, join(root, "linked-dir"));
     const before = await read();
     for (const path of ["../x.md", join(outside, "secret.md"), "docs/../../x.md", "linked-dir", "linked-dir/secret.md"]) {
-      await expect(importDocuments(store, { paths: ["docs/alpha.md", path], categoryId: "notes" }), path).rejects.toMatchObject({ code: "FORBIDDEN" });
+      await expect(importDocuments(store, { paths: ["docs/alpha.md", path], categoryId: "notes" }), path).rejects.toMatchObject({
+        code: "FORBIDDEN",
+      });
     }
     expect(await read()).toBe(before);
     // Inside a directory, a link that leads out is skipped, not followed.
@@ -174,8 +202,13 @@ describe("importDocuments", () => {
     const root = await tempDir();
     const { store, read } = await notesProject(root, NOTES);
     const before = await read();
-    await expect(importDocuments(store, { paths: ["docs"], categoryId: "nope" })).rejects.toMatchObject({ code: "NOT_FOUND", message: "Category 'nope' not found" });
-    await expect(importDocuments(store, { paths: ["docs", "missing.md"], categoryId: "notes" })).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await expect(importDocuments(store, { paths: ["docs"], categoryId: "nope" })).rejects.toMatchObject({
+      code: "NOT_FOUND",
+      message: "Category 'nope' not found",
+    });
+    await expect(importDocuments(store, { paths: ["docs", "missing.md"], categoryId: "notes" })).rejects.toMatchObject({
+      code: "NOT_FOUND",
+    });
     expect(await read()).toBe(before);
     const created = await importDocuments(store, { paths: ["docs/alpha.md"], categoryId: "fresh", createCategory: { name: "Fresh" } });
     expect(created).toMatchObject({ categoryCreated: true, added: [{ id: "alpha" }] });
@@ -183,7 +216,10 @@ describe("importDocuments", () => {
     const bare = await tempDir();
     await mkdir(join(bare, "docs"));
     await writeFile(join(bare, "docs", "a.md"), "# A");
-    await expect(importDocuments(new CatDocStore(bare), { paths: ["docs"], categoryId: "x" })).rejects.toMatchObject({ code: "NOT_FOUND", name: "ProjectNotInitializedError" });
+    await expect(importDocuments(new CatDocStore(bare), { paths: ["docs"], categoryId: "x" })).rejects.toMatchObject({
+      code: "NOT_FOUND",
+      name: "ProjectNotInitializedError",
+    });
     expect(await readFile(join(bare, "docs", "a.md"), "utf8")).toBe("# A");
   });
 });

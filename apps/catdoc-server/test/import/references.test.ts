@@ -5,7 +5,9 @@ import { originalFile } from "../domain/helpers.js";
 
 describe("references", () => {
   it("finds @ids, wiki links and relative Markdown links in the original's sample document", async () => {
-    const { body } = await import("../../src/domain/index.js").then(async (d) => d.parseMarkdown(await originalFile("tests/fixtures/sample-document.md")));
+    const { body } = await import("../../src/domain/index.js").then(async (d) =>
+      d.parseMarkdown(await originalFile("tests/fixtures/sample-document.md")),
+    );
     expect(extractReferences(body)).toEqual([
       { kind: "@ref", value: "related-object-id" },
       { kind: "wikilink", value: "another-document" },

@@ -33,7 +33,12 @@ describe("tool errors", () => {
     const client = await connect(await tempDir());
     for (const [name, args] of CALLS) {
       const error = await callError(client, name, args);
-      expect(error, name).toMatchObject({ code: "NOT_FOUND", status: 404, message: "CatDoc project not initialized. Run catdoc_init first.", recoverable: true });
+      expect(error, name).toMatchObject({
+        code: "NOT_FOUND",
+        status: 404,
+        message: "CatDoc project not initialized. Run catdoc_init first.",
+        recoverable: true,
+      });
       expect(error.suggestion, name).toContain("catdoc_init");
     }
   });
@@ -49,14 +54,29 @@ describe("tool errors", () => {
       ["catdoc_get_graph", { categoryId: "x" }, "Category 'x' not found", "catdoc_list_categories"],
       ["catdoc_search", { query: "group", categoryId: "x" }, "Category 'x' not found", "catdoc_list_categories"],
       ["catdoc_show_object", { objectId: "nope" }, "Object 'nope' not found", "catdoc_search"],
-      ["catdoc_show_object", { objectId: "sets", categoryId: "topology" }, "Object 'sets' not found in category 'topology'", "catdoc_search"],
+      [
+        "catdoc_show_object",
+        { objectId: "sets", categoryId: "topology" },
+        "Object 'sets' not found in category 'topology'",
+        "catdoc_search",
+      ],
       ["catdoc_trace", { sourceId: "sets", targetId: "nope" }, "Object 'nope' not found in category 'algebra'", "catdoc_search"],
       ["catdoc_trace", { sourceId: "nope", targetId: "sets" }, "Object 'nope' not found", "catdoc_search"],
       ["catdoc_show_morphism", { morphismId: "nope" }, "Morphism 'nope' not found", "catdoc_list_morphisms"],
       ["catdoc_show_functor", { functorId: "nope" }, "Functor 'nope' not found", "catdoc_list_functors"],
       ["catdoc_validate_functor", { functorId: "nope" }, "Functor 'nope' not found", "catdoc_list_functors"],
-      ["catdoc_show_natural_transformation", { id: "nope" }, "Natural transformation 'nope' not found", "catdoc_list_natural_transformations"],
-      ["catdoc_validate_natural_transformation", { id: "nope" }, "Natural transformation 'nope' not found", "catdoc_list_natural_transformations"],
+      [
+        "catdoc_show_natural_transformation",
+        { id: "nope" },
+        "Natural transformation 'nope' not found",
+        "catdoc_list_natural_transformations",
+      ],
+      [
+        "catdoc_validate_natural_transformation",
+        { id: "nope" },
+        "Natural transformation 'nope' not found",
+        "catdoc_list_natural_transformations",
+      ],
     ];
     for (const [name, args, message, tool] of cases) {
       const error = await callError(client, name, args);

@@ -8,7 +8,10 @@ const { tempDir, connect, example } = useCatDoc();
 
 async function docsFolder(root: string) {
   await mkdir(join(root, "docs"), { recursive: true });
-  await writeFile(join(root, "docs", "intro.md"), "---\nid: intro\ntags: [start]\n---\n# Introduction\nRead @usage next, or [usage](./usage.md).\n");
+  await writeFile(
+    join(root, "docs", "intro.md"),
+    "---\nid: intro\ntags: [start]\n---\n# Introduction\nRead @usage next, or [usage](./usage.md).\n",
+  );
   await writeFile(join(root, "docs", "usage.md"), "# Usage\nBack to [[intro]]; see also @nowhere.\n");
 }
 
@@ -16,7 +19,12 @@ describe("catdoc_init", () => {
   it("creates a project, refuses to overwrite it without force, and stays inside the root", async () => {
     const root = await tempDir();
     const client = await connect(root);
-    expect(await call(client, "catdoc_init")).toEqual({ initialized: true, root, files: [".catdoc/category.yaml", ".catdoc/config.yaml"], overwritten: false });
+    expect(await call(client, "catdoc_init")).toEqual({
+      initialized: true,
+      root,
+      files: [".catdoc/category.yaml", ".catdoc/config.yaml"],
+      overwritten: false,
+    });
     expect(await readFile(join(root, ".catdoc", "category.yaml"), "utf8")).toContain("categories: []");
     // Levels (init is not idempotent: with force every call gives the same answer).
     const { standard, full } = await levels(client, "catdoc_init", { force: true });
@@ -37,7 +45,10 @@ describe("catdoc_init", () => {
     expect(await call(client, "catdoc_list_objects")).toMatchObject({ total: 0 });
     expect(await callError(client, "catdoc_init", { directory: "../elsewhere" })).toMatchObject({ code: "FORBIDDEN" });
     await mkdir(join(root, "sub"));
-    expect(await call(client, "catdoc_init", { directory: "sub", response_level: "standard" })).toMatchObject({ root: join(root, "sub"), servedByThisServer: false });
+    expect(await call(client, "catdoc_init", { directory: "sub", response_level: "standard" })).toMatchObject({
+      root: join(root, "sub"),
+      servedByThisServer: false,
+    });
   });
 });
 
@@ -91,7 +102,11 @@ describe("catdoc_import_document", () => {
 
     const written = await readFile(file, "utf8");
     const again = await call(client, "catdoc_import_document", { filePath: "docs" });
-    expect(again).toMatchObject({ written: false, categoryCreated: false, counts: { added: 0, unchanged: 2, existingMorphisms: 2, proposedMorphisms: 0 } });
+    expect(again).toMatchObject({
+      written: false,
+      categoryCreated: false,
+      counts: { added: 0, unchanged: 2, existingMorphisms: 2, proposedMorphisms: 0 },
+    });
     expect(await readFile(file, "utf8")).toBe(written);
     expect(await call(client, "catdoc_list_objects")).toMatchObject({ total: 2 });
   });
@@ -113,9 +128,19 @@ describe("catdoc_import_document", () => {
     const error = await callError(client, "catdoc_import_document", { filePath: "docs" });
     expect(error).toMatchObject({ code: "INVALID_INPUT" });
     expect(error.message).toContain("categoryId");
-    expect(await callError(client, "catdoc_import_document", { filePath: "docs", categoryId: "nope" })).toMatchObject({ code: "NOT_FOUND", message: "Category 'nope' not found" });
-    expect(await callError(client, "catdoc_import_document", { filePath: "missing", categoryId: "algebra" })).toMatchObject({ code: "NOT_FOUND" });
-    const result = await call(client, "catdoc_import_document", { filePath: "docs", categoryId: "algebra", limit: 2, response_level: "standard" });
+    expect(await callError(client, "catdoc_import_document", { filePath: "docs", categoryId: "nope" })).toMatchObject({
+      code: "NOT_FOUND",
+      message: "Category 'nope' not found",
+    });
+    expect(await callError(client, "catdoc_import_document", { filePath: "missing", categoryId: "algebra" })).toMatchObject({
+      code: "NOT_FOUND",
+    });
+    const result = await call(client, "catdoc_import_document", {
+      filePath: "docs",
+      categoryId: "algebra",
+      limit: 2,
+      response_level: "standard",
+    });
     expect(result).toMatchObject({ counts: { added: 0, updated: 4, proposedMorphisms: 8 }, truncated: true });
     expect(result.updated).toHaveLength(2);
     expect(result.warnings).toEqual([expect.stringContaining("forgetful-alg")]);

@@ -60,20 +60,32 @@ describe("minimal ≤ 25 % of full (once minimal is over 120 tokens)", () => {
     const root = await tempDir();
     // cat-0 has F0 and one twin per natural transformation: 7 functors out of it.
     await writeGeneratedProject(root, { objects: 300, morphisms: 900, functors: 3, naturalTransformations: 6 });
-    await writeFile(join(root, "imported.md"), "---\nid: imported-note\ntitle: Imported note\n---\n# Imported note\n\nSee @c0-o1 and @c0-o2.\n");
+    await writeFile(
+      join(root, "imported.md"),
+      "---\nid: imported-note\ntitle: Imported note\n---\n# Imported note\n\nSee @c0-o1 and @c0-o2.\n",
+    );
     const client = await connect(root);
-    const morphism = ((await call(client, "catdoc_list_morphisms", { categoryId: "cat-0", includeIdentities: false, limit: 1 })).ids as string[])[0];
-    const functors = (await call(client, "catdoc_show_morphism", { morphismId: morphism, response_level: "standard" })).functorImages as unknown[];
+    const morphism = (
+      (await call(client, "catdoc_list_morphisms", { categoryId: "cat-0", includeIdentities: false, limit: 1 })).ids as string[]
+    )[0];
+    const functors = (await call(client, "catdoc_show_morphism", { morphismId: morphism, response_level: "standard" }))
+      .functorImages as unknown[];
     expect(functors.length).toBeGreaterThanOrEqual(5);
     const figures = await shares(client, [
       ["catdoc_show_morphism", { morphismId: morphism }],
-      ["catdoc_trace", { sourceId: "c0-o1", targetId: "c0-o20", findAll: true, maxPaths: 100}],
+      ["catdoc_trace", { sourceId: "c0-o1", targetId: "c0-o20", findAll: true, maxPaths: 100 }],
       ["catdoc_import_document", { filePath: "imported.md", categoryId: "cat-0", dryRun: true }],
     ]);
     expect(figures).toHaveLength(3);
     // Many paths (the share would grow with them if each path's ids were in minimal): the shortest
     // path's ids, the others' lengths.
-    const trace = await call(client, "catdoc_trace", { sourceId: "c0-o1", targetId: "c0-o20", findAll: true, maxPaths: 100, response_level: "minimal" });
+    const trace = await call(client, "catdoc_trace", {
+      sourceId: "c0-o1",
+      targetId: "c0-o20",
+      findAll: true,
+      maxPaths: 100,
+      response_level: "minimal",
+    });
     const paths = trace.paths as { length: number; objectIds?: string[] }[];
     expect(trace.pathCount).toBeGreaterThanOrEqual(5);
     expect(paths[0]?.objectIds?.length).toBe((paths[0]?.length ?? 0) + 1);

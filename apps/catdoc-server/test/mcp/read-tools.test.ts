@@ -10,7 +10,13 @@ describe("categories", () => {
   it("lists category ids (minimal), names and counts (standard) and functors (full)", async () => {
     const { client } = await example("dev-project");
     const { minimal, standard, full } = await levels(client, "catdoc_list_categories");
-    expect(minimal).toEqual({ total: 5, offset: 0, returned: 5, truncated: false, ids: ["requirements", "specifications", "design", "internal-spec", "infrastructure"] });
+    expect(minimal).toEqual({
+      total: 5,
+      offset: 0,
+      returned: 5,
+      truncated: false,
+      ids: ["requirements", "specifications", "design", "internal-spec", "infrastructure"],
+    });
     expect(standard.categories).toEqual([
       { id: "requirements", name: "Requirements", objectCount: 2, morphismCount: 3 },
       { id: "specifications", name: "Specifications", objectCount: 2, morphismCount: 3 },
@@ -34,10 +40,23 @@ describe("categories", () => {
   it("shows a category with its objects, morphisms and functors", async () => {
     const { client } = await example("math-docs");
     const { minimal, standard, full } = await levels(client, "catdoc_show_category", { categoryId: "algebra" });
-    expect(minimal).toMatchObject({ id: "algebra", objectCount: 5, morphismCount: 9, identityCount: 5, functorsFrom: ["forgetful-alg"], truncated: false });
+    expect(minimal).toMatchObject({
+      id: "algebra",
+      objectCount: 5,
+      morphismCount: 9,
+      identityCount: 5,
+      functorsFrom: ["forgetful-alg"],
+      truncated: false,
+    });
     expect((minimal.objects as unknown[])[0]).toEqual({ id: "sets" });
     expect(standard).toMatchObject({ name: "Algebra" });
-    expect((standard.morphisms as unknown[])[0]).toEqual({ id: "set-to-group", source: "sets", target: "groups", name: "add-operation", isIdentity: false });
+    expect((standard.morphisms as unknown[])[0]).toEqual({
+      id: "set-to-group",
+      source: "sets",
+      target: "groups",
+      name: "add-operation",
+      isIdentity: false,
+    });
     expect((full.objects as unknown[])[1]).toMatchObject({ metadata: { level: "intermediate", prerequisites: ["sets"] } });
     const cut = await call(client, "catdoc_show_category", { categoryId: "algebra", limit: 2 });
     expect(cut).toMatchObject({ objectCount: 5, truncated: true });
@@ -55,7 +74,10 @@ describe("objects", () => {
       { id: "design-user-service", categoryId: "design", title: "ユーザーサービス設計", domain: "design" },
       { id: "design-auth-service", categoryId: "design", title: "認証サービス設計", domain: "design" },
     ]);
-    expect((full.objects as unknown[])[0]).toMatchObject({ documentPath: "docs/design/user-service-design.md", metadata: expect.any(Object) });
+    expect((full.objects as unknown[])[0]).toMatchObject({
+      documentPath: "docs/design/user-service-design.md",
+      metadata: expect.any(Object),
+    });
     const infra = await call(client, "catdoc_list_objects", { categoryId: "infrastructure", limit: 1, offset: 1 });
     expect(infra).toMatchObject({ total: 3, returned: 1, truncated: true, nextOffset: 2 });
   });
@@ -119,7 +141,13 @@ describe("functors and natural transformations", () => {
   it("lists and shows functors", async () => {
     const { client } = await example("dev-project");
     const { minimal, standard, full } = await levels(client, "catdoc_list_functors");
-    expect(minimal).toEqual({ total: 4, offset: 0, returned: 4, truncated: false, ids: ["specify-functor", "design-functor", "implement-functor", "deploy-functor"] });
+    expect(minimal).toEqual({
+      total: 4,
+      offset: 0,
+      returned: 4,
+      truncated: false,
+      ids: ["specify-functor", "design-functor", "implement-functor", "deploy-functor"],
+    });
     expect((standard.functors as unknown[])[0]).toEqual({
       id: "specify-functor",
       name: "SpecifyFunctor (要件→仕様)",
@@ -130,8 +158,18 @@ describe("functors and natural transformations", () => {
     });
     expect((full.functors as unknown[])[0]).toMatchObject({ sourceCategoryName: "Requirements", targetCategoryName: "Specifications" });
     const shown = await levels(client, "catdoc_show_functor", { functorId: "deploy-functor" });
-    expect(shown.minimal).toEqual({ id: "deploy-functor", sourceCategory: "internal-spec", targetCategory: "infrastructure", mappedObjects: 2, mappedMorphisms: 3, naturalTransformations: [] });
-    expect(shown.full).toMatchObject({ objectMapping: { "internal-user-repository": "infra-k8s-user", "internal-jwt-handler": "infra-k8s-auth" }, truncated: false });
+    expect(shown.minimal).toEqual({
+      id: "deploy-functor",
+      sourceCategory: "internal-spec",
+      targetCategory: "infrastructure",
+      mappedObjects: 2,
+      mappedMorphisms: 3,
+      naturalTransformations: [],
+    });
+    expect(shown.full).toMatchObject({
+      objectMapping: { "internal-user-repository": "infra-k8s-user", "internal-jwt-handler": "infra-k8s-auth" },
+      truncated: false,
+    });
     const cut = await call(client, "catdoc_show_functor", { functorId: "deploy-functor", limit: 1, response_level: "full" });
     expect(cut).toMatchObject({ objectMapping: { "internal-user-repository": "infra-k8s-user" }, truncated: true });
     expect(Object.keys(cut.objectMapping as object)).toHaveLength(1);
@@ -181,6 +219,14 @@ describe("graph", () => {
     expect(withIdentities.edgeCount).toBe(5);
     const page = await call(client, "catdoc_get_graph", { limit: 2, edgeLimit: 1, response_level: "full" });
     expect(page).toMatchObject({ total: 8, returned: 2, truncated: true, edgesReturned: 1, edgesTruncated: false });
-    expect(page.functors).toEqual([{ id: "forgetful-alg", name: "Forgetful Functor (Algebra)", sourceCategory: "algebra", targetCategory: "algebra", objectMapping: { sets: "sets", groups: "sets" } }]);
+    expect(page.functors).toEqual([
+      {
+        id: "forgetful-alg",
+        name: "Forgetful Functor (Algebra)",
+        sourceCategory: "algebra",
+        targetCategory: "algebra",
+        objectMapping: { sets: "sets", groups: "sets" },
+      },
+    ]);
   });
 });

@@ -66,7 +66,12 @@ async function saveLikeAnEditor(path: string, text: string): Promise<void> {
 describe.each(["legacy", "modern"] as const)("catdoc-mcp over stdio, %s era: resource change notifications", (era) => {
   it("an edited document and an object added to category.yaml are announced; the same bytes again are not", async () => {
     const root = await project();
-    const server = await spawnStdioServer({ command: process.execPath, args: [BIN], env: { CATDOC_PROJECT_PATH: root, LOCAL_MCP_LOG_LEVEL: "warn" }, era });
+    const server = await spawnStdioServer({
+      command: process.execPath,
+      args: [BIN],
+      env: { CATDOC_PROJECT_PATH: root, LOCAL_MCP_LOG_LEVEL: "warn" },
+      era,
+    });
     servers.push(server);
     const { client } = server;
     expect(client.getProtocolEra()).toBe(era);

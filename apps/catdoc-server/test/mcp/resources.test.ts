@@ -29,11 +29,17 @@ describe("resources", () => {
     const { resources } = await client.listResources();
     expect(resources.map((r) => r.uri)).toEqual([
       "catdoc://graph",
-      ...["sets", "groups", "rings", "fields", "modules", "topological-spaces", "metric-spaces", "manifolds"].map((id) => `catdoc://objects/${id}`),
+      ...["sets", "groups", "rings", "fields", "modules", "topological-spaces", "metric-spaces", "manifolds"].map(
+        (id) => `catdoc://objects/${id}`,
+      ),
       "catdoc://categories/algebra",
       "catdoc://categories/topology",
     ]);
-    expect(resources.find((r) => r.uri === "catdoc://objects/groups")).toMatchObject({ name: "groups", title: "Group Theory", mimeType: "text/markdown" });
+    expect(resources.find((r) => r.uri === "catdoc://objects/groups")).toMatchObject({
+      name: "groups",
+      title: "Group Theory",
+      mimeType: "text/markdown",
+    });
     const { resourceTemplates } = await client.listResourceTemplates();
     expect(resourceTemplates.map((t) => [t.uriTemplate, t.mimeType])).toEqual([
       ["catdoc://objects/{id}", "text/markdown"],
@@ -54,7 +60,9 @@ describe("resources", () => {
     expect(edited.text).toBe(`${first.text}\nAn added line.\n`);
     expect(edited._meta?.["local-mcp/version"]).not.toBe(first._meta?.["local-mcp/version"]);
     // An object without a document reads as a short page that says so.
-    expect((await read(client, "catdoc://objects/modules")).text).toBe("# Module Theory\n\n_No document is linked to object 'modules' (category 'algebra', domain 'mathematics')._\n");
+    expect((await read(client, "catdoc://objects/modules")).text).toBe(
+      "# Module Theory\n\n_No document is linked to object 'modules' (category 'algebra', domain 'mathematics')._\n",
+    );
   });
 
   it("reads a category and the graph as JSON with sorted keys, stable until category.yaml changes", async () => {
@@ -85,9 +93,15 @@ describe("resources", () => {
 
   it("completes object and category ids", async () => {
     const { client } = await example("math-docs");
-    const objects = await client.complete({ ref: { type: "ref/resource", uri: "catdoc://objects/{id}" }, argument: { name: "id", value: "m" } });
+    const objects = await client.complete({
+      ref: { type: "ref/resource", uri: "catdoc://objects/{id}" },
+      argument: { name: "id", value: "m" },
+    });
     expect(objects.completion.values).toEqual(["manifolds", "metric-spaces", "modules"]);
-    const categories = await client.complete({ ref: { type: "ref/resource", uri: "catdoc://categories/{id}" }, argument: { name: "id", value: "AL" } });
+    const categories = await client.complete({
+      ref: { type: "ref/resource", uri: "catdoc://categories/{id}" },
+      argument: { name: "id", value: "AL" },
+    });
     expect(categories.completion.values).toEqual(["algebra"]);
   });
 
@@ -95,11 +109,17 @@ describe("resources", () => {
     const { client } = await example("math-docs");
     // Resource-not-found is -32602 on the wire in every era since SDK v2 (-32002 is only accepted
     // from peers); the client turns it into a ResourceNotFoundError.
-    await expect(client.readResource({ uri: "catdoc://objects/nope" })).rejects.toMatchObject({ code: -32602, message: expect.stringContaining("Object 'nope' not found") });
+    await expect(client.readResource({ uri: "catdoc://objects/nope" })).rejects.toMatchObject({
+      code: -32602,
+      message: expect.stringContaining("Object 'nope' not found"),
+    });
     await expect(client.readResource({ uri: "catdoc://categories/nope" })).rejects.toBeInstanceOf(ResourceNotFoundError);
     const bare = await connect(await tempDir());
     expect((await bare.listResources()).resources.map((r) => r.uri)).toEqual(["catdoc://graph"]);
-    await expect(bare.readResource({ uri: "catdoc://graph" })).rejects.toMatchObject({ code: -32602, message: expect.stringContaining("CatDoc project not initialized") });
+    await expect(bare.readResource({ uri: "catdoc://graph" })).rejects.toMatchObject({
+      code: -32602,
+      message: expect.stringContaining("CatDoc project not initialized"),
+    });
     const none = await bare.complete({ ref: { type: "ref/resource", uri: "catdoc://objects/{id}" }, argument: { name: "id", value: "" } });
     expect(none.completion.values).toEqual([]);
   });
@@ -107,7 +127,10 @@ describe("resources", () => {
   it("on a large project: lists a page at a time, refuses the graph and a category above 25,000 tokens naming the tools, and sends a long document in parts", async () => {
     const root = await tempDir();
     await writeGeneratedProject(root, { objects: 600, morphisms: 3000, functors: 2, seed: 3 });
-    const lines = Array.from({ length: 4_000 }, (_, i) => `Paragraph ${i}: the handbook goes on about categories, functors and their documents.`);
+    const lines = Array.from(
+      { length: 4_000 },
+      (_, i) => `Paragraph ${i}: the handbook goes on about categories, functors and their documents.`,
+    );
     const handbook = `---\nid: handbook\ntitle: Handbook\n---\n# Handbook\n\n${lines.join("\n")}\n`;
     await writeFile(join(root, "handbook.md"), handbook);
     const client = await connect(root);

@@ -32,9 +32,13 @@ async function setup() {
     "{ id: leak, title: Leak by id, domain: d }",
     "{ id: fine, title: Fine, domain: d, metadata: { path: docs/fine.md } }",
   ];
-  await writeProject(root, `categories:\n  - id: notes\n    name: Notes\n    objects:\n${objects.map((o) => `      - ${o}`).join("\n")}\n    morphisms: []\n`, {
-    files: { "docs/fine.md": "---\nid: fine\n---\n# Fine\n" },
-  });
+  await writeProject(
+    root,
+    `categories:\n  - id: notes\n    name: Notes\n    objects:\n${objects.map((o) => `      - ${o}`).join("\n")}\n    morphisms: []\n`,
+    {
+      files: { "docs/fine.md": "---\nid: fine\n---\n# Fine\n" },
+    },
+  );
   await symlink(join(outside, "secret.md"), join(root, "docs", "link.md"));
   await symlink(outside, join(root, "docs", "outside-dir"));
   await symlink(outside, join(root, "linked-dir"));
@@ -46,12 +50,25 @@ describe("catdoc-mcp keeps client paths inside the project root", () => {
   it("catdoc_import_document refuses `..`, absolute paths, and symlinks to a file or a folder outside; nothing is written", async () => {
     const { outside, categoryFile, client } = await setup();
     const before = await readFile(categoryFile, "utf8");
-    for (const filePath of ["../secret.md", "docs/../../secret.md", join(outside, "secret.md"), "docs/link.md", "linked-dir", "linked-dir/secret.md", "docs/outside-dir/secret.md"]) {
+    for (const filePath of [
+      "../secret.md",
+      "docs/../../secret.md",
+      join(outside, "secret.md"),
+      "docs/link.md",
+      "linked-dir",
+      "linked-dir/secret.md",
+      "docs/outside-dir/secret.md",
+    ]) {
       const error = await callError(client, "catdoc_import_document", { filePath, categoryId: "notes" });
       expect(error, filePath).toMatchObject({ code: "FORBIDDEN", status: 403 });
     }
     // Walking docs/, the links out are skipped, not followed.
-    const report = await call(client, "catdoc_import_document", { filePath: "docs", categoryId: "notes", dryRun: true, response_level: "full" });
+    const report = await call(client, "catdoc_import_document", {
+      filePath: "docs",
+      categoryId: "notes",
+      dryRun: true,
+      response_level: "full",
+    });
     expect(JSON.stringify(report)).not.toContain(SECRET);
     expect(report.skipped).toContainEqual({ path: "docs/link.md", reason: "symbolic link that resolves outside the project root" });
     expect(await readFile(categoryFile, "utf8")).toBe(before);
@@ -60,7 +77,15 @@ describe("catdoc-mcp keeps client paths inside the project root", () => {
   it("catdoc_init refuses a directory outside, through a symlinked folder, or under a symlinked parent that does not exist yet; nothing is written outside", async () => {
     const { root, outside, client } = await setup();
     const listing = await readdir(outside);
-    for (const directory of ["../elsewhere", join(outside, "new"), outside, "linked-dir", "linked-dir/new", "linked-dir/new/deeper", "docs/outside-dir/new"]) {
+    for (const directory of [
+      "../elsewhere",
+      join(outside, "new"),
+      outside,
+      "linked-dir",
+      "linked-dir/new",
+      "linked-dir/new/deeper",
+      "docs/outside-dir/new",
+    ]) {
       const error = await callError(client, "catdoc_init", { directory, force: true });
       expect(error, directory).toMatchObject({ code: "FORBIDDEN", status: 403 });
     }
@@ -131,7 +156,12 @@ describe("paths the file system refuses get a coded error naming the argument, n
       expect(error.message).toContain("symbolic links form a loop");
     }
     // Walking a folder that holds the loop skips the links instead of failing.
-    const report = await call(client, "catdoc_import_document", { filePath: ".", categoryId: "notes", dryRun: true, response_level: "full" });
+    const report = await call(client, "catdoc_import_document", {
+      filePath: ".",
+      categoryId: "notes",
+      dryRun: true,
+      response_level: "full",
+    });
     expect(report.written).toBe(false);
   });
 

@@ -40,12 +40,29 @@ function slowTraceYaml(): string {
       id: "B",
       name: "B",
       objects: [...chain, "bt"].map(object),
-      morphisms: [...[...chain, "bt"].map(identity), ...chain.slice(1).map((id, i) => ({ id: `step-${i}`, name: "next", source: `b${i}`, target: id }))],
+      morphisms: [
+        ...[...chain, "bt"].map(identity),
+        ...chain.slice(1).map((id, i) => ({ id: `step-${i}`, name: "next", source: `b${i}`, target: id })),
+      ],
     },
   ];
   const functors = Array.from({ length: FUNCTORS }, (_, i) => [
-    { id: `F${i}`, name: `F${i}`, sourceCategory: "A", targetCategory: "M", objectMapping: { a0: "m0" }, morphismMapping: { "id-a0": "id-m0" } },
-    { id: `G${i}`, name: `G${i}`, sourceCategory: "M", targetCategory: "B", objectMapping: { m0: "b0" }, morphismMapping: { "id-m0": "id-b0" } },
+    {
+      id: `F${i}`,
+      name: `F${i}`,
+      sourceCategory: "A",
+      targetCategory: "M",
+      objectMapping: { a0: "m0" },
+      morphismMapping: { "id-a0": "id-m0" },
+    },
+    {
+      id: `G${i}`,
+      name: `G${i}`,
+      sourceCategory: "M",
+      targetCategory: "B",
+      objectMapping: { m0: "b0" },
+      morphismMapping: { "id-m0": "id-b0" },
+    },
   ]).flat();
   return stringify({ categories, functors, naturalTransformations: [] }, { lineWidth: 0 });
 }
@@ -114,11 +131,13 @@ describe.runIf(process.platform === "linux").each(Object.entries(TRANSPORTS))("c
 
     // 1. The work observed the abort: it had taken few of its 40,000 paths, and the process idles.
     expect(progressAtAbort).toBeGreaterThan(0);
-    expect(progressAtAbort).toBeLessThan(FUNCTORS * FUNCTORS / 4);
+    expect(progressAtAbort).toBeLessThan((FUNCTORS * FUNCTORS) / 4);
     // An idle server uses a few hundredths of a second; a trace running on, even on a shared and
     // busy machine, most of the window.
     const cpu = await cpuOver(pid, 2_000);
-    console.log(`${_name}: catdoc_trace cancelled after ${progressAtAbort} of ${FUNCTORS * FUNCTORS} paths; CPU in the next 2 s: ${cpu.toFixed(2)} s`);
+    console.log(
+      `${_name}: catdoc_trace cancelled after ${progressAtAbort} of ${FUNCTORS * FUNCTORS} paths; CPU in the next 2 s: ${cpu.toFixed(2)} s`,
+    );
     expect(cpu, `catdoc-mcp used ${cpu.toFixed(2)} s of CPU in the 2 s after the cancellation`).toBeLessThan(0.25);
     // 2. Nothing was written.
     expect((await readFile(join(root, ".catdoc", "category.yaml"))).equals(yamlBefore)).toBe(true);

@@ -17,9 +17,15 @@ describe("catdoc_trace", () => {
       pathCount: 1,
       truncated: false,
       categoryId: "algebra",
-      paths: [{ length: 3, objectIds: ["sets", "groups", "rings", "fields"], morphismIds: ["set-to-group", "group-to-ring", "ring-to-field"] }],
+      paths: [
+        { length: 3, objectIds: ["sets", "groups", "rings", "fields"], morphismIds: ["set-to-group", "group-to-ring", "ring-to-field"] },
+      ],
     });
-    expect((standard.paths as { morphisms: { name: string }[] }[])[0]?.morphisms.map((m) => m.name)).toEqual(["add-operation", "add-multiplication", "add-inverses"]);
+    expect((standard.paths as { morphisms: { name: string }[] }[])[0]?.morphisms.map((m) => m.name)).toEqual([
+      "add-operation",
+      "add-multiplication",
+      "add-inverses",
+    ]);
     expect((full.paths as { objects: { title: string }[] }[])[0]?.objects.map((o) => o.title)).toEqual([
       "Set Theory Fundamentals",
       "Group Theory",
@@ -30,7 +36,11 @@ describe("catdoc_trace", () => {
 
   it("answers found: false when there is no path, and lists all paths with findAll", async () => {
     const { client } = await example("math-docs");
-    expect(await call(client, "catdoc_trace", { sourceId: "fields", targetId: "sets" })).toMatchObject({ found: false, length: null, paths: [] });
+    expect(await call(client, "catdoc_trace", { sourceId: "fields", targetId: "sets" })).toMatchObject({
+      found: false,
+      length: null,
+      paths: [],
+    });
     const all = await call(client, "catdoc_trace", { sourceId: "sets", targetId: "modules", findAll: true, maxDepth: 5 });
     expect(all).toMatchObject({ found: true, pathCount: 1 });
   });
@@ -44,7 +54,11 @@ describe("catdoc_trace", () => {
     expect(path?.resultObject).toBe("infra-k8s-auth");
     expect(path?.arrival.objectIds).toEqual(["infra-k8s-auth", "infra-k8s-user"]);
     expect((standard.paths as { steps: { name: string }[] }[])[0]?.steps[0]?.name).toBe("SpecifyFunctor (要件→仕様)");
-    const explicit = await call(client, "catdoc_trace", { sourceId: "req-user-management", targetId: "spec-user-api", targetCategoryId: "specifications" });
+    const explicit = await call(client, "catdoc_trace", {
+      sourceId: "req-user-management",
+      targetId: "spec-user-api",
+      targetCategoryId: "specifications",
+    });
     // One functor step that lands on the target itself: no arrival path, not even its identity.
     expect(explicit).toMatchObject({ mode: "across", found: true, length: 1 });
     expect((explicit.paths as { steps: { toObject: string }[]; arrival: unknown }[])[0]).toMatchObject({

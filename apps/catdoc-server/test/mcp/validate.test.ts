@@ -45,13 +45,20 @@ describe("catdoc_validate", () => {
     // full: every check the project scope runs, with its severity and meaning.
     const checks = full.checks as Record<string, string>;
     expect(Object.keys(checks)).toHaveLength(18);
-    expect(checks).toMatchObject({ MISSING_COMPOSITION: expect.stringMatching(/^warning: .*composable/), MISSING_IDENTITY: expect.stringMatching(/^error: /) });
+    expect(checks).toMatchObject({
+      MISSING_COMPOSITION: expect.stringMatching(/^warning: .*composable/),
+      MISSING_IDENTITY: expect.stringMatching(/^error: /),
+    });
     expect((full.warnings as unknown[])[0]).toMatchObject({ severity: "warning" });
   });
 
   it("finds dev-project valid, and validates one category", async () => {
     const { client } = await example("dev-project");
-    expect(await call(client, "catdoc_validate")).toMatchObject({ isValid: true, errors: [], summary: { categoriesChecked: 5, functorsChecked: 4 } });
+    expect(await call(client, "catdoc_validate")).toMatchObject({
+      isValid: true,
+      errors: [],
+      summary: { categoriesChecked: 5, functorsChecked: 4 },
+    });
     const { client: math } = await example("math-docs");
     expect(await call(math, "catdoc_validate", { categoryId: "topology", response_level: "standard" })).toMatchObject({
       scope: { kind: "category", id: "topology" },
@@ -74,14 +81,21 @@ describe("catdoc_validate", () => {
     expect(result.errors).toHaveLength(2);
     expect(result).toMatchObject({ truncated: true, nextOffset: 2 });
     expect(Object.values(result.countsByCode as Record<string, number>).reduce((a, b) => a + b, 0)).toBe(summary.totalErrors);
-    expect((result.errors as { code: string; message: string }[])[0]).toMatchObject({ code: "MISSING_IDENTITY", message: expect.stringContaining("x") });
+    expect((result.errors as { code: string; message: string }[])[0]).toMatchObject({
+      code: "MISSING_IDENTITY",
+      message: expect.stringContaining("x"),
+    });
     const rest = await call(client, "catdoc_validate", { limit: 1000, offset: 2 });
     expect(rest.errors).toHaveLength(summary.totalErrors - 2);
     expect(rest.truncated).toBe(false);
     // minimal lists the errors (code and ids), not the warnings.
     const minimal = await call(client, "catdoc_validate", { limit: 2 });
     expect(minimal).not.toHaveProperty("warnings");
-    expect((minimal.errors as Record<string, unknown>[])[0]).toEqual({ code: "MISSING_IDENTITY", categoryId: expect.any(String), objectId: expect.any(String) });
+    expect((minimal.errors as Record<string, unknown>[])[0]).toEqual({
+      code: "MISSING_IDENTITY",
+      categoryId: expect.any(String),
+      objectId: expect.any(String),
+    });
   });
 });
 
@@ -92,7 +106,14 @@ describe("validate one category, functor or natural transformation", () => {
     expect(nt.minimal).toMatchObject({ isValid: true, countsByCode: { NT_SQUARE_OPEN: 1 } });
     expect(nt.standard).toMatchObject({ scope: { kind: "naturalTransformation", id: "eta" } });
     expect(nt.standard.warnings).toEqual([
-      { code: "NT_SQUARE_OPEN", naturalTransformationId: "eta", categoryId: "C", morphismId: "f", objectIds: ["a", "b"], message: expect.any(String) },
+      {
+        code: "NT_SQUARE_OPEN",
+        naturalTransformationId: "eta",
+        categoryId: "C",
+        morphismId: "f",
+        objectIds: ["a", "b"],
+        message: expect.any(String),
+      },
     ]);
     expect(Object.keys(nt.full.checks as object).sort()).toEqual([
       "DUPLICATE_ID",
@@ -113,10 +134,16 @@ describe("validate one category, functor or natural transformation", () => {
     });
     expect(functor.standard).toMatchObject({ scope: { kind: "functor", id: "F" }, warnings: [] });
     expect(Object.keys(functor.full.checks as object)).toContain("FUNCTOR_IDENTITY_NOT_PRESERVED");
-    expect(await call(client, "catdoc_validate_category", { categoryId: "D" })).toMatchObject({ isValid: true, summary: { categoriesChecked: 1 } });
+    expect(await call(client, "catdoc_validate_category", { categoryId: "D" })).toMatchObject({
+      isValid: true,
+      summary: { categoriesChecked: 1 },
+    });
 
     const closed = await connect(await writeProject(await tempDir(), stringify(squareModel(true))));
-    expect(await call(closed, "catdoc_validate_natural_transformation", { id: "eta", response_level: "standard" })).toMatchObject({ isValid: true, warnings: [] });
+    expect(await call(closed, "catdoc_validate_natural_transformation", { id: "eta", response_level: "standard" })).toMatchObject({
+      isValid: true,
+      warnings: [],
+    });
   });
 
   it("reports a broken functor as isValid false", async () => {

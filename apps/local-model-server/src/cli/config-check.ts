@@ -65,8 +65,12 @@ export function formatCheck(report: CheckReport, config: LocalModelConfig): stri
       : m.kind === "llama"
         ? `GGUF ${m.path} (gpu ${m.gpu}, context ${m.contextSize}, threads ${m.threads ?? "llama.cpp default"}, max tokens ${m.maxTokens})`
         : `remote ${m.model} at ${m.baseUrl}${m.apiKey ? " (API key set)" : ""} (max tokens ${m.maxTokens})`;
-  const timing = report.model.load_ms === undefined ? "" : ` — load ${report.model.load_ms} ms, answer ${report.model.answer_ms} ms, confidence ${report.model.confidence}`;
-  const templates = "error" in report.templates ? `ERROR ${report.templates.error}` : `${report.templates.count} (${report.templates.names.join(", ")})`;
+  const timing =
+    report.model.load_ms === undefined
+      ? ""
+      : ` — load ${report.model.load_ms} ms, answer ${report.model.answer_ms} ms, confidence ${report.model.confidence}`;
+  const templates =
+    "error" in report.templates ? `ERROR ${report.templates.error}` : `${report.templates.count} (${report.templates.names.join(", ")})`;
   return [
     `config file:      ${config.configFile ?? "none (defaults and LOCAL_MODEL_* variables)"}`,
     `roots:            ${config.roots.join(", ")}`,

@@ -9,7 +9,8 @@ export function statsResource(runtime: LocalModelRuntime): ResourceDefinition {
     uri: STATS_URI,
     name: "stats",
     title: "Local model usage statistics",
-    description: "Calls per tool and engine, errors by code, model tokens used, tokens saved and tokens over (answers that cost more than their input; estimates), latency p50/p95; persisted in the state dir.",
+    description:
+      "Calls per tool and engine, errors by code, model tokens used, tokens saved and tokens over (answers that cost more than their input; estimates), latency p50/p95; persisted in the state dir.",
     mimeType: "application/json",
     read: async () => ({ json: await runtime.stats.view() }),
   });

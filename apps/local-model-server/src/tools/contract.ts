@@ -14,8 +14,19 @@ function buildContractFields() {
     error: z.string().nullable(),
     confidence: z.number().min(0).max(1).describe("1 for deterministic engines; the model's own confidence otherwise"),
     tokens_used: z.number().int().min(0).describe("model tokens (prompt + generated, all attempts); 0 without the model"),
-    tokens_saved: z.number().int().min(0).describe("estimated tokens of the input Claude did not have to read, minus this response's (chars/4); 0 when the response cost more"),
-    tokens_over: z.number().int().min(1).optional().describe("present when this response cost more tokens than reading its input would have: by how many (chars/4)"),
+    tokens_saved: z
+      .number()
+      .int()
+      .min(0)
+      .describe(
+        "estimated tokens of the input Claude did not have to read, minus this response's (chars/4); 0 when the response cost more",
+      ),
+    tokens_over: z
+      .number()
+      .int()
+      .min(1)
+      .optional()
+      .describe("present when this response cost more tokens than reading its input would have: by how many (chars/4)"),
     engine: z.enum(["deterministic", "model"]),
     retries: z.number().int().min(0).optional().describe("model attempts after a schema-invalid output"),
     schema_valid: z.boolean().optional(),
@@ -74,7 +85,11 @@ export const boundedString = (max: number, min = 1) => z.string().superRefine(wi
 export const boundedArray = <T extends z.ZodType>(item: T, max: number, min = 0) => z.array(item).superRefine(within(min, max, "array"));
 
 /** An integer from `min` to `max`, its bounds unlisted (see within). */
-export const boundedInt = (min: number, max: number) => z.number().int().superRefine(within(min, max, "number"));
+export const boundedInt = (min: number, max: number) =>
+  z
+    .number()
+    .int()
+    .superRefine(within(min, max, "number"));
 
 /**
  * An object that takes the keys of `listed` and `unlisted` and refuses any other with zod's

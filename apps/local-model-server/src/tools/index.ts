@@ -8,5 +8,11 @@ import { localGitTool } from "./local-git.js";
 import { localVerifyTool } from "./local-verify.js";
 
 export function localModelTools(runtime: LocalModelRuntime): AnyToolDefinition[] {
-  return [localExtractTool(runtime), localVerifyTool(runtime), localGenerateTool(runtime), localGitTool(runtime), localAnalyzeTool(runtime)];
+  return [
+    localExtractTool(runtime),
+    localVerifyTool(runtime),
+    localGenerateTool(runtime),
+    localGitTool(runtime),
+    localAnalyzeTool(runtime),
+  ];
 }

@@ -37,9 +37,17 @@ const entry = z.object({
     .array(z.object({ name: z.string(), line: z.number().int().optional(), params: z.array(z.string()).optional() }))
     .optional()
     .describe("functions, minimal: names; standard adds line and params"),
-  types: z.array(z.object({ name: z.string(), kind: z.enum(["interface", "type", "enum"]).optional(), line: z.number().int().optional() })).optional().describe("types, standard: name, kind and line"),
+  types: z
+    .array(z.object({ name: z.string(), kind: z.enum(["interface", "type", "enum"]).optional(), line: z.number().int().optional() }))
+    .optional()
+    .describe("types, standard: name, kind and line"),
   dependencies: z
-    .object({ internal: z.array(z.string()), external: z.array(z.string()), unresolved: z.array(z.string()).optional(), outside: z.array(z.string()).optional() })
+    .object({
+      internal: z.array(z.string()),
+      external: z.array(z.string()),
+      unresolved: z.array(z.string()).optional(),
+      outside: z.array(z.string()).optional(),
+    })
     .optional(),
   depth: z.number().int().optional(),
   lines: z.object({ exports: z.record(z.string(), z.number().int()).optional(), imports: z.array(z.number().int()).optional() }).optional(),
@@ -50,7 +58,10 @@ const entry = z.object({
 const output = lazySchema(() =>
   contractOutput(
     z.object({
-      types: z.array(z.string()).optional().describe("types, minimal: the names declared in the files, in file order (which file and line: standard)"),
+      types: z
+        .array(z.string())
+        .optional()
+        .describe("types, minimal: the names declared in the files, in file order (which file and line: standard)"),
       analysis: z.record(z.string(), entry).optional().describe("per file (types: from standard)"),
     }),
   ),
@@ -60,9 +71,7 @@ export function localAnalyzeTool(runtime: LocalModelRuntime): ToolDefinition {
   return defineTool({
     name: "local_analyze",
     title: "Analyze code structure",
-    description: [
-      "Exports, functions, types or dependencies (to a depth) of TS/JS files, without reading them.",
-    ].join(" "),
+    description: ["Exports, functions, types or dependencies (to a depth) of TS/JS files, without reading them."].join(" "),
     input,
     get output() {
       return output();
@@ -76,7 +85,11 @@ export function localAnalyzeTool(runtime: LocalModelRuntime): ToolDefinition {
 async function analyze(runtime: LocalModelRuntime, args: z.infer<typeof input>, ctx: ToolContext): Promise<TaskOutcome> {
   const files = await readFiles(runtime, args.files, ctx.signal);
   const unsupported = files.filter((f) => !isScriptPath(f.given)).map((f) => f.given);
-  chooseEngine(args.engine, { deterministicGap: unsupported.length > 0 ? `analysis of non-TS/JS files (${unsupported.join(", ")})` : undefined }, runtime.model);
+  chooseEngine(
+    args.engine,
+    { deterministicGap: unsupported.length > 0 ? `analysis of non-TS/JS files (${unsupported.join(", ")})` : undefined },
+    runtime.model,
+  );
   const byModel = args.engine === "model" ? files : files.filter((f) => unsupported.includes(f.given));
   const exact = files.filter((f) => !byModel.includes(f));
   const depth = args.task_type === "dependencies" ? (args.depth ?? 1) : 1;
@@ -118,7 +131,8 @@ async function analyze(runtime: LocalModelRuntime, args: z.infer<typeof input>, 
   return {
     engine: usage ? "model" : "deterministic",
     data: {
-      minimal: args.task_type === "types" ? { types: typeNames, ...(byModel.length > 0 ? { analysis: minimal } : {}) } : { analysis: minimal },
+      minimal:
+        args.task_type === "types" ? { types: typeNames, ...(byModel.length > 0 ? { analysis: minimal } : {}) } : { analysis: minimal },
       standard: { analysis: standard },
       full: { analysis: full },
     },
@@ -141,7 +155,10 @@ function renderAnalysis(task: AnalyzeTask, a: AnalyzedFile, guard: PathGuard): {
   const d = analysis.dependencies;
   const dependencies = { internal: d.internal.map((p) => guard.display(p)), external: d.external };
   /** Imports that lead nowhere under the roots: standard, with the imports themselves. */
-  const unfollowed = { ...(d.unresolved.length > 0 ? { unresolved: d.unresolved } : {}), ...(d.outside.length > 0 ? { outside: d.outside } : {}) };
+  const unfollowed = {
+    ...(d.unresolved.length > 0 ? { unresolved: d.unresolved } : {}),
+    ...(d.outside.length > 0 ? { outside: d.outside } : {}),
+  };
   // Each level holds only the analysis asked for: standard adds where it is (lines), full its details.
   switch (task) {
     case "exports":
@@ -151,7 +168,14 @@ function renderAnalysis(task: AnalyzeTask, a: AnalyzedFile, guard: PathGuard): {
         full: {
           file: fileOf(a),
           details: {
-            exports: analysis.exports.map((e) => ({ name: e.name, kind: e.kind, line: e.line, type_only: e.typeOnly, ...(e.from ? { from: e.from } : {}), ...(e.local ? { local: e.local } : {}) })),
+            exports: analysis.exports.map((e) => ({
+              name: e.name,
+              kind: e.kind,
+              line: e.line,
+              type_only: e.typeOnly,
+              ...(e.from ? { from: e.from } : {}),
+              ...(e.local ? { local: e.local } : {}),
+            })),
           },
         },
       };
@@ -159,7 +183,10 @@ function renderAnalysis(task: AnalyzeTask, a: AnalyzedFile, guard: PathGuard): {
       return {
         minimal: { dependencies },
         standard: { imports, dependencies: unfollowed, depth: a.depth, lines: { imports: analysis.imports.map((i) => i.line) } },
-        full: { file: fileOf(a), details: { imports: analysis.imports.map((i) => ({ from: i.from, line: i.line, kind: i.kind, type_only: i.typeOnly })) } },
+        full: {
+          file: fileOf(a),
+          details: { imports: analysis.imports.map((i) => ({ from: i.from, line: i.line, kind: i.kind, type_only: i.typeOnly })) },
+        },
       };
     case "functions":
       return {
@@ -168,7 +195,14 @@ function renderAnalysis(task: AnalyzeTask, a: AnalyzedFile, guard: PathGuard): {
         full: {
           file: fileOf(a),
           details: {
-            functions: analysis.functions.map((f) => ({ name: f.name, kind: f.kind, async: f.async, exported: f.exported, param_types: f.paramTypes, returns: f.returns })),
+            functions: analysis.functions.map((f) => ({
+              name: f.name,
+              kind: f.kind,
+              async: f.async,
+              exported: f.exported,
+              param_types: f.paramTypes,
+              returns: f.returns,
+            })),
           },
         },
       };

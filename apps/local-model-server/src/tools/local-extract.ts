@@ -16,13 +16,27 @@ import {
   type ExtractItem,
 } from "../domain/extract/extract-file.js";
 import { clip, jsonTaskMessages, numbered } from "../domain/model/prompts.js";
-import { extractDataSchema, extractItemSchema, SHORT_ANSWER_BOUNDS, SUMMARY_SCHEMA, type ExtractTask } from "../domain/model/task-schemas.js";
+import {
+  extractDataSchema,
+  extractItemSchema,
+  SHORT_ANSWER_BOUNDS,
+  SUMMARY_SCHEMA,
+  type ExtractTask,
+} from "../domain/model/task-schemas.js";
 import type { TextFile } from "../domain/paths/path-guard.js";
 import { compilePatterns } from "../domain/regex/bounded-regex.js";
 import { isScriptPath } from "../domain/ts/source-file.js";
 import { estimateTextTokens } from "../domain/tokens.js";
 import type { LocalModelRuntime } from "../runtime.js";
-import { boundedArray, boundedJsonObject, boundedString, closedObject, EngineChoiceSchema, FilesSchema, contractOutput } from "./contract.js";
+import {
+  boundedArray,
+  boundedJsonObject,
+  boundedString,
+  closedObject,
+  EngineChoiceSchema,
+  FilesSchema,
+  contractOutput,
+} from "./contract.js";
 import { chooseEngine } from "./engine-choice.js";
 import type { Json, TaskOutcome } from "./task-response.js";
 import { checkAgainstSchema, readFiles } from "./read-files.js";
@@ -50,10 +64,17 @@ const input = z.object({
 
 const item = z.object({
   found: z.boolean(),
-  data: z.unknown().describe("json: an object (frontmatter fields; pattern → matches; module → imported names; {outline}) or the export names; list: strings"),
+  data: z
+    .unknown()
+    .describe(
+      "json: an object (frontmatter fields; pattern → matches; module → imported names; {outline}) or the export names; list: strings",
+    ),
   error: z.string().optional(),
   summary: z.string().optional(),
-  line_numbers: z.array(z.number().int().nullable()).optional().describe("standard: the line of each data entry, in data order (null: field absent)"),
+  line_numbers: z
+    .array(z.number().int().nullable())
+    .optional()
+    .describe("standard: the line of each data entry, in data order (null: field absent)"),
   file: z.object({ path: z.string(), bytes: z.number().int(), tokens_estimate: z.number().int() }).optional(),
   details: z.record(z.string(), z.unknown()).optional(),
 });
@@ -67,16 +88,23 @@ const counts = z
   })
   .describe("minimal: what the call found, in numbers");
 
-const output = lazySchema(() => contractOutput(
-  z.object({
-    counts,
-    results: z.record(z.string(), item).optional().describe("standard: per file as given, found and data (+ line_numbers); full adds file and details"),
-  }),
-));
+const output = lazySchema(() =>
+  contractOutput(
+    z.object({
+      counts,
+      results: z
+        .record(z.string(), item)
+        .optional()
+        .describe("standard: per file as given, found and data (+ line_numbers); full adds file and details"),
+    }),
+  ),
+);
 
 const MODEL_TASK: Record<ExtractTask, string> = {
-  frontmatter: "Extract ONLY the requested fields from the YAML frontmatter of the file. If a field is missing, use null. Set found to false when the file has no frontmatter.",
-  pattern_match: "For each regular expression (the keys of data), list the texts in the file that match it. Set found to false when nothing matches.",
+  frontmatter:
+    "Extract ONLY the requested fields from the YAML frontmatter of the file. If a field is missing, use null. Set found to false when the file has no frontmatter.",
+  pattern_match:
+    "For each regular expression (the keys of data), list the texts in the file that match it. Set found to false when nothing matches.",
   exports: "List the names the module exports. Set found to false when it exports nothing.",
   imports: "Map each module the file imports to the names it imports from it. Set found to false when it imports nothing.",
   structure: "Outline the file: its headings, sections or top-level symbols, each with its nesting level (1 = top).",
@@ -86,9 +114,7 @@ export function localExtractTool(runtime: LocalModelRuntime): ToolDefinition {
   return defineTool({
     name: "local_extract",
     title: "Extract structured data from files",
-    description: [
-      "Frontmatter fields, regex matches, TS/JS exports or imports, or outlines of files, without reading them.",
-    ].join(" "),
+    description: ["Frontmatter fields, regex matches, TS/JS exports or imports, or outlines of files, without reading them."].join(" "),
     input,
     get output() {
       return output();
@@ -106,17 +132,24 @@ async function extract(runtime: LocalModelRuntime, args: z.infer<typeof input>, 
   const format: ExtractFormat = args.extract?.format ?? "json";
   const patterns = args.extract?.patterns ?? [];
   if (task === "pattern_match" && patterns.length === 0) {
-    throw new ToolError("INVALID_INPUT", "pattern_match needs extract.patterns (one or more regexes).", { details: { field: "extract.patterns" } });
+    throw new ToolError("INVALID_INPUT", "pattern_match needs extract.patterns (one or more regexes).", {
+      details: { field: "extract.patterns" },
+    });
   }
   const specs = task === "pattern_match" ? compilePatterns(patterns, "extract.patterns") : [];
   const files = await readFiles(runtime, args.files, ctx.signal);
   const summarize = task === "structure" && args.extract?.summarize === true;
   const needsScript = task === "exports" || task === "imports";
-  const unsupported = files.filter((f) => (needsScript ? !isScriptPath(f.given) : task === "structure" && !hasOutline(f.given))).map((f) => f.given);
+  const unsupported = files
+    .filter((f) => (needsScript ? !isScriptPath(f.given) : task === "structure" && !hasOutline(f.given)))
+    .map((f) => f.given);
   chooseEngine(
     args.engine,
     {
-      deterministicGap: unsupported.length > 0 ? `${task} of ${needsScript ? "non-TS/JS" : "non-Markdown, non-TS/JS"} files (${unsupported.join(", ")})` : undefined,
+      deterministicGap:
+        unsupported.length > 0
+          ? `${task} of ${needsScript ? "non-TS/JS" : "non-Markdown, non-TS/JS"} files (${unsupported.join(", ")})`
+          : undefined,
       needsJudgment: summarize ? "a summary of each file (structure with summarize)" : undefined,
     },
     runtime.model,
@@ -145,7 +178,9 @@ async function extract(runtime: LocalModelRuntime, args: z.infer<typeof input>, 
         ],
         SUMMARY_SCHEMA,
       );
-      result.summary = tally.add(await runtime.model.json<{ summary: string }>({ messages, schema: SUMMARY_SCHEMA, grammarBounds: SHORT_ANSWER_BOUNDS }, ctx.signal)).summary;
+      result.summary = tally.add(
+        await runtime.model.json<{ summary: string }>({ messages, schema: SUMMARY_SCHEMA, grammarBounds: SHORT_ANSWER_BOUNDS }, ctx.signal),
+      ).summary;
     }
     if (result.error) problems.push(`${file.given}: ${result.error}`);
     tallied.found += result.found ? 1 : 0;
@@ -170,7 +205,14 @@ async function extract(runtime: LocalModelRuntime, args: z.infer<typeof input>, 
   return {
     engine,
     data: {
-      minimal: { counts: { files: tallied.files, found: tallied.found, entries: tallied.entries, ...(tallied.failed > 0 ? { failed: tallied.failed } : {}) } },
+      minimal: {
+        counts: {
+          files: tallied.files,
+          found: tallied.found,
+          entries: tallied.entries,
+          ...(tallied.failed > 0 ? { failed: tallied.failed } : {}),
+        },
+      },
       standard: { results: standard },
       full: { results: full },
     },

@@ -16,7 +16,12 @@ import { ModelTally, runTask } from "./run-task.js";
 import type { TaskOutcome } from "./task-response.js";
 
 const TASKS = ["summary", "plan", "verification", "state_update"] as const;
-const DEFAULT_TEMPLATE: Record<(typeof TASKS)[number], string> = { summary: "summary", plan: "plan", verification: "verification", state_update: "state" };
+const DEFAULT_TEMPLATE: Record<(typeof TASKS)[number], string> = {
+  summary: "summary",
+  plan: "plan",
+  verification: "verification",
+  state_update: "state",
+};
 
 const input = z.object({
   // the shipped template, when template is omitted
@@ -29,26 +34,26 @@ const input = z.object({
   engine: EngineChoiceSchema,
 });
 
-const output = lazySchema(() => contractOutput(
-  z.object({
-    content: z.string().optional().describe("The generated text (at minimal only when not written to a file)"),
-    written: z.boolean(),
-    path: z.string().optional(),
-    template: z.string().optional(),
-    bytes: z.number().int().optional(),
-    lines: z.number().int().optional(),
-    template_source: z.enum(["shipped", "custom", "inline"]).optional(),
-    variables_given: z.array(z.string()).optional(),
-  }),
-));
+const output = lazySchema(() =>
+  contractOutput(
+    z.object({
+      content: z.string().optional().describe("The generated text (at minimal only when not written to a file)"),
+      written: z.boolean(),
+      path: z.string().optional(),
+      template: z.string().optional(),
+      bytes: z.number().int().optional(),
+      lines: z.number().int().optional(),
+      template_source: z.enum(["shipped", "custom", "inline"]).optional(),
+      variables_given: z.array(z.string()).optional(),
+    }),
+  ),
+);
 
 export function localGenerateTool(runtime: LocalModelRuntime): ToolDefinition {
   return defineTool({
     name: "local_generate",
     title: "Generate a file from a template",
-    description: [
-      "Fills a GSD template or inline Handlebars with your variables, strictly; returns or writes the text.",
-    ].join(" "),
+    description: ["Fills a GSD template or inline Handlebars with your variables, strictly; returns or writes the text."].join(" "),
     input,
     get output() {
       return output();
@@ -61,7 +66,8 @@ export function localGenerateTool(runtime: LocalModelRuntime): ToolDefinition {
 
 async function generate(runtime: LocalModelRuntime, args: z.infer<typeof input>, ctx: ToolContext): Promise<TaskOutcome> {
   const chosen = args.template ?? (args.task_type ? DEFAULT_TEMPLATE[args.task_type] : undefined);
-  if (chosen === undefined) throw new ToolError("INVALID_INPUT", "Give a template (a name or inline text) or a task_type.", { details: { field: "template" } });
+  if (chosen === undefined)
+    throw new ToolError("INVALID_INPUT", "Give a template (a name or inline text) or a task_type.", { details: { field: "template" } });
   const variables = args.variables ?? {};
   const inline = isInlineTemplate(chosen);
   const loaded = inline ? undefined : await runtime.templates.load(chosen);
@@ -97,7 +103,10 @@ async function generate(runtime: LocalModelRuntime, args: z.infer<typeof input>,
   } else {
     // In a parser thread: a template's nested {{#each}} can multiply without bound; the deadline stops it.
     const options = { name: info.name, required: info.required, defaults: info.defaults };
-    content = await runtime.parsers.run({ kind: "render", text, variables, options }, { signal: ctx.signal, what: `template '${info.name}'` });
+    content = await runtime.parsers.run(
+      { kind: "render", text, variables, options },
+      { signal: ctx.signal, what: `template '${info.name}'` },
+    );
   }
   if (target !== undefined && args.output_path !== undefined) await runtime.guard.writeText(args.output_path, target, content);
   const written = target !== undefined;

@@ -43,66 +43,79 @@ const input = z.object({
 });
 
 const strings = z.array(z.string());
-const output = lazySchema(() => contractOutput(
-  z.object({
-    counts: z
-      .object({
-        staged: z.number().int(),
-        modified: z.number().int(),
-        untracked: z.number().int(),
-        renamed: z.number().int(),
-        deleted: z.number().int(),
-        conflicted: z.number().int().optional(),
-      })
-      .optional()
-      .describe("status, minimal: how many paths of each kind (the lists at standard)"),
-    branch: z.string().nullable().optional(),
-    staged: strings.optional(),
-    modified: strings.optional(),
-    untracked: strings.optional(),
-    renamed: z.array(z.object({ from: z.string(), to: z.string() })).optional(),
-    deleted: strings.optional(),
-    conflicted: strings.optional(),
-    files_changed: z.number().int().optional(),
-    insertions: z.number().int().optional(),
-    deletions: z.number().int().optional(),
-    changes: z.array(z.object({ file: z.string(), added: z.number().int(), removed: z.number().int(), from: z.string().optional(), binary: z.boolean().optional() })).optional(),
-    oneline: z.array(z.string()).optional().describe("log, minimal: `<short hash> <subject>` per commit, newest first (as git log --oneline)"),
-    commits: z
-      .array(
-        z.object({
-          hash: z.string(),
-          message: z.string(),
-          date: z.string(),
-          full_hash: z.string().optional(),
-          author: z.string().optional(),
-          email: z.string().optional(),
-          body: z.string().optional(),
-        }),
-      )
-      .optional()
-      .describe("log, standard: the commits (full adds email and body)"),
-    files: strings.optional(),
-    count: z.number().int().optional(),
-    repo: z.string().optional().describe("standard: the repository's top level; result paths are relative to it"),
-    compared: z.string().optional(),
-    oid: z.string().optional(),
-    upstream: z.string().optional(),
-    ahead: z.number().int().optional(),
-    behind: z.number().int().optional(),
-    entries: z
-      .array(z.object({ path: z.string(), index: z.string(), worktree: z.string(), kind: z.string(), from: z.string().optional() }))
-      .optional(),
-  }),
-));
+const output = lazySchema(() =>
+  contractOutput(
+    z.object({
+      counts: z
+        .object({
+          staged: z.number().int(),
+          modified: z.number().int(),
+          untracked: z.number().int(),
+          renamed: z.number().int(),
+          deleted: z.number().int(),
+          conflicted: z.number().int().optional(),
+        })
+        .optional()
+        .describe("status, minimal: how many paths of each kind (the lists at standard)"),
+      branch: z.string().nullable().optional(),
+      staged: strings.optional(),
+      modified: strings.optional(),
+      untracked: strings.optional(),
+      renamed: z.array(z.object({ from: z.string(), to: z.string() })).optional(),
+      deleted: strings.optional(),
+      conflicted: strings.optional(),
+      files_changed: z.number().int().optional(),
+      insertions: z.number().int().optional(),
+      deletions: z.number().int().optional(),
+      changes: z
+        .array(
+          z.object({
+            file: z.string(),
+            added: z.number().int(),
+            removed: z.number().int(),
+            from: z.string().optional(),
+            binary: z.boolean().optional(),
+          }),
+        )
+        .optional(),
+      oneline: z
+        .array(z.string())
+        .optional()
+        .describe("log, minimal: `<short hash> <subject>` per commit, newest first (as git log --oneline)"),
+      commits: z
+        .array(
+          z.object({
+            hash: z.string(),
+            message: z.string(),
+            date: z.string(),
+            full_hash: z.string().optional(),
+            author: z.string().optional(),
+            email: z.string().optional(),
+            body: z.string().optional(),
+          }),
+        )
+        .optional()
+        .describe("log, standard: the commits (full adds email and body)"),
+      files: strings.optional(),
+      count: z.number().int().optional(),
+      repo: z.string().optional().describe("standard: the repository's top level; result paths are relative to it"),
+      compared: z.string().optional(),
+      oid: z.string().optional(),
+      upstream: z.string().optional(),
+      ahead: z.number().int().optional(),
+      behind: z.number().int().optional(),
+      entries: z
+        .array(z.object({ path: z.string(), index: z.string(), worktree: z.string(), kind: z.string(), from: z.string().optional() }))
+        .optional(),
+    }),
+  ),
+);
 
 export function localGitTool(runtime: LocalModelRuntime): ToolDefinition {
   return defineTool({
     name: "local_git",
     title: "Summarize git state",
-    description: [
-      "Git status, diff, log or changed files as exact lists instead of raw output.",
-    ].join(" "),
+    description: ["Git status, diff, log or changed files as exact lists instead of raw output."].join(" "),
     input,
     get output() {
       return output();
@@ -120,7 +133,8 @@ export function localGitTool(runtime: LocalModelRuntime): ToolDefinition {
 async function git(runtime: LocalModelRuntime, args: z.infer<typeof input>, ctx: ToolContext): Promise<TaskOutcome> {
   const options = args.options ?? {};
   const directory = args.repo === undefined ? runtime.guard.primaryRoot : await runtime.guard.resolveExisting(args.repo);
-  if (!(await stat(directory)).isDirectory()) throw new ToolError("INVALID_INPUT", `repo '${args.repo}' is not a directory.`, { details: { field: "repo" } });
+  if (!(await stat(directory)).isDirectory())
+    throw new ToolError("INVALID_INPUT", `repo '${args.repo}' is not a directory.`, { details: { field: "repo" } });
   if (args.engine === "model") runtime.model.assertConfigured('engine "model"');
   const repo = await GitRepo.open(directory, runtime.guard, { signal: ctx.signal, searchPath: runtime.config.searchPath });
   const given = options.paths ?? [];
@@ -172,7 +186,15 @@ async function run(
             ...(b.ahead !== undefined ? { ahead: b.ahead } : {}),
             ...(b.behind !== undefined ? { behind: b.behind } : {}),
           },
-          full: { entries: s.entries.map((e) => ({ path: e.path, index: e.index, worktree: e.worktree, kind: e.kind, ...(e.from ? { from: e.from } : {}) })) },
+          full: {
+            entries: s.entries.map((e) => ({
+              path: e.path,
+              index: e.index,
+              worktree: e.worktree,
+              kind: e.kind,
+              ...(e.from ? { from: e.from } : {}),
+            })),
+          },
         },
       };
     }
@@ -180,7 +202,11 @@ async function run(
       const staged = options.staged === true;
       const { value, raw } = await repo.diff({ staged, ref: options.ref }, filter, signal);
       const compared =
-        options.ref !== undefined ? `${staged ? "index" : "work tree"} vs ${options.ref}` : staged ? "index vs HEAD (staged)" : "work tree vs index (unstaged)";
+        options.ref !== undefined
+          ? `${staged ? "index" : "work tree"} vs ${options.ref}`
+          : staged
+            ? "index vs HEAD (staged)"
+            : "work tree vs index (unstaged)";
       return { raw, tree: diffTree(value, repoName, compared) };
     }
     case "log": {
@@ -189,14 +215,23 @@ async function run(
         raw,
         tree: {
           minimal: { oneline: value.map((c) => `${c.hash} ${c.subject}`) },
-          standard: { commits: value.map((c) => ({ hash: c.hash, message: c.subject, date: c.date, full_hash: c.fullHash, author: c.author })), repo: repoName },
+          standard: {
+            commits: value.map((c) => ({ hash: c.hash, message: c.subject, date: c.date, full_hash: c.fullHash, author: c.author })),
+            repo: repoName,
+          },
           full: { commits: value.map((c) => ({ email: c.email, body: c.body })) },
         },
       };
     }
     case "changed_files": {
       const { value, raw } = await repo.changedFiles(options.ref, filter, signal);
-      return { raw, tree: { minimal: { count: value.length }, standard: { files: value, repo: repoName, ...(options.ref ? { compared: `work tree vs ${options.ref}` } : {}) } } };
+      return {
+        raw,
+        tree: {
+          minimal: { count: value.length },
+          standard: { files: value, repo: repoName, ...(options.ref ? { compared: `work tree vs ${options.ref}` } : {}) },
+        },
+      };
     }
   }
 }
@@ -232,7 +267,11 @@ function statusCounts(s: StatusLists): Json {
   };
 }
 
-function diffTree(value: { files_changed: number; insertions: number; deletions: number; changes: unknown[] }, repoName: string, compared?: string): LevelTree {
+function diffTree(
+  value: { files_changed: number; insertions: number; deletions: number; changes: unknown[] },
+  repoName: string,
+  compared?: string,
+): LevelTree {
   const { changes, ...totals } = value;
   return { minimal: totals, standard: { changes, repo: repoName, ...(compared ? { compared } : {}) } };
 }
@@ -255,7 +294,10 @@ function modelTree(task: GitTask, value: Json, repoName: string): LevelTree {
     case "diff": {
       const changes = listOf(value.changes);
       const number = (n: unknown) => (typeof n === "number" ? n : 0);
-      return diffTree({ files_changed: number(value.files_changed), insertions: number(value.insertions), deletions: number(value.deletions), changes }, repoName);
+      return diffTree(
+        { files_changed: number(value.files_changed), insertions: number(value.insertions), deletions: number(value.deletions), changes },
+        repoName,
+      );
     }
     case "log": {
       const commits = listOf<{ hash?: unknown; message?: unknown; date?: unknown }>(value.commits).map((c) => ({

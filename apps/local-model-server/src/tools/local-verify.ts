@@ -18,7 +18,12 @@ import { itemProgress, ModelTally, runTask } from "./run-task.js";
 
 const TASKS = ["must_haves", "patterns", "exports", "imports"] as const;
 /** The condition type a check without one gets from the task type. */
-const DEFAULT_TYPE: Record<(typeof TASKS)[number], ConditionType> = { must_haves: "contains", patterns: "pattern", exports: "exports", imports: "imports" };
+const DEFAULT_TYPE: Record<(typeof TASKS)[number], ConditionType> = {
+  must_haves: "contains",
+  patterns: "pattern",
+  exports: "exports",
+  imports: "imports",
+};
 
 // Listed with few words: the server's instructions say how conditions and task_type work.
 const check = closedObject({
@@ -58,9 +63,7 @@ export function localVerifyTool(runtime: LocalModelRuntime): ToolDefinition {
   return defineTool({
     name: "local_verify",
     title: "Verify a checklist against code",
-    description: [
-      "Checks requirements (e.g. GSD must_haves) against files: pass/fail per check; standard adds line evidence.",
-    ].join(" "),
+    description: ["Checks requirements (e.g. GSD must_haves) against files: pass/fail per check; standard adds line evidence."].join(" "),
     input,
     get output() {
       return output();
@@ -85,7 +88,9 @@ async function verify(runtime: LocalModelRuntime, args: z.infer<typeof input>, c
   const planned: Planned[] = [];
   for (const [index, c] of args.checks.entries()) {
     if (!c.condition && !c.description?.trim()) {
-      throw new ToolError("INVALID_INPUT", `Check ${c.id} has neither a condition nor a description.`, { details: { field: `checks.${index}` } });
+      throw new ToolError("INVALID_INPUT", `Check ${c.id} has neither a condition nor a description.`, {
+        details: { field: `checks.${index}` },
+      });
     }
     const type = c.condition ? (c.condition.type ?? defaultType) : undefined;
     // Read (and guard) every file up front: a forbidden path fails the call before any work.
@@ -97,7 +102,12 @@ async function verify(runtime: LocalModelRuntime, args: z.infer<typeof input>, c
   const judged = planned.filter((p) => p.useModel && args.engine !== "model").map((p) => p.check.id);
   chooseEngine(
     args.engine,
-    { needsJudgment: judged.length > 0 ? `the check${judged.length > 1 ? "s" : ""} ${judged.join(", ")} (natural-language, or exports/imports of a non-TS/JS file)` : undefined },
+    {
+      needsJudgment:
+        judged.length > 0
+          ? `the check${judged.length > 1 ? "s" : ""} ${judged.join(", ")} (natural-language, or exports/imports of a non-TS/JS file)`
+          : undefined,
+    },
     runtime.model,
   );
 
@@ -115,7 +125,13 @@ async function verify(runtime: LocalModelRuntime, args: z.infer<typeof input>, c
     else if (p.useModel) {
       engine = "model";
       ({ verdict, confidence } = await judge(runtime, p, file.given, file.text, tally, ctx.signal));
-    } else verdict = await checkCondition(p.type as ConditionType, p.value as string, file, { cache, regex: runtime.regex, signal: ctx.signal, index: p.index });
+    } else
+      verdict = await checkCondition(p.type as ConditionType, p.value as string, file, {
+        cache,
+        regex: runtime.regex,
+        signal: ctx.signal,
+        index: p.index,
+      });
     // minimal: pass or fail per check id; the evidence and the rest from standard.
     minimal.push({ id: p.check.id, status: verdict.status });
     standard.push({
@@ -126,7 +142,10 @@ async function verify(runtime: LocalModelRuntime, args: z.infer<typeof input>, c
       ...(verdict.line !== undefined ? { line: verdict.line } : {}),
       ...(verdict.via ? { via: verdict.via } : {}),
     });
-    full.push({ ...(p.type && p.value ? { condition: { type: p.type, value: p.value } } : {}), ...(engine === "model" ? { confidence } : {}) });
+    full.push({
+      ...(p.type && p.value ? { condition: { type: p.type, value: p.value } } : {}),
+      ...(engine === "model" ? { confidence } : {}),
+    });
     itemProgress(ctx, planned.length, p.index + 1, `checked ${p.check.id}`);
   }
   const passed = minimal.filter((r) => r.status === "pass").length;
@@ -134,7 +153,11 @@ async function verify(runtime: LocalModelRuntime, args: z.infer<typeof input>, c
   const read = await cache.readFiles();
   return {
     engine: usage ? "model" : "deterministic",
-    data: { minimal: { passed, failed: minimal.length - passed, results: minimal }, standard: { results: standard }, full: { results: full } },
+    data: {
+      minimal: { passed, failed: minimal.length - passed, results: minimal },
+      standard: { results: standard },
+      full: { results: full },
+    },
     inputChars: read.reduce((sum, f) => sum + f.text.length, 0),
     ...(usage ? { model: usage } : {}),
   };
@@ -160,7 +183,10 @@ async function judge(
     [{ label: "FILE CONTENT (line numbers added)", text: numbered(text, runtime.config.maxInputChars) }],
     VERDICT_SCHEMA,
   );
-  const answer = await runtime.model.json<{ status: "pass" | "fail"; evidence: string; reason: string | null }>({ messages, schema: VERDICT_SCHEMA, grammarBounds: SHORT_ANSWER_BOUNDS }, signal);
+  const answer = await runtime.model.json<{ status: "pass" | "fail"; evidence: string; reason: string | null }>(
+    { messages, schema: VERDICT_SCHEMA, grammarBounds: SHORT_ANSWER_BOUNDS },
+    signal,
+  );
   const value = tally.add(answer);
   const line = /^line (\d+)\b/.exec(value.evidence)?.[1];
   const verdict: Verdict = {

@@ -24,6 +24,7 @@ export async function checkAgainstSchema(
   signal: AbortSignal,
 ): Promise<{ valid: boolean; error?: string }> {
   const check = await runtime.parsers.run({ kind: "schema", schema, items }, { signal, what: "the data against your schema" });
-  if (check.problem !== undefined) throw new ToolError("INVALID_INPUT", `The JSON schema is not valid: ${check.problem}`, { details: { field: "schema" } });
+  if (check.problem !== undefined)
+    throw new ToolError("INVALID_INPUT", `The JSON schema is not valid: ${check.problem}`, { details: { field: "schema" } });
   return check.error === undefined ? { valid: check.valid } : { valid: check.valid, error: check.error };
 }

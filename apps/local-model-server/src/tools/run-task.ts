@@ -7,7 +7,12 @@ import type { ModelAnswer } from "../domain/model/model-service.js";
 import type { LocalModelRuntime } from "../runtime.js";
 import { TaskResponse, type ModelUsage, type TaskOutcome } from "./task-response.js";
 
-export async function runTask(runtime: LocalModelRuntime, tool: string, ctx: ToolContext, work: () => Promise<TaskOutcome>): Promise<TaskResponse> {
+export async function runTask(
+  runtime: LocalModelRuntime,
+  tool: string,
+  ctx: ToolContext,
+  work: () => Promise<TaskOutcome>,
+): Promise<TaskResponse> {
   const started = performance.now();
   try {
     const outcome = await work();
@@ -18,7 +23,16 @@ export async function runTask(runtime: LocalModelRuntime, tool: string, ctx: Too
       renderLevel: ctx.level,
       latencyMs,
     });
-    runtime.stats.record({ tool, latencyMs, result: { engine: response.engine, tokensUsed: response.tokensUsed, tokensSaved: response.tokensSaved, tokensOver: response.tokensOver } });
+    runtime.stats.record({
+      tool,
+      latencyMs,
+      result: {
+        engine: response.engine,
+        tokensUsed: response.tokensUsed,
+        tokensSaved: response.tokensSaved,
+        tokensOver: response.tokensOver,
+      },
+    });
     return response;
   } catch (caught) {
     const error = tooDeep(caught) ?? caught;
@@ -33,9 +47,13 @@ export async function runTask(runtime: LocalModelRuntime, tool: string, ctx: Too
  */
 function tooDeep(error: unknown): ToolError | undefined {
   if (!(error instanceof RangeError) || !/call stack/i.test(error.message)) return undefined;
-  return new ToolError("INVALID_INPUT", "The input nests too deeply to process (the parser or a walk over its syntax tree ran out of stack).", {
-    suggestion: "Generated or hostile input this deeply nested is not analysed; handle this file directly.",
-  });
+  return new ToolError(
+    "INVALID_INPUT",
+    "The input nests too deeply to process (the parser or a walk over its syntax tree ran out of stack).",
+    {
+      suggestion: "Generated or hostile input this deeply nested is not analysed; handle this file directly.",
+    },
+  );
 }
 
 /** Adds up the model calls of one tool call. */

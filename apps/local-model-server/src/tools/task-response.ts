@@ -100,7 +100,9 @@ export class TaskResponse extends ToolResponse {
       errors.push(`The data does not match the given schema: ${outcome.schemaCheck.error ?? "invalid"}.`);
     }
     if (model && confidence < settings.confidenceThreshold) {
-      errors.push(`Low confidence (${confidence} < ${settings.confidenceThreshold}): the model was unsure; review the data before using it, or handle this task directly.`);
+      errors.push(
+        `Low confidence (${confidence} < ${settings.confidenceThreshold}): the model was unsure; review the data before using it, or handle this task directly.`,
+      );
     }
     const schemaValid = model ? model.schemaValid && (outcome.schemaCheck?.valid ?? true) : outcome.schemaCheck?.valid;
     const body = atLevel(level, {

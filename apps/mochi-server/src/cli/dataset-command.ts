@@ -19,7 +19,8 @@ export function runDatasetCommand(repo: string, options: DatasetCommandOptions):
   const validRatio = options.validRatio === undefined ? 0.1 : Number(options.validRatio);
   if (!(validRatio >= 0 && validRatio < 1)) throw new CliUsageError(`--valid-ratio must be in [0, 1), got '${options.validRatio}'`);
   const format = (options.format ?? "alpaca") as DatasetFormat;
-  if (!DATASET_FORMATS.includes(format)) throw new CliUsageError(`--format must be ${DATASET_FORMATS.join(" or ")}, got '${options.format}'`);
+  if (!DATASET_FORMATS.includes(format))
+    throw new CliUsageError(`--format must be ${DATASET_FORMATS.join(" or ")}, got '${options.format}'`);
   const out = resolve(options.out ?? join(repo, ".mochi", "dataset"));
   const { scan, catalog } = indexRepository(repo, options.quiet ?? false, "mochi dataset");
   const dataset = buildDataset(scan, catalog, { seed, validRatio });

@@ -13,7 +13,11 @@ export interface IndexCommandOptions {
 }
 
 /** Scans a repository with progress on stderr (for runs over a second) and builds its catalog. */
-export function indexRepository(repo: string, quiet: boolean, label = "mochi index"): { scan: RepositoryScan; catalog: Catalog; ms: number } {
+export function indexRepository(
+  repo: string,
+  quiet: boolean,
+  label = "mochi index",
+): { scan: RepositoryScan; catalog: Catalog; ms: number } {
   const started = performance.now();
   const progress = new StderrProgress(label, !quiet);
   const scan = scanRepository(repositoryRoot(repo), { onProgress: ({ done, total }) => progress.update(done, total) });

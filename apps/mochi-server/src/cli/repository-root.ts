@@ -10,7 +10,8 @@ export function repositoryRoot(repo: string): string {
     isDirectory = statSync(root).isDirectory();
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === "ENOENT" || code === "ENOTDIR") throw new CliUsageError(`${root} does not exist; give the root directory of a repository`, "NOT_FOUND");
+    if (code === "ENOENT" || code === "ENOTDIR")
+      throw new CliUsageError(`${root} does not exist; give the root directory of a repository`, "NOT_FOUND");
     if (code === "EACCES" || code === "EPERM") throw new CliUsageError(`${root} cannot be read (permission denied)`, "FORBIDDEN");
     throw error;
   }

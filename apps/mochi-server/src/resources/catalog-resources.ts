@@ -16,7 +16,9 @@ export function catalogResources(runtime: MochiRuntime): ResourceTemplateDefinit
     return runtime.catalog.current();
   };
   const notFound = (what: string, name: string, list: string) =>
-    new ToolError("NOT_FOUND", `No ${what} '${name}' in the catalog.`, { suggestion: `List the resources or complete ${list} to see what exists.` });
+    new ToolError("NOT_FOUND", `No ${what} '${name}' in the catalog.`, {
+      suggestion: `List the resources or complete ${list} to see what exists.`,
+    });
 
   return [
     defineResourceTemplate({
@@ -26,8 +28,19 @@ export function catalogResources(runtime: MochiRuntime): ResourceTemplateDefinit
       description: "A recurring construct of this codebase: what it is, where it occurs, the best examples.",
       mimeType: "text/markdown",
       list: async () =>
-        (catalog()?.patterns ?? []).map((p) => ({ uri: entryUri("pattern", p.name), name: p.name, title: p.title, description: `${p.occurrences} occurrences in ${p.files} files` })),
-      complete: { name: (value) => completeNames((catalog()?.patterns ?? []).map((p) => p.name), value) },
+        (catalog()?.patterns ?? []).map((p) => ({
+          uri: entryUri("pattern", p.name),
+          name: p.name,
+          title: p.title,
+          description: `${p.occurrences} occurrences in ${p.files} files`,
+        })),
+      complete: {
+        name: (value) =>
+          completeNames(
+            (catalog()?.patterns ?? []).map((p) => p.name),
+            value,
+          ),
+      },
       read: async ({ name = "" }) => {
         const current = readable();
         const pattern = current.patterns.find((p) => p.name === name);
@@ -41,8 +54,20 @@ export function catalogResources(runtime: MochiRuntime): ResourceTemplateDefinit
       title: "Coding conventions",
       description: "How this codebase names things, lays out files, imports, tests and handles errors, with counts.",
       mimeType: "text/markdown",
-      list: async () => (catalog()?.conventions ?? []).map((c) => ({ uri: entryUri("convention", c.name), name: c.name, title: c.title, description: c.summary })),
-      complete: { name: (value) => completeNames((catalog()?.conventions ?? []).map((c) => c.name), value) },
+      list: async () =>
+        (catalog()?.conventions ?? []).map((c) => ({
+          uri: entryUri("convention", c.name),
+          name: c.name,
+          title: c.title,
+          description: c.summary,
+        })),
+      complete: {
+        name: (value) =>
+          completeNames(
+            (catalog()?.conventions ?? []).map((c) => c.name),
+            value,
+          ),
+      },
       read: async ({ name = "" }) => {
         const current = readable();
         const convention = current.conventions.find((c) => c.name === name);
@@ -57,8 +82,19 @@ export function catalogResources(runtime: MochiRuntime): ResourceTemplateDefinit
       description: "A snippet of this codebase that shows a pattern or a documented declaration.",
       mimeType: "text/markdown",
       list: async () =>
-        (catalog()?.examples ?? []).map((e) => ({ uri: entryUri("example", e.id), name: e.id, title: `${e.symbol} (${e.file})`, description: e.shows.join(", ") })),
-      complete: { id: (value) => completeNames((catalog()?.examples ?? []).map((e) => e.id), value) },
+        (catalog()?.examples ?? []).map((e) => ({
+          uri: entryUri("example", e.id),
+          name: e.id,
+          title: `${e.symbol} (${e.file})`,
+          description: e.shows.join(", "),
+        })),
+      complete: {
+        id: (value) =>
+          completeNames(
+            (catalog()?.examples ?? []).map((e) => e.id),
+            value,
+          ),
+      },
       read: async ({ id = "" }) => {
         const current = readable();
         const example = current.examples.find((e) => e.id === id);

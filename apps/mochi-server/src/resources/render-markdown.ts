@@ -10,11 +10,23 @@ function header(title: string, catalog: Catalog): string[] {
 export function renderPattern(pattern: Pattern, catalog: Catalog): string {
   const examples = new Map(catalog.examples.map((e) => [e.id, e]));
   const lines = [...header(pattern.title, catalog), pattern.description, ""];
-  lines.push(`- name: \`${pattern.name}\``, `- occurrences: ${pattern.occurrences} in ${pattern.files} files`, `- languages: ${pattern.languages.join(", ")}`, "");
+  lines.push(
+    `- name: \`${pattern.name}\``,
+    `- occurrences: ${pattern.occurrences} in ${pattern.files} files`,
+    `- languages: ${pattern.languages.join(", ")}`,
+    "",
+  );
   for (const id of pattern.examples) {
     const example = examples.get(id);
     if (!example) continue;
-    lines.push(`## ${example.symbol} — ${example.file}:${example.startLine}`, "", `Example: ${entryUri("example", example.id)}`, "", ...codeBlock(example), "");
+    lines.push(
+      `## ${example.symbol} — ${example.file}:${example.startLine}`,
+      "",
+      `Example: ${entryUri("example", example.id)}`,
+      "",
+      ...codeBlock(example),
+      "",
+    );
   }
   lines.push("## Where", "", ...pattern.locations.map((l) => `- ${l.file}:${l.line} \`${l.symbol}\``), "");
   return lines.join("\n");

@@ -22,7 +22,12 @@ export function statsResource(runtime: MochiRuntime): ResourceDefinition {
       const catalog = runtime.catalog.peek();
       const readiness = runtime.model.readiness.state;
       const adapters = await Promise.all(
-        config.adapters.map(async (a) => ({ path: a.path, scale: a.scale, ...readAdapterMetadata(a.path), gguf: await adapterGgufFacts(a.path) })),
+        config.adapters.map(async (a) => ({
+          path: a.path,
+          scale: a.scale,
+          ...readAdapterMetadata(a.path),
+          gguf: await adapterGgufFacts(a.path),
+        })),
       );
       return {
         json: {

@@ -28,7 +28,10 @@ const Output = z.object({
   completion: z.string().describe("The code to insert at the cursor (greedy)"),
   alternatives: z.array(z.string()).max(3).optional().describe("Up to 3 other completions, sampled, without duplicates"),
   inference_time_ms: z.number(),
-  mode: z.enum(["infill", "prefix-completion"]).optional().describe("infill: fill-in-the-middle tokens; prefix-completion: the model has none"),
+  mode: z
+    .enum(["infill", "prefix-completion"])
+    .optional()
+    .describe("infill: fill-in-the-middle tokens; prefix-completion: the model has none"),
   boundary: z.enum(BOUNDARIES).optional().describe("Where the completion was cut"),
   language: z.string().nullable().optional(),
   candidates: z

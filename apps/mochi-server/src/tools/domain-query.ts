@@ -70,7 +70,9 @@ export function domainQueryTool(runtime: MochiRuntime): ToolDefinition {
     handler: async ({ instruction, input = "", max_tokens = 512 }, { signal }) => {
       const started = performance.now();
       const catalog = runtime.catalog.peek();
-      const retrieved = catalog ? await runtime.search.search(catalog, `${instruction}\n${input}`, { limit: 4 * GROUNDING_ENTRIES, signal }) : [];
+      const retrieved = catalog
+        ? await runtime.search.search(catalog, `${instruction}\n${input}`, { limit: 4 * GROUNDING_ENTRIES, signal })
+        : [];
       let grounding = chooseGrounding(retrieved);
       let result: GenerationResult | undefined;
       let promptInput = "";
@@ -103,7 +105,12 @@ export function domainQueryTool(runtime: MochiRuntime): ToolDefinition {
           sources: grounding.map((g) => entryUri(g.entry.kind, g.entry.name)),
         },
         standard: {
-          grounding: grounding.map((g) => ({ uri: entryUri(g.entry.kind, g.entry.name), kind: g.entry.kind, title: g.entry.title, score: g.score })),
+          grounding: grounding.map((g) => ({
+            uri: entryUri(g.entry.kind, g.entry.name),
+            kind: g.entry.kind,
+            title: g.entry.title,
+            score: g.score,
+          })),
           stop_reason: result.stopReason,
           catalog_version: catalog?.version ?? null,
         },

@@ -122,7 +122,13 @@ function rankedPattern(catalog: Catalog, name: string, score: number): RankedPat
   const pattern = catalog.patterns.find((p) => p.name === name);
   if (!pattern) return undefined;
   const example = catalog.examples.find((e) => e.id === pattern.example);
-  return { pattern, example: example ? `// ${example.file}\n${example.code}` : "", embeddingScore: score, modelScore: null, relevance: score };
+  return {
+    pattern,
+    example: example ? `// ${example.file}\n${example.code}` : "",
+    embeddingScore: score,
+    modelScore: null,
+    relevance: score,
+  };
 }
 
 /** Asks the model to order the candidates for the goal; the answer is constrained to their names. */

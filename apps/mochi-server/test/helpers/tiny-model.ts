@@ -57,4 +57,3 @@ export async function connectMochi(env: Record<string, string>, cwd: string): Pr
     },
   };
 }
-

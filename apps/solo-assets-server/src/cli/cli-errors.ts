@@ -29,10 +29,16 @@ function oneLine(text: string): string {
 export function failureLine(error: unknown): { line: string; exitCode: number } {
   if (isToolError(error)) {
     const suggestion = error.suggestion ? ` — ${oneLine(inCliTerms(error.suggestion))}` : "";
-    return { line: `solo-assets: ${error.code}: ${oneLine(inCliTerms(error.message))}${suggestion}`, exitCode: error.code === "INVALID_INPUT" ? EXIT_USAGE : EXIT_FAILURE };
+    return {
+      line: `solo-assets: ${error.code}: ${oneLine(inCliTerms(error.message))}${suggestion}`,
+      exitCode: error.code === "INVALID_INPUT" ? EXIT_USAGE : EXIT_FAILURE,
+    };
   }
   if (error instanceof ConfigError) {
-    return { line: `solo-assets: INVALID_INPUT: ${oneLine(error.message)} — see \`solo-assets-mcp --help\` for the variables`, exitCode: EXIT_USAGE };
+    return {
+      line: `solo-assets: INVALID_INPUT: ${oneLine(error.message)} — see \`solo-assets-mcp --help\` for the variables`,
+      exitCode: EXIT_USAGE,
+    };
   }
   return { line: `solo-assets: INTERNAL: ${oneLine(error instanceof Error ? error.message : String(error))}`, exitCode: EXIT_FAILURE };
 }

@@ -30,7 +30,8 @@ export function collect(value: string, previous: string[]): string[] {
 export function positiveInt(name: string): (value: string) => number {
   return (value) => {
     const n = Number(value);
-    if (value.trim() === "" || !Number.isInteger(n) || n < 0) throw new InvalidArgumentError(`${name} must be a whole number, got '${value}'.`);
+    if (value.trim() === "" || !Number.isInteger(n) || n < 0)
+      throw new InvalidArgumentError(`${name} must be a whole number, got '${value}'.`);
     return n;
   };
 }

@@ -19,7 +19,10 @@ A failure is one line on stderr: solo-assets: CODE: what happened — what to do
 
 /** commander's message ("error: unknown option '--x'") as one line with the command's help pointer. */
 function usageLine(error: CommanderError, argv: readonly string[]): string {
-  const message = error.message.replace(/^error: /, "").replace(/\s+/g, " ").trim();
+  const message = error.message
+    .replace(/^error: /, "")
+    .replace(/\s+/g, " ")
+    .trim();
   const command = argv.find((arg) => !arg.startsWith("-"));
   const help = command && error.code !== "commander.unknownCommand" ? `solo-assets ${command} --help` : "solo-assets --help";
   return `solo-assets: INVALID_INPUT: ${message} — see \`${help}\``;

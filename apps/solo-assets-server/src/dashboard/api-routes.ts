@@ -43,7 +43,8 @@ const SettingsPatchSchema = z
 
 function parseOrThrow<T extends z.ZodType>(schema: T, value: unknown): z.infer<T> {
   const parsed = schema.safeParse(value);
-  if (!parsed.success) throw new HttpError(400, "INVALID_INPUT", parsed.error.issues.map((i) => `${i.path.join(".") || "body"}: ${i.message}`).join("; "));
+  if (!parsed.success)
+    throw new HttpError(400, "INVALID_INPUT", parsed.error.issues.map((i) => `${i.path.join(".") || "body"}: ${i.message}`).join("; "));
   return parsed.data;
 }
 
@@ -112,7 +113,14 @@ const ROUTES: Route[] = [
         embedding: { backend: services.settings.embedding.backend, model: services.embedder.model, dimension: services.embedder.dimension },
         critic: { backend: services.settings.critic.backend, model: services.settings.critic.model ?? null },
         gate_tools: tools
-          ? { linter: tools.linter, typer: tools.typer, sandbox: tools.sandbox.kind ?? null, network_isolation: tools.sandbox.networkIsolated, limits: tools.sandbox.limits, prlimit: tools.sandbox.prlimit !== undefined }
+          ? {
+              linter: tools.linter,
+              typer: tools.typer,
+              sandbox: tools.sandbox.kind ?? null,
+              network_isolation: tools.sandbox.networkIsolated,
+              limits: tools.sandbox.limits,
+              prlimit: tools.sandbox.prlimit !== undefined,
+            }
           : null,
       };
     },
@@ -127,7 +135,8 @@ const ROUTES: Route[] = [
       const tag = url.searchParams.get("tag") ?? "";
       const limit = Math.min(500, Math.max(1, Number(url.searchParams.get("limit") ?? 200) || 200));
       const offset = Math.max(0, Number(url.searchParams.get("offset") ?? 0) || 0);
-      if (status && !FUNCTION_STATUSES.includes(status as FunctionStatus)) throw new HttpError(400, "INVALID_INPUT", `Unknown status ${status}.`);
+      if (status && !FUNCTION_STATUSES.includes(status as FunctionStatus))
+        throw new HttpError(400, "INVALID_INPUT", `Unknown status ${status}.`);
       const { total, functions } = await ctx.services().library.list(
         {
           ...(status ? { statuses: [status as FunctionStatus] } : {}),
@@ -213,7 +222,10 @@ const ROUTES: Route[] = [
     path: /^\/api\/settings\/api-key$/,
     mutates: true,
     handle: async (_m, req, _url, ctx) => {
-      const { key } = parseOrThrow(z.object({ key: z.string().min(1).max(512) }).strict(), await readJsonObject(req, { requireJsonType: true }));
+      const { key } = parseOrThrow(
+        z.object({ key: z.string().min(1).max(512) }).strict(),
+        await readJsonObject(req, { requireJsonType: true }),
+      );
       try {
         await ctx.services().settingsStore.writeApiKey(key);
       } catch (error) {

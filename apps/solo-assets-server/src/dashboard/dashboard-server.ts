@@ -90,7 +90,9 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
     if (found === undefined) throw new HttpError(404, "NOT_FOUND", `No route ${url.pathname}.`);
     if (found === "method") throw new HttpError(405, "INVALID_INPUT", `${method} is not allowed on ${url.pathname}.`);
     if (found.route.mutates && !sameToken(req.headers[TOKEN_HEADER], token)) {
-      sendJson(res, 403, { error: { code: "FORBIDDEN", message: "This change needs the dashboard token (open the URL printed by `solo-assets dashboard`)." } });
+      sendJson(res, 403, {
+        error: { code: "FORBIDDEN", message: "This change needs the dashboard token (open the URL printed by `solo-assets dashboard`)." },
+      });
       return;
     }
     const body = await found.route.handle(found.match, req, url, context);

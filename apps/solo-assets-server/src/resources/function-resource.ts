@@ -82,7 +82,9 @@ export function functionResource(host: SoloServerServices): ResourceTemplateDefi
     },
     complete: {
       name: async (value) => {
-        const { functions } = await (await library()).list({ statuses: ["active"], ...(value ? { text: value } : {}) }, { limit: MAX_COMPLETION_CANDIDATES, offset: 0 });
+        const { functions } = await (
+          await library()
+        ).list({ statuses: ["active"], ...(value ? { text: value } : {}) }, { limit: MAX_COMPLETION_CANDIDATES, offset: 0 });
         const lower = value.toLowerCase();
         return functions
           .map((f) => f.name)

@@ -7,7 +7,11 @@ import type { ResponseLevel } from "@local-mcp/core";
 import type { GateReport } from "../domain/gate/gate-report.js";
 import type { FunctionSummaryRecord } from "../domain/library/function-record.js";
 
-export function functionSummary(record: FunctionSummaryRecord, level: ResponseLevel, extra: { minimal?: Record<string, unknown>; standard?: Record<string, unknown>; full?: Record<string, unknown> } = {}) {
+export function functionSummary(
+  record: FunctionSummaryRecord,
+  level: ResponseLevel,
+  extra: { minimal?: Record<string, unknown>; standard?: Record<string, unknown>; full?: Record<string, unknown> } = {},
+) {
   return atLevel(level, {
     minimal: { name: record.name, status: record.status, version: record.version, ...extra.minimal },
     standard: { description: record.description, signature: record.signature, tags: record.tags, ...extra.standard },
@@ -17,7 +21,13 @@ export function functionSummary(record: FunctionSummaryRecord, level: ResponseLe
 
 /** One line per step: what ran and what it found. */
 export function stepSummaries(gate: GateReport) {
-  return gate.steps.map((step) => ({ step: step.step, status: step.status, tool: step.tool, summary: step.summary, ...(step.issue ? { issue: step.issue } : {}) }));
+  return gate.steps.map((step) => ({
+    step: step.step,
+    status: step.status,
+    tool: step.tool,
+    summary: step.summary,
+    ...(step.issue ? { issue: step.issue } : {}),
+  }));
 }
 
 /** The gate report without the code (returned separately). */

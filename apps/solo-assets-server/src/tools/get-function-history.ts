@@ -30,8 +30,7 @@ export function getFunctionHistoryTool(host: SoloServerServices): ToolDefinition
   return defineTool({
     name: "get_function_history",
     title: "A function's versions",
-    description:
-      "Lists every saved version of a function, newest first, with its gate status (also after delete_function).",
+    description: "Lists every saved version of a function, newest first, with its gate status (also after delete_function).",
     input: z.object({ name: z.string().min(1).max(100) }),
     output: z.object({
       name: z.string(),

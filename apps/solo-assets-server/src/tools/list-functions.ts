@@ -34,7 +34,9 @@ export function listFunctionsTool(host: SoloServerServices): ToolDefinition {
     }),
     annotations: READ_ONLY,
     handler: async (input, { signal }) => {
-      const { total, functions } = await (await host.services()).library.list(
+      const { total, functions } = await (
+        await host.services()
+      ).library.list(
         {
           ...(input.status ? { statuses: [input.status] } : {}),
           ...(input.tags ? { tags: input.tags.map((t) => t.toLowerCase()) } : {}),

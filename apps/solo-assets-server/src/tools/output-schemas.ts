@@ -6,7 +6,9 @@
 import { nestingDepth } from "@local-mcp/core";
 import { z } from "zod";
 
-export const StatusSchema = z.enum(["active", "broken", "unverified"]).describe("active: passed the gate; broken: rejected; unverified: stored without running tests (or a step could not judge)");
+export const StatusSchema = z
+  .enum(["active", "broken", "unverified"])
+  .describe("active: passed the gate; broken: rejected; unverified: stored without running tests (or a step could not judge)");
 const StepStatusSchema = z.enum(["passed", "failed", "skipped", "error"]);
 
 const DiagnosticSchema = z.object({ code: z.string(), message: z.string(), line: z.number().int(), column: z.number().int() });
@@ -50,7 +52,17 @@ export const TypeReportSchema = z.object({ step: z.literal("type"), ...StepBase,
 export const TestReportSchema = z.object({
   step: z.literal("test"),
   ...StepBase,
-  outcome: z.enum(["passed", "test_failed", "timeout", "install_failed", "syntax_error", "skipped", "no_tests", "error", "sandbox_unavailable"]),
+  outcome: z.enum([
+    "passed",
+    "test_failed",
+    "timeout",
+    "install_failed",
+    "syntax_error",
+    "skipped",
+    "no_tests",
+    "error",
+    "sandbox_unavailable",
+  ]),
   cases: z.array(
     z.object({
       index: z.number().int(),

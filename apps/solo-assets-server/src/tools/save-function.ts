@@ -17,16 +17,8 @@ export function saveFunctionTool(host: SoloServerServices): ToolDefinition {
       code: z.string().min(1).max(200_000).describe("Python source with imports"),
       description: z.string().min(1).max(4000).describe("what it does (for search)"),
       tags: z.array(z.string().min(1).max(50)).max(20).default([]),
-      dependencies: z
-        .array(z.string().min(1).max(200))
-        .max(50)
-        .default([])
-        .describe("PyPI requirements, e.g. python-dateutil>=2.8"),
-      test_cases: z
-        .array(TestCaseSchema)
-        .max(200)
-        .default([])
-        .describe('{"input": {kwargs}, "expected": value} or "assert f(1) == 2"'),
+      dependencies: z.array(z.string().min(1).max(200)).max(50).default([]).describe("PyPI requirements, e.g. python-dateutil>=2.8"),
+      test_cases: z.array(TestCaseSchema).max(200).default([]).describe('{"input": {kwargs}, "expected": value} or "assert f(1) == 2"'),
       skip_tests: z.boolean().default(false).describe("store as unverified"),
     }),
     output: z.object({
@@ -52,7 +44,9 @@ export function saveFunctionTool(host: SoloServerServices): ToolDefinition {
         logger.debug(`save_function ${input.name}: ${message}`);
         progress({ progress: step, message });
       };
-      const saved = await (await host.services()).library.save(
+      const saved = await (
+        await host.services()
+      ).library.save(
         {
           name: input.name,
           code: input.code,

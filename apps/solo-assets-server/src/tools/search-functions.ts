@@ -39,7 +39,7 @@ export function searchFunctionsTool(host: SoloServerServices): ToolDefinition {
     name: "search_functions",
     title: "Search the function library",
     description:
-      "Finds verified functions in the personal library by meaning (\"parse an ISO date\"). Call it BEFORE writing a helper function; fetch a match with get_function.",
+      'Finds verified functions in the personal library by meaning ("parse an ISO date"). Call it BEFORE writing a helper function; fetch a match with get_function.',
     input: z.object({
       query: z.string().min(1).max(2000).describe("what the function should do"),
       limit: z.number().int().min(1).max(50).default(5),
@@ -66,7 +66,9 @@ export function searchFunctionsTool(host: SoloServerServices): ToolDefinition {
     annotations: openWorld(READ_ONLY, host.settings.embedding.backend === "gemini"),
     responseLevel: "standard",
     handler: async (input, { signal, progress }) => {
-      const outcome = await (await host.services()).library.search(
+      const outcome = await (
+        await host.services()
+      ).library.search(
         { query: input.query, limit: input.limit, includeBroken: input.include_broken, ...(input.tags ? { tags: input.tags } : {}) },
         signal,
         (done, total, message) => progress({ progress: done, total, message }),

@@ -59,7 +59,9 @@ export interface SoloConnection {
 /** An SDK client connected in process to a server on its own services. */
 export async function connectSolo(dbPath: string, overrides: Record<string, string | undefined> = {}): Promise<SoloConnection> {
   const services = testServices(dbPath, overrides);
-  const connection = await connectInProcess(createSoloAssetsServer(services.config, { services: serverServicesOf(services), disposeServicesOnClose: true }));
+  const connection = await connectInProcess(
+    createSoloAssetsServer(services.config, { services: serverServicesOf(services), disposeServicesOnClose: true }),
+  );
   return { client: connection.client, services, close: connection.close };
 }
 
@@ -68,7 +70,12 @@ export interface ToolAnswer {
   body: Record<string, unknown>;
 }
 
-export async function callTool(client: Client, name: string, args: Record<string, unknown>, options: { timeout?: number } = {}): Promise<ToolAnswer> {
+export async function callTool(
+  client: Client,
+  name: string,
+  args: Record<string, unknown>,
+  options: { timeout?: number } = {},
+): Promise<ToolAnswer> {
   const result = await client.callTool({ name, arguments: args }, { timeout: options.timeout ?? 120_000 });
   return { isError: result.isError === true, body: (result.structuredContent ?? {}) as Record<string, unknown> };
 }

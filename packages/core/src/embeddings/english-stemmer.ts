@@ -24,8 +24,9 @@ export const STOPWORDS: ReadonlySet<string> = new Set(
  * reduced weight instead of being dropped (see `wordWeight`).
  */
 export const WEAK_WORDS: ReadonlySet<string> = new Set(
-  "function method class code value values return returns returned result results given using use uses used thing things way get gets make makes new"
-    .split(" "),
+  "function method class code value values return returns returned result results given using use uses used thing things way get gets make makes new".split(
+    " ",
+  ),
 );
 
 const VOWEL = /[aeiouy]/;

@@ -168,13 +168,7 @@ export class GeminiEmbedder implements Embedder {
     return { model: this.model, apiVersion: this.apiVersion, apiKey: this.#apiKey };
   }
 
-  #embedBatch(
-    client: GoogleGenAI,
-    batch: string[],
-    taskType: string,
-    signal: AbortSignal,
-    what: string,
-  ): Promise<Float32Array[]> {
+  #embedBatch(client: GoogleGenAI, batch: string[], taskType: string, signal: AbortSignal, what: string): Promise<Float32Array[]> {
     const context = this.#context();
     return withRetry(
       async () => {

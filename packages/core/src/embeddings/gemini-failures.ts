@@ -106,8 +106,7 @@ export interface GeminiCallContext {
 
 /** A failure that retrying will not fix (bad key, bad request, unknown model). */
 function rejectedError(failure: GeminiFailure, context: GeminiCallContext): ToolError {
-  const keyProblem =
-    failure.httpStatus === 401 || failure.httpStatus === 403 || /api[ _-]?key/i.test(failure.message);
+  const keyProblem = failure.httpStatus === 401 || failure.httpStatus === 403 || /api[ _-]?key/i.test(failure.message);
   const suggestion = keyProblem
     ? "Check the Gemini API key (GOOGLE_API_KEY or GEMINI_API_KEY) and that it may use the Generative Language API."
     : failure.httpStatus === 404
@@ -148,11 +147,9 @@ export function classifyGeminiError(error: unknown, context: GeminiCallContext):
 /** The error for the last retryable failure once the attempts have run out. */
 export function exhaustedError(last: unknown, attempts: number, context: GeminiCallContext): ToolError {
   if (last instanceof GeminiAttemptTimeout) {
-    return new ToolError(
-      "TIMEOUT",
-      `Gemini did not answer an embedding request within ${last.timeoutMs} ms (${attempts} attempts).`,
-      { details: { timeoutMs: last.timeoutMs, attempts, model: context.model } },
-    );
+    return new ToolError("TIMEOUT", `Gemini did not answer an embedding request within ${last.timeoutMs} ms (${attempts} attempts).`, {
+      details: { timeoutMs: last.timeoutMs, attempts, model: context.model },
+    });
   }
   const failure = last as GeminiFailure;
   const suggestion =

@@ -23,21 +23,14 @@ export const DEFAULT_RETRY_POLICY: Readonly<RetryPolicy> = Object.freeze({
  * do not come back together, yet every wait still grows. A server's own hint (Gemini's
  * RetryInfo) raises the wait, capped at `maxDelayMs`.
  */
-export function backoffDelayMs(
-  policy: RetryPolicy,
-  retry: number,
-  random: () => number = Math.random,
-  hintMs?: number,
-): number {
+export function backoffDelayMs(policy: RetryPolicy, retry: number, random: () => number = Math.random, hintMs?: number): number {
   const ceiling = Math.min(policy.maxDelayMs, policy.initialDelayMs * 2 ** retry);
   const jittered = ceiling / 2 + random() * (ceiling / 2);
   return Math.round(Math.min(policy.maxDelayMs, Math.max(jittered, hintMs ?? 0)));
 }
 
 /** How a failed attempt should be handled. */
-export type FailureVerdict =
-  | { retry: false; error: unknown }
-  | { retry: true; error: unknown; hintMs?: number | undefined };
+export type FailureVerdict = { retry: false; error: unknown } | { retry: true; error: unknown; hintMs?: number | undefined };
 
 export interface RetryHooks {
   policy: RetryPolicy;

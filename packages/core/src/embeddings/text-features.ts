@@ -39,7 +39,8 @@ export interface FeatureBlocks {
 }
 
 const RAW_TOKEN = /[\p{L}\p{M}\p{N}]+(?:[_-][\p{L}\p{M}\p{N}]+)*/gu;
-const DENSE_SCRIPT = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
+const DENSE_SCRIPT =
+  /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
 const DIGITS = /^\p{N}+$/u;
 
 /** "parseDateString" -> parse Date String; "HTTPServer" -> HTTP Server; "md5Sum" -> md5 Sum. */

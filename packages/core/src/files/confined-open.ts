@@ -76,7 +76,8 @@ const DELETED = " (deleted)";
  * EACCES, ELOOP…) as they are.
  */
 export async function openConfined(path: string, roots: readonly string[], options: OpenConfinedOptions = {}): Promise<ConfinedFile> {
-  const flags = constants.O_RDONLY | (constants.O_NOCTTY ?? 0) | (options.directory ? (constants.O_DIRECTORY ?? 0) : (constants.O_NONBLOCK ?? 0));
+  const flags =
+    constants.O_RDONLY | (constants.O_NOCTTY ?? 0) | (options.directory ? (constants.O_DIRECTORY ?? 0) : (constants.O_NONBLOCK ?? 0));
   const handle = await open(path, flags);
   try {
     const realPath = await openedPath(path, handle);
@@ -118,7 +119,12 @@ export interface WriteFileConfinedOptions extends WriteFileAtomicOptions {
  * folder's descriptor, so nothing outside the roots is written even if the folder is swapped
  * for a symbolic link meanwhile. The folder must exist. Returns the real path written.
  */
-export async function writeFileConfined(path: string, data: string | Uint8Array, roots: readonly string[], options: WriteFileConfinedOptions = {}): Promise<string> {
+export async function writeFileConfined(
+  path: string,
+  data: string | Uint8Array,
+  roots: readonly string[],
+  options: WriteFileConfinedOptions = {},
+): Promise<string> {
   const name = basename(path);
   if (name === "" || name === "." || name === "..") throw new ConfinementError(path, "outside");
   const folder = await openConfined(dirname(path), roots, { directory: true });

@@ -65,7 +65,9 @@ export class LockTimeoutError extends Error {
     /** The holder seen last, if its record could be read. */
     readonly holder: LockHolder | undefined,
   ) {
-    super(`Could not take ${lockPath} within ${timeoutMs} ms${holder ? ` (held by pid ${holder.pid} on ${holder.hostname} since ${holder.startedAt})` : ""}`);
+    super(
+      `Could not take ${lockPath} within ${timeoutMs} ms${holder ? ` (held by pid ${holder.pid} on ${holder.hostname} since ${holder.startedAt})` : ""}`,
+    );
   }
 }
 
@@ -77,7 +79,11 @@ function recordName(token: string): string {
   return `holder.${token}.json`;
 }
 
-export async function withDirectoryLock<T>(path: string, work: (lock: HeldLock) => Promise<T>, options: DirectoryLockOptions = {}): Promise<T> {
+export async function withDirectoryLock<T>(
+  path: string,
+  work: (lock: HeldLock) => Promise<T>,
+  options: DirectoryLockOptions = {},
+): Promise<T> {
   const lock = await acquireDirectoryLock(path, options);
   try {
     return await work(lock);
@@ -90,7 +96,12 @@ export async function withDirectoryLock<T>(path: string, work: (lock: HeldLock) 
 export async function acquireDirectoryLock(path: string, options: DirectoryLockOptions = {}): Promise<HeldLock> {
   const timeoutMs = options.timeoutMs ?? 10_000;
   const staleMs = options.staleMs ?? 10_000;
-  const holder: LockHolder = { pid: process.pid, hostname: hostname(), startedAt: new Date().toISOString(), token: randomBytes(8).toString("hex") };
+  const holder: LockHolder = {
+    pid: process.pid,
+    hostname: hostname(),
+    startedAt: new Date().toISOString(),
+    token: randomBytes(8).toString("hex"),
+  };
   const candidate = join(dirname(path), `.${basename(path)}.${process.pid}.${holder.token}.new`);
   await mkdir(candidate);
   const deadline = Date.now() + timeoutMs;
@@ -132,12 +143,15 @@ function holdLock(path: string, holder: LockHolder, staleMs: number): HeldLock {
   const record = join(path, recordName(holder.token));
   let lost = false;
   let released = false;
-  const refresh = setInterval(() => {
-    const now = new Date();
-    utimes(record, now, now).catch((error: unknown) => {
-      if (errnoCode(error) === "ENOENT") lost = true;
-    });
-  }, Math.max(10, Math.floor(staleMs / 2)));
+  const refresh = setInterval(
+    () => {
+      const now = new Date();
+      utimes(record, now, now).catch((error: unknown) => {
+        if (errnoCode(error) === "ENOENT") lost = true;
+      });
+    },
+    Math.max(10, Math.floor(staleMs / 2)),
+  );
   refresh.unref();
   return {
     path,
@@ -201,7 +215,15 @@ async function readRecord(file: string, token: string): Promise<LockHolder | und
     const value = JSON.parse(await readFile(file, "utf8")) as Partial<LockHolder> | null;
     if (value === null || typeof value !== "object") return undefined;
     const { pid, hostname: host, startedAt } = value;
-    if (typeof pid !== "number" || !Number.isInteger(pid) || pid <= 0 || typeof host !== "string" || typeof startedAt !== "string" || value.token !== token) return undefined;
+    if (
+      typeof pid !== "number" ||
+      !Number.isInteger(pid) ||
+      pid <= 0 ||
+      typeof host !== "string" ||
+      typeof startedAt !== "string" ||
+      value.token !== token
+    )
+      return undefined;
     return { pid, hostname: host, startedAt, token };
   } catch {
     return undefined;

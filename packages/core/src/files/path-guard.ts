@@ -55,7 +55,8 @@ function tooLong(given: string, why: string, context: PathErrorContext): ToolErr
 
 /** Refuses, as INVALID_INPUT, a path no file system takes: empty, with a NUL character, or above PATH_MAX. */
 export function checkPathShape(given: string, context: PathErrorContext = {}): void {
-  if (given.length === 0) throw new ToolError("INVALID_INPUT", prefixed(context, "An empty path was given."), { details: details(given, context) });
+  if (given.length === 0)
+    throw new ToolError("INVALID_INPUT", prefixed(context, "An empty path was given."), { details: details(given, context) });
   if (given.includes("\0")) {
     throw new ToolError("INVALID_INPUT", prefixed(context, "A path contains a NUL character."), { details: details(given, context) });
   }
@@ -74,24 +75,37 @@ export function pathErrorFrom(error: unknown, given: string, context: PathErrorC
     case "ENOENT":
     case "ENOTDIR": {
       const found = context.notFound?.(given) ?? { message: prefixed(context, `File or folder '${quotePath(given)}' not found.`) };
-      return new ToolError("NOT_FOUND", found.message, { ...(found.suggestion === undefined ? {} : { suggestion: found.suggestion }), details: details(given, context) });
+      return new ToolError("NOT_FOUND", found.message, {
+        ...(found.suggestion === undefined ? {} : { suggestion: found.suggestion }),
+        details: details(given, context),
+      });
     }
     case "ENAMETOOLONG":
       return tooLong(given, "is too long for the file system (a name above 255 bytes, or the whole path above 4,095)", context);
     case "EINVAL":
-      return new ToolError("INVALID_INPUT", prefixed(context, `Path '${quotePath(given)}' is not a valid file path.`), { details: details(given, context) });
-    case "ELOOP":
-      return new ToolError("NOT_FOUND", prefixed(context, `Path '${quotePath(given)}' cannot be resolved: its symbolic links form a loop.`), {
-        suggestion: "Name the file or folder itself rather than a path through the looping symbolic link, or fix the link.",
+      return new ToolError("INVALID_INPUT", prefixed(context, `Path '${quotePath(given)}' is not a valid file path.`), {
         details: details(given, context),
       });
+    case "ELOOP":
+      return new ToolError(
+        "NOT_FOUND",
+        prefixed(context, `Path '${quotePath(given)}' cannot be resolved: its symbolic links form a loop.`),
+        {
+          suggestion: "Name the file or folder itself rather than a path through the looping symbolic link, or fix the link.",
+          details: details(given, context),
+        },
+      );
     case "EACCES":
     case "EPERM":
-      return new ToolError("FORBIDDEN", prefixed(context, `Permission denied on '${quotePath(given)}': this server's user may not use it.`), {
-        recoverable: false,
-        suggestion: "Use a path this server's user may read (or write, for an output path), or fix its permissions.",
-        details: details(given, context),
-      });
+      return new ToolError(
+        "FORBIDDEN",
+        prefixed(context, `Permission denied on '${quotePath(given)}': this server's user may not use it.`),
+        {
+          recoverable: false,
+          suggestion: "Use a path this server's user may read (or write, for an output path), or fix its permissions.",
+          details: details(given, context),
+        },
+      );
     default:
       return error;
   }
@@ -119,7 +133,13 @@ export async function realPathOfNearest(path: string): Promise<{ real: string; r
       return { real: await realpath(current), rest };
     } catch (error) {
       if (!isMissingPathError(error)) throw error;
-      if (await lstat(current).then((info) => info.isSymbolicLink(), () => false)) return undefined;
+      if (
+        await lstat(current).then(
+          (info) => info.isSymbolicLink(),
+          () => false,
+        )
+      )
+        return undefined;
       const parent = dirname(current);
       if (parent === current) throw error;
       rest.unshift(basename(current));

@@ -15,10 +15,7 @@ export interface DeadlineOptions {
  * and is expected to stop (generation, subprocesses and queries take it), so nothing keeps
  * running after the caller has been answered.
  */
-export async function withDeadline<T>(
-  work: (signal: AbortSignal) => Promise<T>,
-  options: DeadlineOptions,
-): Promise<T> {
+export async function withDeadline<T>(work: (signal: AbortSignal) => Promise<T>, options: DeadlineOptions): Promise<T> {
   const controller = new AbortController();
   const what = options.what ?? "The operation";
   let timer: NodeJS.Timeout | undefined;

@@ -85,9 +85,13 @@ export class MemoryGuard {
       const rss = this.rss();
       if (rss > this.options.boundBytes) {
         controller.abort(
-          new ToolError("RESOURCE_EXHAUSTED", `Memory use ${formatBytes(rss)} passed the bound of ${formatBytes(this.options.boundBytes)}; the work was stopped.`, {
-            details: { rssBytes: rss, boundBytes: this.options.boundBytes },
-          }),
+          new ToolError(
+            "RESOURCE_EXHAUSTED",
+            `Memory use ${formatBytes(rss)} passed the bound of ${formatBytes(this.options.boundBytes)}; the work was stopped.`,
+            {
+              details: { rssBytes: rss, boundBytes: this.options.boundBytes },
+            },
+          ),
         );
       }
     }, intervalMs);

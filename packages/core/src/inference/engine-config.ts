@@ -18,7 +18,10 @@ export const LlamaEngineConfigSchema = z.object({
   /** Calls that may wait for a free sequence; one more gets RESOURCE_EXHAUSTED. */
   maxQueue: z.number().int().min(0).max(10_000).default(16),
   /** L-memory-bound: the most this process may hold with the model loaded. */
-  memoryBoundBytes: z.number().positive().default(32 * GiB),
+  memoryBoundBytes: z
+    .number()
+    .positive()
+    .default(32 * GiB),
   /** Default deadline of one call (L-response-time). */
   deadlineMs: z.number().int().positive().default(5_000),
   /** KV cache element type; `f32` for exact comparisons, `f16` (default) for memory. */

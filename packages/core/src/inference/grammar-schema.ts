@@ -10,8 +10,24 @@ export interface GrammarBounds {
 export const DEFAULT_GRAMMAR_BOUNDS: GrammarBounds = { maxStringLength: 200, maxArrayItems: 20 };
 
 const KEEP = new Set([
-  "type", "description", "const", "enum", "properties", "required", "additionalProperties", "minProperties",
-  "maxProperties", "items", "prefixItems", "minItems", "maxItems", "minLength", "maxLength", "format", "$ref", "$defs",
+  "type",
+  "description",
+  "const",
+  "enum",
+  "properties",
+  "required",
+  "additionalProperties",
+  "minProperties",
+  "maxProperties",
+  "items",
+  "prefixItems",
+  "minItems",
+  "maxItems",
+  "minLength",
+  "maxLength",
+  "format",
+  "$ref",
+  "$defs",
 ]);
 const FORMATS = new Set(["date-time", "time", "date"]);
 
@@ -38,7 +54,13 @@ export function toGrammarSchema(schema: unknown, bounds: GrammarBounds = DEFAULT
     else out[key] = value;
   }
   const types = Array.isArray(out.type) ? out.type : [out.type];
-  if (types.includes("string") && out.enum === undefined && out.const === undefined && out.format === undefined && out.maxLength === undefined) {
+  if (
+    types.includes("string") &&
+    out.enum === undefined &&
+    out.const === undefined &&
+    out.format === undefined &&
+    out.maxLength === undefined
+  ) {
     out.maxLength = Math.max(bounds.maxStringLength, Number(out.minLength ?? 0));
   }
   if (types.includes("array") && out.maxItems === undefined) {

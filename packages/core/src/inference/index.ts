@@ -7,14 +7,6 @@ export { LlamaEmbedder } from "./llama-embedder.js";
 export { alpacaPrompt } from "./prompt-formats.js";
 export { checkJson } from "./json-check.js";
 export { longestTokenText, promptTextUnits } from "./prompt-bound.js";
-export type {
-  ChatMessage,
-  GenerateRequest,
-  GenerationResult,
-  InferenceBackend,
-  JsonRequest,
-  JsonResult,
-  JsonSchema,
-} from "./types.js";
+export type { ChatMessage, GenerateRequest, GenerationResult, InferenceBackend, JsonRequest, JsonResult, JsonSchema } from "./types.js";
 export * from "./gguf/index.js";
 export * from "./peft/index.js";

@@ -141,7 +141,15 @@ export class LlamaEngine implements InferenceBackend {
       });
       const sequences = Array.from({ length: c.sequences }, () => context.getSequence());
       const { resolveChatWrapper } = await import("node-llama-cpp");
-      return { llama, runtime, model, context, pool: new SequencePool(sequences, c.maxQueue), chatWrapper: resolveChatWrapper(model), longestTokenText };
+      return {
+        llama,
+        runtime,
+        model,
+        context,
+        pool: new SequencePool(sequences, c.maxQueue),
+        chatWrapper: resolveChatWrapper(model),
+        longestTokenText,
+      };
     } catch (error) {
       await model.dispose();
       await runtime.release();
@@ -276,7 +284,12 @@ export class LlamaEngine implements InferenceBackend {
     }
   }
 
-  private async run(loaded: Loaded, sequence: LlamaContextSequence, request: GenerateRequest, signal: AbortSignal): Promise<GenerationResult> {
+  private async run(
+    loaded: Loaded,
+    sequence: LlamaContextSequence,
+    request: GenerateRequest,
+    signal: AbortSignal,
+  ): Promise<GenerationResult> {
     const started = performance.now();
     const { model, llama } = loaded;
     const maxTokens = request.maxTokens ?? DEFAULT_MAX_TOKENS;
@@ -289,7 +302,9 @@ export class LlamaEngine implements InferenceBackend {
         { suggestion: "Shorten the input or lower max_tokens.", details: { promptTokens: prepared.tokens.length, maxTokens } },
       );
     }
-    const grammarState = request.jsonSchema ? await this.grammarStateFor(llama, model, toGrammarSchema(request.jsonSchema, request.grammarBounds)) : undefined;
+    const grammarState = request.jsonSchema
+      ? await this.grammarStateFor(llama, model, toGrammarSchema(request.jsonSchema, request.grammarBounds))
+      : undefined;
     const stops = [...prepared.stops, ...(request.stop ?? [])];
     // Watch memory while generating; the watcher aborts this controller (L-memory-bound).
     const controller = new AbortController();
@@ -340,7 +355,12 @@ export class LlamaEngine implements InferenceBackend {
       if (controller.signal.aborted) {
         // The loop saw the abort (client cancellation, deadline or memory bound) and stopped at the next token.
         const ms = Math.round(performance.now() - started);
-        this.logger.info("generation stopped", { generated: generated.length, maxLength: maxTokens, ms, reason: toToolError(controller.signal.reason).message });
+        this.logger.info("generation stopped", {
+          generated: generated.length,
+          maxLength: maxTokens,
+          ms,
+          reason: toToolError(controller.signal.reason).message,
+        });
         throw controller.signal.reason;
       }
       if (stopReason !== "stop") text = model.detokenize(generated);

@@ -6,15 +6,7 @@ import { createLogger, type Logger } from "../logger.js";
 import { confidenceFromLogprobs } from "./confidence.js";
 import { generateValidatedJson } from "./json-generation.js";
 import { ALPACA_STOPS, alpacaPrompt } from "./prompt-formats.js";
-import type {
-  CallOptions,
-  GenerateRequest,
-  GenerationResult,
-  InferenceBackend,
-  JsonRequest,
-  JsonResult,
-  StopReason,
-} from "./types.js";
+import type { CallOptions, GenerateRequest, GenerationResult, InferenceBackend, JsonRequest, JsonResult, StopReason } from "./types.js";
 
 export const RemoteBackendConfigSchema = z.object({
   /** Base URL of an OpenAI-compatible API, e.g. http://127.0.0.1:8080/v1 (llama.cpp server), http://127.0.0.1:11434/v1 (Ollama). */
@@ -39,7 +31,15 @@ const ChatResponseSchema = z.object({
       z.object({
         message: z.object({ content: z.string().nullable().optional() }),
         finish_reason: z.string().nullable().optional(),
-        logprobs: z.object({ content: z.array(z.object({ logprob: z.number() })).nullable().optional() }).nullable().optional(),
+        logprobs: z
+          .object({
+            content: z
+              .array(z.object({ logprob: z.number() }))
+              .nullable()
+              .optional(),
+          })
+          .nullable()
+          .optional(),
       }),
     )
     .min(1),
@@ -51,7 +51,10 @@ const CompletionResponseSchema = z.object({
       z.object({
         text: z.string(),
         finish_reason: z.string().nullable().optional(),
-        logprobs: z.object({ token_logprobs: z.array(z.number().nullable()).optional() }).nullable().optional(),
+        logprobs: z
+          .object({ token_logprobs: z.array(z.number().nullable()).optional() })
+          .nullable()
+          .optional(),
       }),
     )
     .min(1),
@@ -118,7 +121,12 @@ export class RemoteBackend implements InferenceBackend {
   embed(texts: readonly string[], options: CallOptions = {}): Promise<Float32Array[]> {
     return withDeadline(
       async (signal) => {
-        const body = await this.request("POST", "/embeddings", { model: this.config.embeddingModel ?? this.config.model, input: texts }, signal);
+        const body = await this.request(
+          "POST",
+          "/embeddings",
+          { model: this.config.embeddingModel ?? this.config.model, input: texts },
+          signal,
+        );
         const parsed = EmbeddingResponseSchema.safeParse(body);
         if (!parsed.success || parsed.data.data.length !== texts.length) throw this.badResponse("/embeddings");
         const ordered = [...parsed.data.data].sort((a, b) => (a.index ?? 0) - (b.index ?? 0));
@@ -183,7 +191,9 @@ export class RemoteBackend implements InferenceBackend {
         prompt: text,
         logprobs: 1,
         ...(stops.length > 0 ? { stop: stops.slice(0, 4) } : {}),
-        ...(request.jsonSchema ? { response_format: { type: "json_schema", json_schema: { name: "result", schema: request.jsonSchema } } } : {}),
+        ...(request.jsonSchema
+          ? { response_format: { type: "json_schema", json_schema: { name: "result", schema: request.jsonSchema } } }
+          : {}),
       },
       signal,
     );

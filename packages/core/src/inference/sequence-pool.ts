@@ -37,10 +37,14 @@ export class SequencePool<S> {
     if (item !== undefined) return Promise.resolve(item);
     if (this.queue.length >= this.maxQueue) {
       return Promise.reject(
-        new ToolError("RESOURCE_EXHAUSTED", `The model is busy: all sequences are in use and ${this.queue.length} calls are already waiting.`, {
-          suggestion: "Retry in a moment, or raise the number of sequences or the queue size.",
-          details: { waiting: this.queue.length, maxQueue: this.maxQueue },
-        }),
+        new ToolError(
+          "RESOURCE_EXHAUSTED",
+          `The model is busy: all sequences are in use and ${this.queue.length} calls are already waiting.`,
+          {
+            suggestion: "Retry in a moment, or raise the number of sequences or the queue size.",
+            details: { waiting: this.queue.length, maxQueue: this.maxQueue },
+          },
+        ),
       );
     }
     return new Promise<S>((resolve, reject) => {

@@ -258,11 +258,18 @@ export class CheckedStdioTransport implements Transport {
         this.initialize = { state: "pending", id: message.id };
       }
       if (this.inFlight.has(message.id)) {
-        this.reply(errorReply(message.id, ErrorCode.InvalidRequest, `Invalid Request: id ${JSON.stringify(message.id)} is already used by a request in flight`));
+        this.reply(
+          errorReply(
+            message.id,
+            ErrorCode.InvalidRequest,
+            `Invalid Request: id ${JSON.stringify(message.id)} is already used by a request in flight`,
+          ),
+        );
         return;
       }
       this.inFlight.add(message.id);
-      if (message.method === "subscriptions/listen" && this.options.onListen) this.listens.set(message.id, this.options.onListen(message.params));
+      if (message.method === "subscriptions/listen" && this.options.onListen)
+        this.listens.set(message.id, this.options.onListen(message.params));
     } else if (isJSONRPCNotification(message) && message.method === "notifications/cancelled") {
       // The server sends no answer to a cancelled request (spec): it is no longer in flight.
       const requestId = (message.params as { requestId?: unknown } | undefined)?.requestId;

@@ -108,7 +108,8 @@ interface PreparedTool {
 /** zod's JSON Schema bounds of every `z.number().int()`, which say nothing a client needs (Number.MAX_SAFE_INTEGER). */
 const SAFE_INTEGER_BOUND = 9_007_199_254_740_991;
 
-const isEmptyObject = (value: unknown) => value !== null && typeof value === "object" && !Array.isArray(value) && Object.keys(value).length === 0;
+const isEmptyObject = (value: unknown) =>
+  value !== null && typeof value === "object" && !Array.isArray(value) && Object.keys(value).length === 0;
 
 /**
  * Drops what zod writes that constrains nothing yet costs tokens in every listing, wherever it is:
@@ -409,7 +410,10 @@ export function createServer(definition: ServerDefinition): CreatedServer {
     server.setRequestHandler("tools/call", (request, ctx) => callTool(request, ctx, logGate));
     server.setRequestHandler("prompts/list", () => ({ prompts: [] }));
     server.setRequestHandler("prompts/get", (request) => {
-      throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown prompt: ${request.params.name}. This server has no prompts; its tools are in tools/list.`);
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidParams,
+        `Unknown prompt: ${request.params.name}. This server has no prompts; its tools are in tools/list.`,
+      );
     });
     server.setRequestHandler("resources/list", (request) => resourceHandlers.list(request.params?.cursor));
     server.setRequestHandler("resources/templates/list", (request) => resourceHandlers.listTemplates(request.params?.cursor));

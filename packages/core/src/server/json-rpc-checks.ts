@@ -76,10 +76,17 @@ export function checkJsonRpcMessage(value: unknown): CheckedMessage {
   }
   if ("id" in record) {
     const id = record.id;
-    if (typeof id !== "string" && !Number.isSafeInteger(id)) return refuse(null, "Invalid Request: a request id must be a string or an integer");
-    return refuse(id as RequestId, "Invalid Request: not a valid JSON-RPC 2.0 request (jsonrpc \"2.0\", a string method, object params, no other members)");
+    if (typeof id !== "string" && !Number.isSafeInteger(id))
+      return refuse(null, "Invalid Request: a request id must be a string or an integer");
+    return refuse(
+      id as RequestId,
+      'Invalid Request: not a valid JSON-RPC 2.0 request (jsonrpc "2.0", a string method, object params, no other members)',
+    );
   }
-  return refuse(null, "Invalid Request: not a valid JSON-RPC 2.0 notification (jsonrpc \"2.0\", a string method, object params, no other members)");
+  return refuse(
+    null,
+    'Invalid Request: not a valid JSON-RPC 2.0 notification (jsonrpc "2.0", a string method, object params, no other members)',
+  );
 }
 
 function refuse(id: RequestId | null, message: string): CheckedMessage {

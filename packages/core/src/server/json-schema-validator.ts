@@ -15,7 +15,9 @@ export const zodJsonSchemaValidator: jsonSchemaValidator = {
     return (input: unknown) => {
       const result = checked.safeParse(input);
       if (result.success) return { valid: true, data: result.data as T, errorMessage: undefined };
-      const message = result.error.issues.map((issue) => `${issue.path.length > 0 ? issue.path.join(".") : "(value)"}: ${issue.message}`).join("; ");
+      const message = result.error.issues
+        .map((issue) => `${issue.path.length > 0 ? issue.path.join(".") : "(value)"}: ${issue.message}`)
+        .join("; ");
       return { valid: false, data: undefined, errorMessage: message };
     };
   },

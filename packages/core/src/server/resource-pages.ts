@@ -78,7 +78,10 @@ function decodeCursor(cursor: string, version: string, starts: readonly number[]
     throw invalidCursor(what, "it is not a cursor this server gave. Call it again without a cursor to start from the first page.");
   }
   if (`sha256:${match[1]}` !== version) {
-    throw invalidCursor(what, "the list has changed since this cursor was given. Call it again without a cursor to start from the first page.");
+    throw invalidCursor(
+      what,
+      "the list has changed since this cursor was given. Call it again without a cursor to start from the first page.",
+    );
   }
   const offset = Number(match[2]);
   if (!starts.includes(offset)) {

@@ -102,9 +102,14 @@ export function splitText(text: string, maxChars: number): TextPart[] {
   return parts;
 }
 
-const DEFAULT_SUGGESTION = "Read a narrower resource (see resources/list and resources/templates/list) or use the server's tools, which take limits.";
+const DEFAULT_SUGGESTION =
+  "Read a narrower resource (see resources/list and resources/templates/list) or use the server's tools, which take limits.";
 
-export function oversizeSuggestion(oversize: ResourceOversize | undefined, uri: string, variables: Readonly<Record<string, string>>): string | undefined {
+export function oversizeSuggestion(
+  oversize: ResourceOversize | undefined,
+  uri: string,
+  variables: Readonly<Record<string, string>>,
+): string | undefined {
   const suggestion = oversize?.suggestion;
   return typeof suggestion === "function" ? suggestion(uri, variables) : suggestion;
 }
@@ -142,7 +147,13 @@ export interface RenderedPart {
 
 /** Room a part keeps for its notices, its URI, mimeType and `_meta` around the text: in JSON-escaped characters, and in UTF-8 bytes (never fewer than its tokens). */
 function reserved(options: PartOptions): { chars: number; bytes: number } {
-  const worst = partNotice(options, { part: 9_999_999, parts: 9_999_999, firstLine: 99_999_999, lastLine: 99_999_999, totalLines: 99_999_999 });
+  const worst = partNotice(options, {
+    part: 9_999_999,
+    parts: 9_999_999,
+    firstLine: 99_999_999,
+    lastLine: 99_999_999,
+    totalLines: 99_999_999,
+  });
   const head = JSON.stringify(worst.head);
   const tail = JSON.stringify(worst.tail);
   return {
@@ -214,10 +225,19 @@ export async function renderPart(options: PartOptions, part: number, partTokens:
   const chosen = parts[part - 1];
   if (!chosen) {
     const uri = partUri(options.uri, part);
-    throw new ResourceNotFoundError(uri, `Resource not found: ${options.uri} comes in ${parts.length} parts; part ${part} does not exist. Read ${options.uri} for part 1.`);
+    throw new ResourceNotFoundError(
+      uri,
+      `Resource not found: ${options.uri} comes in ${parts.length} parts; part ${part} does not exist. Read ${options.uri} for part 1.`,
+    );
   }
   const totalLines = options.text.split("\n").length;
-  const { head, tail } = partNotice(options, { part, parts: parts.length, firstLine: chosen.firstLine, lastLine: chosen.lastLine, totalLines });
+  const { head, tail } = partNotice(options, {
+    part,
+    parts: parts.length,
+    firstLine: chosen.firstLine,
+    lastLine: chosen.lastLine,
+    totalLines,
+  });
   return {
     text: `${head}${chosen.text}${tail}`,
     part,

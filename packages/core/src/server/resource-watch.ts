@@ -186,7 +186,8 @@ function once(release: () => void): () => void {
  * ends. A malformed filter watches nothing (the SDK answers it with an error).
  */
 export function watchListen(watch: ResourceWatch, params: unknown): () => void {
-  const filter = (params as { notifications?: { resourcesListChanged?: unknown; resourceSubscriptions?: unknown } } | undefined)?.notifications;
+  const filter = (params as { notifications?: { resourcesListChanged?: unknown; resourceSubscriptions?: unknown } } | undefined)
+    ?.notifications;
   const releases: (() => void)[] = [];
   if (filter?.resourcesListChanged === true) releases.push(watch.watchList());
   if (Array.isArray(filter?.resourceSubscriptions)) {

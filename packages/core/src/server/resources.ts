@@ -114,7 +114,10 @@ export function createResourceHandlers(
     const over = await readTokensAbove(whole, options.maxTokens);
     if (over === undefined) {
       if (partRequest) {
-        throw new ResourceNotFoundError(requested, `Resource not found: ${requested}. ${uri} fits in one read and has no parts; read ${uri}.`);
+        throw new ResourceNotFoundError(
+          requested,
+          `Resource not found: ${requested}. ${uri} fits in one read and has no parts; read ${uri}.`,
+        );
       }
       return whole;
     }

@@ -300,7 +300,10 @@ export async function runHttp(factory: ServerFactory, options: RunHttpOptions): 
       if (await isModern(req, res, url, body.value)) return;
       if (existing && !existing.closing) {
         track(existing, res);
-        await writeWebResponse(await existing.transport.handleRequest(webRequest(req, res, url, body.value), { parsedBody: body.value }), res);
+        await writeWebResponse(
+          await existing.transport.handleRequest(webRequest(req, res, url, body.value), { parsedBody: body.value }),
+          res,
+        );
         return;
       }
       if (sessionId !== undefined) {

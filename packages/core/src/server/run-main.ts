@@ -48,8 +48,15 @@ export interface ServerMainOptions {
 const COMMON_ENV: readonly EnvVarDoc[] = [
   { name: "LOCAL_MCP_RESPONSE_LEVEL", description: "default response level: minimal | standard | full (default minimal)" },
   { name: "LOCAL_MCP_LOG_LEVEL", description: "stderr log level: debug | info | warn | error | silent (default info)" },
-  { name: "LOCAL_MCP_HTTP_MAX_SESSIONS", description: "--http: most sessions at once; a new one closes the least recently used idle one, or gets 503 when all are busy (default 100)" },
-  { name: "LOCAL_MCP_HTTP_SESSION_IDLE_MS", description: "--http: a session with no request for this long is closed (default 1800000, 30 min)" },
+  {
+    name: "LOCAL_MCP_HTTP_MAX_SESSIONS",
+    description:
+      "--http: most sessions at once; a new one closes the least recently used idle one, or gets 503 when all are busy (default 100)",
+  },
+  {
+    name: "LOCAL_MCP_HTTP_SESSION_IDLE_MS",
+    description: "--http: a session with no request for this long is closed (default 1800000, 30 min)",
+  },
 ];
 
 /** The host `--http` listens on (loopback only). */
@@ -119,7 +126,9 @@ export async function runServerMain(options: ServerMainOptions): Promise<void> {
   if (values.http !== undefined) {
     port = Number(values.http);
     if (values.http.trim() === "" || !Number.isInteger(port) || port < 0 || port > 65535) {
-      process.stderr.write(`${app.name}: --http needs a port number (0-65535), got '${values.http}'\nRun '${app.name} --help' for usage.\n`);
+      process.stderr.write(
+        `${app.name}: --http needs a port number (0-65535), got '${values.http}'\nRun '${app.name} --help' for usage.\n`,
+      );
       process.exitCode = 2;
       return;
     }

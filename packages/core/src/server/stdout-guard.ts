@@ -29,7 +29,8 @@ export function installStdoutGuard(): void {
   const replacements = toStderr as unknown as Record<string, unknown>;
   for (const key of Object.keys(methods)) {
     // Console instances bind their methods, so each replacement keeps its own state (groups, counts, timers).
-    if (key !== "Console" && typeof methods[key] === "function" && typeof replacements[key] === "function") methods[key] = replacements[key];
+    if (key !== "Console" && typeof methods[key] === "function" && typeof replacements[key] === "function")
+      methods[key] = replacements[key];
   }
   Object.defineProperty(process, "stdout", { configurable: true, enumerable: true, get: () => stderr });
 }

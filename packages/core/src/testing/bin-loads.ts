@@ -43,12 +43,15 @@ function bundledInputs(path: string, maps: Map<string, Record<string, string[]>>
     try {
       map = JSON.parse(readFileSync(file, "utf8")) as Record<string, string[]>;
     } catch {
-      throw new Error(`loadedModules: ${path} is a bundle but ${file} is missing or unreadable; build the app with scripts/bundle-app.mjs (pnpm build)`);
+      throw new Error(
+        `loadedModules: ${path} is a bundle but ${file} is missing or unreadable; build the app with scripts/bundle-app.mjs (pnpm build)`,
+      );
     }
     maps.set(appDir, map);
   }
   const inputs = map[path.slice(appDir.length + DIST.length)];
-  if (inputs === undefined) throw new Error(`loadedModules: ${path} is not in ${join(appDir, BUNDLE_INPUTS)}; rebuild the app (pnpm build)`);
+  if (inputs === undefined)
+    throw new Error(`loadedModules: ${path} is not in ${join(appDir, BUNDLE_INPUTS)}; rebuild the app (pnpm build)`);
   return inputs;
 }
 
@@ -92,8 +95,11 @@ export async function runObserved(bin: string, args: readonly string[], env: Rec
   const log = join(dir, "loads.txt");
   try {
     const result = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-      execFile(process.execPath, ["--import", LOAD_OBSERVER_URL, bin, ...args], { cwd: dir, env: { ...process.env, ...env, [LOAD_LOG_ENV]: log } }, (error, stdout, stderr) =>
-        resolve({ code: error ? Number(error.code) : 0, stdout, stderr }),
+      execFile(
+        process.execPath,
+        ["--import", LOAD_OBSERVER_URL, bin, ...args],
+        { cwd: dir, env: { ...process.env, ...env, [LOAD_LOG_ENV]: log } },
+        (error, stdout, stderr) => resolve({ code: error ? Number(error.code) : 0, stdout, stderr }),
       );
     });
     return { ...result, ...loadedModules(readLoadLog(log)) };

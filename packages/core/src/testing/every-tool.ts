@@ -53,7 +53,9 @@ export async function callEveryTool(
       throw new Error(`${name} failed: ${JSON.stringify(structured).slice(0, 500)}`);
     }
     if (toolCase.expectError !== undefined && code !== toolCase.expectError) {
-      throw new Error(`${name} answered ${code ?? "no error"} instead of ${toolCase.expectError}: ${JSON.stringify(structured).slice(0, 500)}`);
+      throw new Error(
+        `${name} answered ${code ?? "no error"} instead of ${toolCase.expectError}: ${JSON.stringify(structured).slice(0, 500)}`,
+      );
     }
     outcomes.push({ name, structuredContent: structured, ...(code === undefined ? {} : { errorCode: code }) });
   }
@@ -71,7 +73,11 @@ export async function readEveryResource(client: Client): Promise<string[]> {
     const first = contents[0];
     if (first === undefined) throw new Error(`${uri} read answered no contents`);
     if (first.uri !== uri) throw new Error(`${uri} read answered contents for ${first.uri}`);
-    if (!contents.every((content) => ("text" in content && typeof content.text === "string") || ("blob" in content && typeof content.blob === "string"))) {
+    if (
+      !contents.every(
+        (content) => ("text" in content && typeof content.text === "string") || ("blob" in content && typeof content.blob === "string"),
+      )
+    ) {
       throw new Error(`${uri} read answered a content with neither text nor blob`);
     }
   }

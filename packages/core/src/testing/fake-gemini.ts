@@ -155,9 +155,7 @@ export async function startFakeGemini(options: { apiKey: string }): Promise<Fake
       sendJson(response, 200, body);
       return;
     }
-    const vectors = record.texts.map((text, i) =>
-      fakeEmbeddingValues(text, record.outputDimensionalities[i] ?? DEFAULT_DIMENSION),
-    );
+    const vectors = record.texts.map((text, i) => fakeEmbeddingValues(text, record.outputDimensionalities[i] ?? DEFAULT_DIMENSION));
     if (record.action === "embedContent") sendJson(response, 200, { embedding: { values: vectors[0] } });
     else sendJson(response, 200, { embeddings: vectors.map((values) => ({ values })) });
   };
@@ -183,8 +181,7 @@ export async function startFakeGemini(options: { apiKey: string }): Promise<Fake
       const apiKey = request.headers["x-goog-api-key"];
       const receivedKey = Array.isArray(apiKey) ? apiKey.join(",") : apiKey;
       const action = route[3] as FakeGeminiRequest["action"];
-      const entries: Entry[] =
-        action === "batchEmbedContents" ? ((body as { requests?: Entry[] }).requests ?? []) : [body as Entry];
+      const entries: Entry[] = action === "batchEmbedContents" ? ((body as { requests?: Entry[] }).requests ?? []) : [body as Entry];
       const record: FakeGeminiRequest = {
         method: request.method,
         path: url.pathname,

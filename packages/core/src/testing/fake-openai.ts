@@ -27,14 +27,23 @@ export class FakeOpenAi {
       return {
         status: 200,
         body: {
-          choices: [{ message: { content: "hello there" }, finish_reason: "stop", logprobs: { content: [{ logprob: Math.log(0.5) }, { logprob: Math.log(0.5) }] } }],
+          choices: [
+            {
+              message: { content: "hello there" },
+              finish_reason: "stop",
+              logprobs: { content: [{ logprob: Math.log(0.5) }, { logprob: Math.log(0.5) }] },
+            },
+          ],
           usage: { prompt_tokens: 12, completion_tokens: 2 },
         },
       };
     }
     return {
       status: 200,
-      body: { choices: [{ text: " world", finish_reason: "length", logprobs: { token_logprobs: [Math.log(0.25)] } }], usage: { prompt_tokens: 3, completion_tokens: 1 } },
+      body: {
+        choices: [{ text: " world", finish_reason: "length", logprobs: { token_logprobs: [Math.log(0.25)] } }],
+        usage: { prompt_tokens: 3, completion_tokens: 1 },
+      },
     };
   };
   private server: Server | undefined;

@@ -38,7 +38,9 @@ export async function assertMinimalShare(tool: string, levels: { minimal: unknow
   const full = await jsonTokens(levels.full);
   const ratio = Math.round((minimal / full) * 100) / 100;
   if (minimal > MINIMAL_FLOOR_TOKENS && minimal > full * MINIMAL_SHARE) {
-    throw new Error(`${tool}: minimal is ${minimal} tokens, ${ratio} of full's ${full} (at most ${MINIMAL_SHARE} once over ${MINIMAL_FLOOR_TOKENS} tokens)`);
+    throw new Error(
+      `${tool}: minimal is ${minimal} tokens, ${ratio} of full's ${full} (at most ${MINIMAL_SHARE} once over ${MINIMAL_FLOOR_TOKENS} tokens)`,
+    );
   }
   return { tool, minimal, full, ratio };
 }

@@ -115,7 +115,9 @@ export async function spawnStdioServer(options: SpawnStdioOptions): Promise<Spaw
     stderr,
     assertCleanStdout: () => {
       if (transport.violations.length > 0) {
-        throw new Error(`stdout carried ${transport.violations.length} non-JSON-RPC line(s):\n${transport.violations.slice(0, 5).join("\n")}`);
+        throw new Error(
+          `stdout carried ${transport.violations.length} non-JSON-RPC line(s):\n${transport.violations.slice(0, 5).join("\n")}`,
+        );
       }
     },
     close: async (timeoutMs = 5_000) => {

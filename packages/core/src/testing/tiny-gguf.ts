@@ -141,7 +141,15 @@ function tinyWeights(seed: number, architecture: TinyArchitecture, vocabSize: nu
   const { embeddingLength: d, blockCount } = TINY_MODEL;
   const weights = new Map<string, TinyWeight>();
   const add = (name: string, shape: readonly number[], amplitude: number, center = 0) => {
-    weights.set(name, { shape, values: uniformValues(random, shape.reduce((a, b) => a * b, 1), amplitude, center) });
+    weights.set(name, {
+      shape,
+      values: uniformValues(
+        random,
+        shape.reduce((a, b) => a * b, 1),
+        amplitude,
+        center,
+      ),
+    });
   };
   add("token_embd.weight", [vocabSize, d], 1);
   for (let i = 0; i < blockCount; i++) {
@@ -302,12 +310,16 @@ export async function writeTinyLoraGguf(path: string, options: TinyLoraOptions =
       const b = uniformValues(random, out * bRank, amplitude);
       pairs.set(base, { a, b, out, in: aIn });
       tensors.push({ name: `${base}.lora_a`, dims: [aIn, rank], type: GgmlType.F32, values: a });
-      if (!(first && defect === "missing-lora-b")) tensors.push({ name: `${base}.lora_b`, dims: [bRank, out], type: GgmlType.F32, values: b });
+      if (!(first && defect === "missing-lora-b"))
+        tensors.push({ name: `${base}.lora_b`, dims: [bRank, out], type: GgmlType.F32, values: b });
     }
   }
 
   const metadata: Array<[string, GgufMetadataValue]> = [
-    ["general.architecture", ggufValue.str(defect === "wrong-architecture" ? (architecture === "llama" ? "qwen2" : "llama") : architecture)],
+    [
+      "general.architecture",
+      ggufValue.str(defect === "wrong-architecture" ? (architecture === "llama" ? "qwen2" : "llama") : architecture),
+    ],
     ["general.type", ggufValue.str(defect === "not-an-adapter" ? "model" : "adapter")],
     ["general.name", ggufValue.str(`tiny-${architecture}-lora`)],
     ["adapter.type", ggufValue.str("lora")],

@@ -92,8 +92,10 @@ export async function writeTinyPeftAdapter(dir: string, options: TinyPeftOptions
     const prefix = `base_model.model.${module}`;
     tensors.push({ name: `${prefix}.lora_A.weight`, dtype, shape: [r, inputs], values: a });
     tensors.push({ name: `${prefix}.lora_B.weight`, dtype, shape: [out, r], values: b });
-    if (options.useDora === true) tensors.push({ name: `${prefix}.lora_magnitude_vector`, dtype, shape: [out], values: stored(uniformValues(random, out, 0.1, 1)) });
-    if (options.bias !== undefined && options.bias !== "none") tensors.push({ name: `${prefix}.bias`, dtype, shape: [out], values: stored(uniformValues(random, out, 0.1)) });
+    if (options.useDora === true)
+      tensors.push({ name: `${prefix}.lora_magnitude_vector`, dtype, shape: [out], values: stored(uniformValues(random, out, 0.1, 1)) });
+    if (options.bias !== undefined && options.bias !== "none")
+      tensors.push({ name: `${prefix}.bias`, dtype, shape: [out], values: stored(uniformValues(random, out, 0.1)) });
     const scale = options.useRslora === true ? moduleAlpha / Math.sqrt(r) : moduleAlpha / r;
     deltas.push({ tensor: gguf, values: loraDelta(a, b, out, inputs, r, scale) });
   };
@@ -112,12 +114,28 @@ export async function writeTinyPeftAdapter(dir: string, options: TinyPeftOptions
   for (const module of options.modulesToSave ?? []) {
     const rows = module === "norm" ? [d] : [vocabularySize, d];
     const path = module === "lm_head" ? "lm_head" : `model.${module}`;
-    tensors.push({ name: `base_model.model.${path}.weight`, dtype, shape: rows, values: stored(uniformValues(random, rows.reduce((x, y) => x * y, 1), 0.3)) });
+    tensors.push({
+      name: `base_model.model.${path}.weight`,
+      dtype,
+      shape: rows,
+      values: stored(
+        uniformValues(
+          random,
+          rows.reduce((x, y) => x * y, 1),
+          0.3,
+        ),
+      ),
+    });
   }
   if (options.resizedVocabulary !== undefined) {
     const rows = options.resizedVocabulary;
     for (const path of ["model.embed_tokens", "lm_head"]) {
-      tensors.push({ name: `base_model.model.${path}.weight`, dtype, shape: [rows, d], values: stored(uniformValues(random, rows * d, 0.3)) });
+      tensors.push({
+        name: `base_model.model.${path}.weight`,
+        dtype,
+        shape: [rows, d],
+        values: stored(uniformValues(random, rows * d, 0.3)),
+      });
     }
   }
 

@@ -3,13 +3,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ToolError } from "../../src/errors.js";
 import { createLogger } from "../../src/logger.js";
-import {
-  GeminiEmbedder,
-  createEmbedder,
-  geminiApiKeyFromEnv,
-  isUnitVector,
-  l2Normalise,
-} from "../../src/embeddings/index.js";
+import { GeminiEmbedder, createEmbedder, geminiApiKeyFromEnv, isUnitVector, l2Normalise } from "../../src/embeddings/index.js";
 import type { GeminiEmbedderOptions } from "../../src/embeddings/index.js";
 import { fakeEmbeddingValues, startFakeGemini } from "../../src/testing/index.js";
 import type { FakeGemini } from "../../src/testing/index.js";
@@ -153,9 +147,7 @@ describe("GeminiEmbedder against the fake Gemini REST API (real @google/genai cl
     const error = await rejection(gemini({ retry: { attempts: 3, initialDelayMs: 1, maxDelayMs: 2 } }).embed(["x"], { task: "document" }));
     expect(error.code).toBe("UPSTREAM_ERROR");
     expect(error.recoverable).toBe(true);
-    expect(error.message).toBe(
-      "Gemini embedding request failed after 3 attempts (HTTP 500 INTERNAL): Internal error encountered.",
-    );
+    expect(error.message).toBe("Gemini embedding request failed after 3 attempts (HTTP 500 INTERNAL): Internal error encountered.");
     expect(error.details).toMatchObject({ httpStatus: 500, attempts: 3 });
     expect(fake.requests).toHaveLength(3);
   });
@@ -243,13 +235,9 @@ describe("GeminiEmbedder against the fake Gemini REST API (real @google/genai cl
   it("refuses malformed answers with UPSTREAM_ERROR", async () => {
     const embedder = gemini({ outputDimensionality: 4 });
     fake.answerNextWith({ embeddings: [{ values: [1, 2, 3, 4] }] });
-    expect((await rejection(embedder.embed(["a", "b"], { task: "document" }))).message).toBe(
-      "Gemini returned 1 embeddings for 2 texts.",
-    );
+    expect((await rejection(embedder.embed(["a", "b"], { task: "document" }))).message).toBe("Gemini returned 1 embeddings for 2 texts.");
     fake.answerNextWith({ embeddings: [{ values: [1, 2, 3] }] });
-    expect((await rejection(embedder.embed(["a"], { task: "document" }))).message).toMatch(
-      /expected 4 finite numbers, got 3 values/,
-    );
+    expect((await rejection(embedder.embed(["a"], { task: "document" }))).message).toMatch(/expected 4 finite numbers, got 3 values/);
     fake.answerNextWith({ embeddings: [{ values: [0, 0, 0, 0] }] });
     const zero = await rejection(embedder.embed(["a"], { task: "document" }));
     expect(zero).toMatchObject({ code: "UPSTREAM_ERROR", message: "Gemini returned a zero vector for text 0." });

@@ -1,14 +1,7 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { ToolError } from "../../src/errors.js";
-import {
-  LocalEmbedder,
-  LOCAL_EMBEDDER_MAX_TEXT_CHARS,
-  cosine,
-  createEmbedder,
-  isUnitVector,
-  l2Norm,
-} from "../../src/embeddings/index.js";
+import { LocalEmbedder, LOCAL_EMBEDDER_MAX_TEXT_CHARS, cosine, createEmbedder, isUnitVector, l2Norm } from "../../src/embeddings/index.js";
 import { HELD_OUT_TRIPLES, PARAPHRASE_TRIPLES, SAME_TOPIC_TRIPLES } from "./ranking-triples.js";
 import type { RankingTriple } from "./ranking-triples.js";
 
@@ -178,7 +171,10 @@ describe("LocalEmbedder: ranking", () => {
   it("finds each held-out query's own related text first among all candidate texts", async () => {
     const candidates = HELD_OUT_TRIPLES.flatMap((t) => [t.related, t.unrelated]);
     const candidateVectors = await embed(candidates, "document");
-    const queryVectors = await embed(HELD_OUT_TRIPLES.map((t) => t.query), "query");
+    const queryVectors = await embed(
+      HELD_OUT_TRIPLES.map((t) => t.query),
+      "query",
+    );
     queryVectors.forEach((query, i) => {
       const scores = candidateVectors.map((candidate) => cosine(query, candidate));
       const best = scores.indexOf(Math.max(...scores));

@@ -22,8 +22,7 @@ describe("withRetry", () => {
     policy: { attempts: 3, initialDelayMs: 1, maxDelayMs: 2 },
     signal,
     what: "The test call",
-    classify: (error: unknown) =>
-      error instanceof ToolError ? { retry: false as const, error } : { retry: true as const, error },
+    classify: (error: unknown) => (error instanceof ToolError ? { retry: false as const, error } : { retry: true as const, error }),
     exhausted: (error: unknown, attempts: number) => new ToolError("UPSTREAM_ERROR", `gave up after ${attempts}: ${String(error)}`),
   });
 

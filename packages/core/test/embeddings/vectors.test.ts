@@ -36,7 +36,16 @@ describe("vector arithmetic", () => {
   });
 
   it("ranks candidates best first, ties in candidate order", () => {
-    const ranked = topK([1, 0], [[0, 1], [1, 0], [2, 0], [1, 1]], 3);
+    const ranked = topK(
+      [1, 0],
+      [
+        [0, 1],
+        [1, 0],
+        [2, 0],
+        [1, 1],
+      ],
+      3,
+    );
     expect(ranked.map((r) => r.index)).toEqual([1, 2, 3]);
     expect(ranked[2]!.score).toBeCloseTo(Math.SQRT1_2, 6);
     expect(topK([1, 0], [[1, 0]], 0)).toEqual([]);

@@ -4,7 +4,14 @@ import { join } from "node:path";
 import { GgufInsights, readGgufFileInfo } from "node-llama-cpp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MemoryGuard } from "../../src/guards/memory.js";
-import { GgmlType, estimateModelMemory, ggmlTensorBytes, ggufValue, readGgufHeader, writeGgufFile } from "../../src/inference/gguf/index.js";
+import {
+  GgmlType,
+  estimateModelMemory,
+  ggmlTensorBytes,
+  ggufValue,
+  readGgufHeader,
+  writeGgufFile,
+} from "../../src/inference/gguf/index.js";
 import type { GgufHeader } from "../../src/inference/gguf/index.js";
 import { TINY_MODEL, writeTinyLlamaGguf } from "../../src/testing/index.js";
 
@@ -79,7 +86,12 @@ describe("estimateModelMemory", () => {
     const header = await readGgufHeader(path);
     const values = 4096 * 4;
     // Q4_0: 18 bytes / 32 values; Q4_K: 144 / 256; Q8_0: 34 / 32; Q6_K: 210 / 256.
-    expect(header.tensors.map((t) => t.byteLength)).toEqual([(values / 32) * 18, (values / 256) * 144, (values / 32) * 34, (values / 256) * 210]);
+    expect(header.tensors.map((t) => t.byteLength)).toEqual([
+      (values / 32) * 18,
+      (values / 256) * 144,
+      (values / 32) * 34,
+      (values / 256) * 210,
+    ]);
     expect(estimateModelMemory(header, { contextSize: 256 }).weightsBytes).toBe((values / 32) * (18 + 34) + (values / 256) * (144 + 210));
   });
 

@@ -49,7 +49,10 @@ const METADATA: Array<[string, GgufMetadataValue]> = [
   ["t.u64s", ggufValue.array(GgufValueType.UINT64, [1n, 2n ** 63n])],
   ["t.bools", ggufValue.array(GgufValueType.BOOL, [true, false])],
   ["t.none", ggufValue.array(GgufValueType.UINT8, [])],
-  ["t.nested", ggufValue.array(GgufValueType.ARRAY, [ggufValue.array(GgufValueType.INT16, [7, -7]), ggufValue.array(GgufValueType.STRING, ["x"])])],
+  [
+    "t.nested",
+    ggufValue.array(GgufValueType.ARRAY, [ggufValue.array(GgufValueType.INT16, [7, -7]), ggufValue.array(GgufValueType.STRING, ["x"])]),
+  ],
 ];
 
 describe("GGUF writer and reader", () => {
@@ -165,9 +168,7 @@ describe("GGUF writer and reader", () => {
     await writeHeaderOnly(claims, [{ name: "huge", dims: [65536, 65536], type: GgmlType.F32 }]);
     const claimed = await readGgufHeader(claims);
     expect(claimed.tensors[0]?.byteLength).toBe(65536 * 65536 * 4);
-    expect(checkTensorLayout(claimed)).toEqual([
-      { file: claims, problem: expect.stringContaining("truncated") as unknown as string },
-    ]);
+    expect(checkTensorLayout(claimed)).toEqual([{ file: claims, problem: expect.stringContaining("truncated") as unknown as string }]);
   });
 
   it("names the file in clear errors for truncated and corrupt files", async () => {

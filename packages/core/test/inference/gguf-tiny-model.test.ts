@@ -106,12 +106,22 @@ describe("the tiny LoRA adapter", () => {
     expect(off).toBe(base);
   });
 
-  const DEFECTS: TinyLoraDefect[] = ["wrong-shape", "wrong-architecture", "alpha-float64", "alpha-uint32", "missing-alpha", "missing-lora-b"];
+  const DEFECTS: TinyLoraDefect[] = [
+    "wrong-shape",
+    "wrong-architecture",
+    "alpha-float64",
+    "alpha-uint32",
+    "missing-alpha",
+    "missing-lora-b",
+  ];
   it.each(DEFECTS)("refuses the %s adapter with NOT_READY before llama.cpp sees it", async (defect) => {
     const path = join(dir, `${defect}.gguf`);
     await writeTinyLoraGguf(path, { defect });
     // The guard an engine runs before createContext({ lora }): it throws, so llama.cpp never gets the file.
-    await expect(readLoadableLoraHeader(path, header)).rejects.toMatchObject({ code: "NOT_READY", message: expect.stringContaining(path) as unknown as string });
+    await expect(readLoadableLoraHeader(path, header)).rejects.toMatchObject({
+      code: "NOT_READY",
+      message: expect.stringContaining(path) as unknown as string,
+    });
   });
 
   it("fits a qwen2 base when written for qwen2, and validates against it", async () => {

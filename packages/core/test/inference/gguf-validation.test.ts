@@ -85,7 +85,9 @@ describe("validateModelHeader", () => {
   it.each(["qwen2.context_length", "qwen2.attention.head_count", "qwen2.attention.layer_norm_rms_epsilon"])(
     "checks qwen2's own keys: missing %s",
     (key) => {
-      expect(problemTexts(validateModelHeader(withMetadata(qwen, { [key]: undefined })))).toContainEqual(expect.stringContaining(`missing ${key}`));
+      expect(problemTexts(validateModelHeader(withMetadata(qwen, { [key]: undefined })))).toContainEqual(
+        expect.stringContaining(`missing ${key}`),
+      );
     },
   );
 
@@ -173,10 +175,16 @@ describe("validateLoraAdapter", () => {
       { name: "blk.7.attn_q.weight.lora_a", dims: [64, 4], type: 0, offset: 0, byteLength: 0 },
       { name: "blk.7.attn_q.weight.lora_b", dims: [4, 64], type: 0, offset: 0, byteLength: 0 },
     ];
-    const tied = await readGgufHeader((await writeTinyLlamaGguf(join(dir, "tied.gguf"), { architecture: "qwen2", tiedEmbeddings: true })).path);
+    const tied = await readGgufHeader(
+      (await writeTinyLlamaGguf(join(dir, "tied.gguf"), { architecture: "qwen2", tiedEmbeddings: true })).path,
+    );
     const problems = problemTexts(validateLoraAdapter({ ...lora, tensors: extra }, tied));
-    expect(problems).toContainEqual(expect.stringMatching(/"output\.weight" does not exist in the model .*tied\.gguf \(it ties its output to token_embd\)/));
-    expect(problems).toContainEqual(expect.stringMatching(/"blk\.7\.attn_q\.weight" does not exist in the model .* \(wrong base model\?\)/));
+    expect(problems).toContainEqual(
+      expect.stringMatching(/"output\.weight" does not exist in the model .*tied\.gguf \(it ties its output to token_embd\)/),
+    );
+    expect(problems).toContainEqual(
+      expect.stringMatching(/"blk\.7\.attn_q\.weight" does not exist in the model .* \(wrong base model\?\)/),
+    );
   });
 
   it("checks the token_embd pair the way llama.cpp stores it (lora_a [r, n_vocab], lora_b [r, n_embd])", async () => {
@@ -185,7 +193,8 @@ describe("validateLoraAdapter", () => {
       { name: "token_embd.weight.lora_a", dims: a, type: 0, offset: 0, byteLength: 0 },
       { name: "token_embd.weight.lora_b", dims: b, type: 0, offset: 0, byteLength: 0 },
     ];
-    const check = (tensors: GgufTensorInfo[]) => problemTexts(validateLoraAdapter({ ...lora, tensors }, model)).filter((p) => p.includes("token_embd"));
+    const check = (tensors: GgufTensorInfo[]) =>
+      problemTexts(validateLoraAdapter({ ...lora, tensors }, model)).filter((p) => p.includes("token_embd"));
     expect(check(pair([4, 270], [4, 64]))).toEqual([]);
     expect(check(pair([270, 4], [4, 64]))[0]).toMatch(/do not fit the model's \[64, 270\]/);
   });

@@ -52,16 +52,23 @@ describe("cancelling a LlamaEngine generation", () => {
       if (/DEBUG .*generating/.test(line)) setTimeout(() => controller.abort("the test cancels"), 100);
     };
     const started = performance.now();
-    await expect(engine.generate({ ...REQUEST, signal: controller.signal })).rejects.toMatchObject({ code: "TIMEOUT", details: { cancelled: true } });
+    await expect(engine.generate({ ...REQUEST, signal: controller.signal })).rejects.toMatchObject({
+      code: "TIMEOUT",
+      details: { cancelled: true },
+    });
     const rejectedAfter = performance.now() - started;
     let stopped: string | undefined;
-    await expect.poll(() => (stopped = lines.slice(from).find((line) => line.includes("generation stopped"))), { timeout: 10_000 }).toBeDefined();
+    await expect
+      .poll(() => (stopped = lines.slice(from).find((line) => line.includes("generation stopped"))), { timeout: 10_000 })
+      .toBeDefined();
     const { generated } = JSON.parse((stopped as string).slice((stopped as string).indexOf("{"))) as { generated: number };
     onLine = () => undefined;
 
     // The same request uncancelled runs on the same (single) sequence, to the end.
     const full = await engine.generate(REQUEST);
-    console.log(`LlamaEngine: cancelled after ${generated} tokens (rejected in ${Math.round(rejectedAfter)} ms); uncancelled: ${full.tokensOut} tokens in ${Math.round(full.wallMs)} ms`);
+    console.log(
+      `LlamaEngine: cancelled after ${generated} tokens (rejected in ${Math.round(rejectedAfter)} ms); uncancelled: ${full.tokensOut} tokens in ${Math.round(full.wallMs)} ms`,
+    );
     expect(generated).toBeGreaterThan(0);
     expect(generated).toBeLessThan(full.tokensOut / 4);
     expect(rejectedAfter).toBeLessThan(full.wallMs / 2);

@@ -29,7 +29,10 @@ const engines: LlamaEngine[] = [];
 const LONG = { type: "array", items: { type: "string", minLength: 48, maxLength: 48 }, minItems: 30, maxItems: 30 };
 
 function makeEngine(config: Partial<LlamaEngineConfig> = {}, guard?: MemoryGuard): LlamaEngine {
-  const e = new LlamaEngine({ modelPath, threads: 1, contextSize: 1024, gpu: "cpu", ...config }, { logger: silentLogger, ...(guard ? { memoryGuard: guard } : {}) });
+  const e = new LlamaEngine(
+    { modelPath, threads: 1, contextSize: 1024, gpu: "cpu", ...config },
+    { logger: silentLogger, ...(guard ? { memoryGuard: guard } : {}) },
+  );
   engines.push(e);
   return e;
 }
@@ -74,7 +77,13 @@ describe("LlamaEngine on a tiny GGUF model", () => {
   });
 
   it("chats through the model's own (ChatML) template", async () => {
-    const result = await engine.chat([{ role: "system", content: "Be brief." }, { role: "user", content: "hi" }], { maxTokens: 16 });
+    const result = await engine.chat(
+      [
+        { role: "system", content: "Be brief." },
+        { role: "user", content: "hi" },
+      ],
+      { maxTokens: 16 },
+    );
     expect(result.mode).toBe("chat");
     expect(result.tokensIn).toBeGreaterThan(5);
   });
@@ -165,7 +174,9 @@ describe("LlamaEngine on a tiny GGUF model", () => {
 
   it("a 50 ms deadline on a long generation returns TIMEOUT, and the next call succeeds", async () => {
     const started = Date.now();
-    await expect(engine.generate({ prompt: { kind: "completion", text: "Once" }, jsonSchema: LONG, maxTokens: 900, deadlineMs: 50 })).rejects.toMatchObject({ code: "TIMEOUT" });
+    await expect(
+      engine.generate({ prompt: { kind: "completion", text: "Once" }, jsonSchema: LONG, maxTokens: 900, deadlineMs: 50 }),
+    ).rejects.toMatchObject({ code: "TIMEOUT" });
     expect(Date.now() - started).toBeLessThan(50 + 100);
     const next = await engine.complete("Once upon a time", { maxTokens: 4 });
     expect(next.tokensOut).toBe(4);
@@ -174,7 +185,8 @@ describe("LlamaEngine on a tiny GGUF model", () => {
   it("calls beyond the free sequences wait in a bounded queue; overflow is RESOURCE_EXHAUSTED", async () => {
     const queued = makeEngine({ sequences: 1, maxQueue: 1 });
     await queued.load();
-    const long = (text: string) => queued.generate({ prompt: { kind: "completion", text }, jsonSchema: LONG, maxTokens: 300, deadlineMs: 20_000 });
+    const long = (text: string) =>
+      queued.generate({ prompt: { kind: "completion", text }, jsonSchema: LONG, maxTokens: 300, deadlineMs: 20_000 });
     const results = await Promise.allSettled([long("a"), long("b"), long("c")]);
     expect(results.map((r) => r.status)).toEqual(["fulfilled", "fulfilled", "rejected"]);
     expect((results[2] as PromiseRejectedResult).reason).toMatchObject({ code: "RESOURCE_EXHAUSTED" });
@@ -189,15 +201,26 @@ describe("LlamaEngine on a tiny GGUF model", () => {
     // in one native call the deadline cannot interrupt. The vocabulary's longest piece (12 code
     // units, <|im_start|>) bounds the tokens from below: at least 33,334, refused at once.
     const started = performance.now();
-    const refused = engine.generate({ prompt: { kind: "chat", messages: [{ role: "user", content: "a".repeat(400_000) }] }, maxTokens: 8, deadlineMs: 2_000 });
-    await expect(refused).rejects.toMatchObject({ code: "INVALID_INPUT", message: expect.stringMatching(/at least 33334 tokens.*does not fit the context of 1024/), details: { minPromptTokens: 33_334 } });
+    const refused = engine.generate({
+      prompt: { kind: "chat", messages: [{ role: "user", content: "a".repeat(400_000) }] },
+      maxTokens: 8,
+      deadlineMs: 2_000,
+    });
+    await expect(refused).rejects.toMatchObject({
+      code: "INVALID_INPUT",
+      message: expect.stringMatching(/at least 33334 tokens.*does not fit the context of 1024/),
+      details: { minPromptTokens: 33_334 },
+    });
     expect(performance.now() - started).toBeLessThan(1_000);
     // Without fill-in-the-middle tokens (this model) an infill runs on its prefix alone: a huge
     // suffix that is never tokenized is no reason to refuse.
     const infill = await engine.infill("def add(a, b):\n    return ", "a".repeat(400_000), { maxTokens: 4 });
     expect(infill.mode).toBe("prefix-completion");
     // Near the bound the prompt is tokenized and refused by its real length.
-    await expect(engine.complete("a".repeat(2_000), { maxTokens: 8 })).rejects.toMatchObject({ code: "INVALID_INPUT", details: { promptTokens: expect.any(Number) } });
+    await expect(engine.complete("a".repeat(2_000), { maxTokens: 8 })).rejects.toMatchObject({
+      code: "INVALID_INPUT",
+      details: { promptTokens: expect.any(Number) },
+    });
   });
 
   it("embeds through the Embedder interface with unit vectors", async () => {
@@ -230,6 +253,17 @@ describe("the prompt's least token count, from the vocabulary", () => {
     // Without fill-in-the-middle tokens the engine completes the prefix alone.
     expect(promptTextUnits({ kind: "infill", prefix: "ab", suffix: "cde" }, false)).toBe(2);
     expect(promptTextUnits({ kind: "alpaca", instruction: "Why?", input: "x" }, true)).toBe(alpacaPrompt("Why?", "x").length);
-    expect(promptTextUnits({ kind: "chat", messages: [{ role: "system", content: " sys " }, { role: "user", content: "hello" }] }, true)).toBe(8);
+    expect(
+      promptTextUnits(
+        {
+          kind: "chat",
+          messages: [
+            { role: "system", content: " sys " },
+            { role: "user", content: "hello" },
+          ],
+        },
+        true,
+      ),
+    ).toBe(8);
   });
 });

@@ -44,8 +44,16 @@ const CASES: Array<[string, TinyArchitecture, TinyPeftOptions]> = [
   ["llama, F32, all seven projections", "llama", {}],
   ["qwen2, F32, all seven projections", "qwen2", { architecture: "qwen2" }],
   ["llama, rsLoRA, BF16 storage", "llama", { useRslora: true, dtype: "BF16", rank: 8, alpha: 16 }],
-  ["llama, F16 storage, rsLoRA with rank_pattern and alpha_pattern", "llama", { dtype: "F16", useRslora: true, rankPattern: { down_proj: 2 }, alphaPattern: { q_proj: 24 } }],
-  ["qwen2, rsLoRA, lm_head and attention only", "qwen2", { architecture: "qwen2", useRslora: true, targetModules: ["q_proj", "k_proj", "o_proj", "lm_head"] }],
+  [
+    "llama, F16 storage, rsLoRA with rank_pattern and alpha_pattern",
+    "llama",
+    { dtype: "F16", useRslora: true, rankPattern: { down_proj: 2 }, alphaPattern: { q_proj: 24 } },
+  ],
+  [
+    "qwen2, rsLoRA, lm_head and attention only",
+    "qwen2",
+    { architecture: "qwen2", useRslora: true, targetModules: ["q_proj", "k_proj", "o_proj", "lm_head"] },
+  ],
 ];
 
 describe("converted PEFT adapters in llama.cpp", () => {

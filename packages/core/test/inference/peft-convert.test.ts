@@ -69,13 +69,27 @@ describe("PEFT tensor names", () => {
   });
 
   it("classifies what is not a plain LoRA pair", () => {
-    expect(parsePeftTensorName("base_model.model.model.layers.0.self_attn.q_proj.lora_magnitude_vector")).toMatchObject({ kind: "dora_magnitude" });
+    expect(parsePeftTensorName("base_model.model.model.layers.0.self_attn.q_proj.lora_magnitude_vector")).toMatchObject({
+      kind: "dora_magnitude",
+    });
     expect(parsePeftTensorName("base_model.model.model.layers.0.self_attn.q_proj.bias")).toMatchObject({ kind: "bias" });
     expect(parsePeftTensorName("base_model.model.model.layers.0.self_attn.q_proj.lora_B.bias")).toMatchObject({ kind: "bias" });
     expect(parsePeftTensorName("base_model.model.model.embed_tokens.lora_embedding_A")).toMatchObject({ kind: "embedding_lora" });
-    expect(parsePeftTensorName("base_model.model.model.embed_tokens.weight")).toEqual({ kind: "full_weight", module: "model.embed_tokens", vocabulary: true });
-    expect(parsePeftTensorName("base_model.model.lm_head.modules_to_save.default.weight")).toEqual({ kind: "full_weight", module: "lm_head", vocabulary: true });
-    expect(parsePeftTensorName("base_model.model.model.norm.weight")).toEqual({ kind: "full_weight", module: "model.norm", vocabulary: false });
+    expect(parsePeftTensorName("base_model.model.model.embed_tokens.weight")).toEqual({
+      kind: "full_weight",
+      module: "model.embed_tokens",
+      vocabulary: true,
+    });
+    expect(parsePeftTensorName("base_model.model.lm_head.modules_to_save.default.weight")).toEqual({
+      kind: "full_weight",
+      module: "lm_head",
+      vocabulary: true,
+    });
+    expect(parsePeftTensorName("base_model.model.model.norm.weight")).toEqual({
+      kind: "full_weight",
+      module: "model.norm",
+      vocabulary: false,
+    });
     expect(ggufTensorForModule("model.layers.0.self_attn.rotary_emb")).toBeUndefined();
   });
 });
@@ -129,12 +143,18 @@ describe("convertPeftToGguf output", () => {
     const header = await readGgufHeader(outPath);
     expect(header.metadata.get("general.architecture")?.value).toBe("qwen2");
     const peft = await SafetensorsFile.read(join(adapterDir, "adapter_model.safetensors"));
-    expect(await ggufValues(header, "blk.1.attn_q.weight.lora_b")).toEqual(peft.values("base_model.model.model.layers.1.self_attn.q_proj.lora_B.weight"));
+    expect(await ggufValues(header, "blk.1.attn_q.weight.lora_b")).toEqual(
+      peft.values("base_model.model.model.layers.1.self_attn.q_proj.lora_B.weight"),
+    );
   });
 
   it("writes alpha·√r for rsLoRA (unlike llama.cpp's converter)", async () => {
     const outPath = out();
-    const result = await convertPeftToGguf({ adapterDir: await adapter({ useRslora: true, rank: 4, alpha: 8 }), outPath, baseModelPath: llamaBase });
+    const result = await convertPeftToGguf({
+      adapterDir: await adapter({ useRslora: true, rank: 4, alpha: 8 }),
+      outPath,
+      baseModelPath: llamaBase,
+    });
     expect(result.alpha).toBe(16);
     expect((await readGgufHeader(outPath)).metadata.get("adapter.lora.alpha")).toEqual({ type: GgufValueType.FLOAT32, value: 16 });
   });
@@ -196,14 +216,24 @@ describe("convertPeftToGguf refusals", () => {
       "bias",
       /q_proj\.bias" is a trained bias/,
     ],
-    ["modules_to_save", async () => ({ adapterDir: await adapter({ modulesToSave: ["norm"] }) }), "modules_to_save", /modules_to_save is \["norm"\]; those modules are full fine-tuned copies/],
+    [
+      "modules_to_save",
+      async () => ({ adapterDir: await adapter({ modulesToSave: ["norm"] }) }),
+      "modules_to_save",
+      /modules_to_save is \["norm"\]; those modules are full fine-tuned copies/,
+    ],
     [
       "a full non-vocabulary weight without modules_to_save in the config",
       async () => ({ adapterDir: await editConfig(await adapter({ modulesToSave: ["norm"] }), { modules_to_save: null }) }),
       "modules_to_save",
       /model\.norm\.weight" is a full weight/,
     ],
-    ["a resized vocabulary (full embed_tokens/lm_head)", async () => ({ adapterDir: await adapter({ resizedVocabulary: 300 }) }), "resized_vocab", /embed_tokens\.weight" is a full model\.embed_tokens weight, saved when the vocabulary was resized/],
+    [
+      "a resized vocabulary (full embed_tokens/lm_head)",
+      async () => ({ adapterDir: await adapter({ resizedVocabulary: 300 }) }),
+      "resized_vocab",
+      /embed_tokens\.weight" is a full model\.embed_tokens weight, saved when the vocabulary was resized/,
+    ],
     [
       "an lm_head LoRA whose rows differ from the base vocabulary",
       async () => ({ adapterDir: await adapter({ targetModules: ["q_proj", "lm_head"], lmHeadRows: 300 }) }),
@@ -222,15 +252,30 @@ describe("convertPeftToGguf refusals", () => {
       "invalid",
       /pass baseModelPath/,
     ],
-    ["a non-LoRA PEFT type", async () => ({ adapterDir: await editConfig(await adapter(), { peft_type: "LOHA" }) }), "unsupported", /peft_type is LOHA; only LORA/],
-    ["fan_in_fan_out", async () => ({ adapterDir: await editConfig(await adapter(), { fan_in_fan_out: true }) }), "unsupported", /fan_in_fan_out is true/],
+    [
+      "a non-LoRA PEFT type",
+      async () => ({ adapterDir: await editConfig(await adapter(), { peft_type: "LOHA" }) }),
+      "unsupported",
+      /peft_type is LOHA; only LORA/,
+    ],
+    [
+      "fan_in_fan_out",
+      async () => ({ adapterDir: await editConfig(await adapter(), { fan_in_fan_out: true }) }),
+      "unsupported",
+      /fan_in_fan_out is true/,
+    ],
     [
       "an unsupported architecture",
       async () => ({ adapterDir: await adapter(), baseModelPath: undefined, architecture: "gemma" as "llama" }),
       "unsupported",
       /architecture "gemma" is not supported/,
     ],
-    ["an architecture that contradicts the base", async () => ({ adapterDir: await adapter(), architecture: "qwen2" }), "invalid", /architecture "qwen2" was given but the base model/],
+    [
+      "an architecture that contradicts the base",
+      async () => ({ adapterDir: await adapter(), architecture: "qwen2" }),
+      "invalid",
+      /architecture "qwen2" was given but the base model/,
+    ],
     [
       "llama q/k LoRA with no way to know the head counts",
       async () => ({ adapterDir: await adapter(), baseModelPath: undefined, architecture: "llama" }),
@@ -250,7 +295,9 @@ describe("convertPeftToGguf refusals", () => {
     await mkdir(binOnly);
     await writeFile(join(binOnly, "adapter_config.json"), JSON.stringify({ peft_type: "LORA", r: 4, lora_alpha: 8 }));
     await writeFile(join(binOnly, "adapter_model.bin"), "pickle");
-    expect((await refusal({ adapterDir: binOnly })).message).toMatch(/adapter_model\.bin \(pickle\) is not supported; save the adapter with safe_serialization=True/);
+    expect((await refusal({ adapterDir: binOnly })).message).toMatch(
+      /adapter_model\.bin \(pickle\) is not supported; save the adapter with safe_serialization=True/,
+    );
 
     const embedding = await adapter();
     await writeSafetensorsFile(join(embedding, "adapter_model.safetensors"), [

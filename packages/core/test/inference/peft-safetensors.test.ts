@@ -43,7 +43,9 @@ describe("safetensors", () => {
     await writeFile(path, Buffer.concat([length, json, data]));
     expect([...(await SafetensorsFile.read(path)).values("w")]).toEqual([1.25, -3]);
     // Our writer pads the header to 8 bytes like the reference.
-    await writeSafetensorsFile(join(dir, "padded.safetensors"), [{ name: "w", dtype: "F32", shape: [2], values: Float32Array.of(1.25, -3) }]);
+    await writeSafetensorsFile(join(dir, "padded.safetensors"), [
+      { name: "w", dtype: "F32", shape: [2], values: Float32Array.of(1.25, -3) },
+    ]);
     expect(Number((await readFile(join(dir, "padded.safetensors"))).readBigUInt64LE(0)) % 8).toBe(0);
   });
 
@@ -55,7 +57,9 @@ describe("safetensors", () => {
     const cut = join(dir, "cut.safetensors");
     await writeFile(cut, bytes.subarray(0, bytes.length - 4));
     await expect(SafetensorsFile.read(cut)).rejects.toThrow(SafetensorsFormatError);
-    await expect(SafetensorsFile.read(cut)).rejects.toThrow(`${cut}: tensor "w": data ends at 16 but the file holds only 12 data bytes (truncated)`);
+    await expect(SafetensorsFile.read(cut)).rejects.toThrow(
+      `${cut}: tensor "w": data ends at 16 but the file holds only 12 data bytes (truncated)`,
+    );
 
     const notJson = join(dir, "not-json.safetensors");
     const broken = Buffer.from(bytes);

@@ -33,7 +33,12 @@ describe("RemoteBackend against a loopback fake of the OpenAI API", () => {
     const result = await backend.generate({ prompt: { kind: "chat", messages: [{ role: "user", content: "hi" }] }, maxTokens: 5 });
     expect(result).toMatchObject({ text: "hello there", tokensIn: 12, tokensOut: 2, stopReason: "eos", mode: "chat" });
     expect(result.confidence).toBeCloseTo(0.5, 6);
-    expect(fake.requests[0]?.body).toMatchObject({ model: "fake-model", max_tokens: 5, temperature: 0, messages: [{ role: "user", content: "hi" }] });
+    expect(fake.requests[0]?.body).toMatchObject({
+      model: "fake-model",
+      max_tokens: 5,
+      temperature: 0,
+      messages: [{ role: "user", content: "hi" }],
+    });
   });
 
   it("runs Alpaca prompts through /completions with the section stops", async () => {
@@ -63,7 +68,9 @@ describe("RemoteBackend against a loopback fake of the OpenAI API", () => {
 
   it("gives UPSTREAM_ERROR with the last output when every attempt is invalid", async () => {
     for (let i = 0; i < 3; i++) fake.script.push({ status: 200, body: { choices: [{ message: { content: '{"name":1}' } }] } });
-    await expect(backend.json({ prompt: { kind: "chat", messages: [{ role: "user", content: "x" }] }, schema, maxRetries: 2 })).rejects.toMatchObject({
+    await expect(
+      backend.json({ prompt: { kind: "chat", messages: [{ role: "user", content: "x" }] }, schema, maxRetries: 2 }),
+    ).rejects.toMatchObject({
       code: "UPSTREAM_ERROR",
       details: { lastOutput: '{"name":1}', attempts: 3 },
     });
@@ -95,7 +102,9 @@ describe("RemoteBackend against a loopback fake of the OpenAI API", () => {
   it("times out at the deadline, aborting the request, and the next call succeeds", async () => {
     fake.script.push({ status: 200, body: {}, delayMs: 2_000 });
     const started = Date.now();
-    await expect(backend.generate({ prompt: { kind: "completion", text: "x" }, deadlineMs: 80 })).rejects.toMatchObject({ code: "TIMEOUT" });
+    await expect(backend.generate({ prompt: { kind: "completion", text: "x" }, deadlineMs: 80 })).rejects.toMatchObject({
+      code: "TIMEOUT",
+    });
     // Well before the fake's 2 s answer: the deadline, not the response, ended the call (a busy machine adds its own delay).
     expect(Date.now() - started).toBeLessThan(1_000);
     const next = await backend.generate({ prompt: { kind: "completion", text: "x" } });
@@ -103,7 +112,10 @@ describe("RemoteBackend against a loopback fake of the OpenAI API", () => {
   });
 
   it("an unreachable server is UPSTREAM_ERROR on calls and NOT_READY on load", async () => {
-    const gone = new RemoteBackend({ baseUrl: "http://127.0.0.1:9/v1", model: "m", maxAttempts: 2, backoffMs: 1 }, { logger: silentLogger });
+    const gone = new RemoteBackend(
+      { baseUrl: "http://127.0.0.1:9/v1", model: "m", maxAttempts: 2, backoffMs: 1 },
+      { logger: silentLogger },
+    );
     await expect(gone.generate({ prompt: { kind: "completion", text: "x" } })).rejects.toMatchObject({ code: "UPSTREAM_ERROR" });
     await expect(gone.load()).rejects.toMatchObject({ code: "NOT_READY" });
     expect(gone.readiness.state.state).toBe("failed");

@@ -18,7 +18,14 @@ export { generateProject, writeGeneratedProject } from "../../../../apps/catdoc-
 export async function indexThisRepository(dir: string): Promise<string> {
   const catalog = join(dir, "catalog.json");
   // Asynchronously: the test process keeps serving the other suites' clients meanwhile.
-  await promisify(execFile)(SERVER_NODE, [join(REPO_ROOT, "apps/mochi-server/dist/cli.js"), "index", REPO_ROOT, "--out", catalog, "--quiet"]);
+  await promisify(execFile)(SERVER_NODE, [
+    join(REPO_ROOT, "apps/mochi-server/dist/cli.js"),
+    "index",
+    REPO_ROOT,
+    "--out",
+    catalog,
+    "--quiet",
+  ]);
   return catalog;
 }
 
@@ -40,7 +47,16 @@ const GIT_ENV = {
 
 const AREAS = ["core", "catdoc", "mochi", "solo", "local-model", "docs", "bench", "ci"];
 const VERBS = ["fix", "add", "speed up", "simplify", "document", "test", "rename", "harden"];
-const THINGS = ["the HTTP runner", "response levels", "the search index", "paging", "the quality gate", "config parsing", "the dashboard", "error codes"];
+const THINGS = [
+  "the HTTP runner",
+  "response levels",
+  "the search index",
+  "paging",
+  "the quality gate",
+  "config parsing",
+  "the dashboard",
+  "error codes",
+];
 
 /**
  * A git repository of `commits` commits over `files` source files (written in one `git
@@ -49,16 +65,22 @@ const THINGS = ["the HTTP runner", "response levels", "the search index", "pagin
  */
 export async function writeGitHistory(dir: string, commits: number, files: number): Promise<void> {
   await mkdir(dir, { recursive: true });
-  const git = (args: string[], input?: string) => execFileSync("git", args, { cwd: dir, env: GIT_ENV, input, stdio: ["pipe", "pipe", "ignore"] });
+  const git = (args: string[], input?: string) =>
+    execFileSync("git", args, { cwd: dir, env: GIT_ENV, input, stdio: ["pipe", "pipe", "ignore"] });
   git(["init", "-q", "-b", "main"]);
   const contents = Array.from({ length: files }, (_, i) => `// module ${i}\nexport const value${i} = ${i};\n`);
   const chunks: string[] = [];
   const data = (text: string) => `data ${Buffer.byteLength(text)}\n${text}\n`;
   for (let c = 0; c < commits; c += 1) {
     const subject = `${AREAS[c % AREAS.length]}: ${VERBS[(c * 3) % VERBS.length]} ${THINGS[(c * 5) % THINGS.length]} (#${c + 1})`;
-    const body = c % 3 === 0 ? `\n\nWhy: the old behaviour surprised callers under load.\nHow: one place now owns it; tests cover the edge cases of change ${c}.` : "";
+    const body =
+      c % 3 === 0
+        ? `\n\nWhy: the old behaviour surprised callers under load.\nHow: one place now owns it; tests cover the edge cases of change ${c}.`
+        : "";
     const when = 1_735_000_000 + c * 3_600;
-    chunks.push(`commit refs/heads/main\nmark :${c + 1}\nauthor Ada Tester <ada@example.com> ${when} +0000\ncommitter Ada Tester <ada@example.com> ${when} +0000\n`);
+    chunks.push(
+      `commit refs/heads/main\nmark :${c + 1}\nauthor Ada Tester <ada@example.com> ${when} +0000\ncommitter Ada Tester <ada@example.com> ${when} +0000\n`,
+    );
     chunks.push(data(`${subject}${body}`));
     if (c > 0) chunks.push(`from :${c}\n`);
     for (const f of c === 0 ? contents.keys() : [c % files, (c * 7) % files]) {

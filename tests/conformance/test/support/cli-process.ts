@@ -15,11 +15,21 @@ export interface CliProcess {
   stop: () => Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-export async function startCli(entry: string, args: string[], options: { env: Record<string, string>; cwd: string; ready: RegExp }): Promise<CliProcess> {
-  const child = spawn(SERVER_NODE, [entry, ...args], { cwd: options.cwd, env: { ...process.env, ...options.env }, stdio: ["ignore", "pipe", "pipe"] });
+export async function startCli(
+  entry: string,
+  args: string[],
+  options: { env: Record<string, string>; cwd: string; ready: RegExp },
+): Promise<CliProcess> {
+  const child = spawn(SERVER_NODE, [entry, ...args], {
+    cwd: options.cwd,
+    env: { ...process.env, ...options.env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let stdout = "";
   let stderr = "";
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once("exit", (code, signal) => resolve({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once("exit", (code, signal) => resolve({ code, signal })),
+  );
   const match = await new Promise<RegExpExecArray>((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill("SIGKILL");
@@ -42,7 +52,11 @@ export async function startCli(entry: string, args: string[], options: { env: Re
     });
     void exited.then(({ code, signal }) => {
       clearTimeout(timer);
-      reject(new Error(`${entry} ${args.join(" ")} exited (code ${code}, signal ${signal}) before it was ready.\nstdout:\n${stdout}\nstderr:\n${stderr}`));
+      reject(
+        new Error(
+          `${entry} ${args.join(" ")} exited (code ${code}, signal ${signal}) before it was ready.\nstdout:\n${stdout}\nstderr:\n${stderr}`,
+        ),
+      );
     });
   });
   return {

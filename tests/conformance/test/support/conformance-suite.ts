@@ -16,7 +16,14 @@ const require = createRequire(import.meta.url);
  * The generic server scenarios every server must pass; resources-list too, since every server
  * answers resources/list (an empty list where it has no resources: the suite accepts that).
  */
-export const GENERIC_SCENARIOS = ["server-initialize", "ping", "tools-list", "logging-set-level", "dns-rebinding-protection", "resources-list"] as const;
+export const GENERIC_SCENARIOS = [
+  "server-initialize",
+  "ping",
+  "tools-list",
+  "logging-set-level",
+  "dns-rebinding-protection",
+  "resources-list",
+] as const;
 
 export interface ConformanceCheck {
   id: string;

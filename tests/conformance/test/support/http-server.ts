@@ -17,7 +17,11 @@ export interface HttpServerProcess {
 const READY = /ready on (http:\/\/127\.0\.0\.1:(\d+)\/mcp)/;
 
 export async function startHttpServer(server: ServerUnderTest, env: Record<string, string>, cwd: string): Promise<HttpServerProcess> {
-  const child = spawn(SERVER_NODE, [server.entry, "--http", "0"], { cwd, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(SERVER_NODE, [server.entry, "--http", "0"], {
+    cwd,
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let stderr = "";
   let stdout = "";
   child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));

@@ -37,7 +37,10 @@ export function rawRequest(
 function decodeAddress(hex: string, v6: boolean): string {
   if (!v6) {
     const bytes = hex.match(/../g) ?? [];
-    return bytes.reverse().map((b) => parseInt(b, 16)).join(".");
+    return bytes
+      .reverse()
+      .map((b) => parseInt(b, 16))
+      .join(".");
   }
   return hex.toLowerCase();
 }
@@ -48,7 +51,10 @@ function decodeAddress(hex: string, v6: boolean): string {
  */
 export function listeningAddresses(port: number): string[] {
   const found: string[] = [];
-  for (const [file, v6] of [["/proc/net/tcp", false], ["/proc/net/tcp6", true]] as const) {
+  for (const [file, v6] of [
+    ["/proc/net/tcp", false],
+    ["/proc/net/tcp6", true],
+  ] as const) {
     let text: string;
     try {
       text = readFileSync(file, "utf8");

@@ -167,10 +167,14 @@ export function evaluateScenario(
   for (const entry of applicable) {
     const listed = checks.filter((check) => entry.checks.includes(check.id));
     for (const check of listed.filter((c) => c.status === "SUCCESS")) {
-      verdict.failures.push(`${scenario} › ${check.id}: SUCCESS although listed as an expected failure; remove it from expected-failures-2026.ts`);
+      verdict.failures.push(
+        `${scenario} › ${check.id}: SUCCESS although listed as an expected failure; remove it from expected-failures-2026.ts`,
+      );
     }
     if (!listed.some((check) => check.status === "FAILURE") && !listed.some((check) => check.status === "SUCCESS")) {
-      verdict.failures.push(`${scenario} › expected-failure entry for ${entry.checks.join(", ")} is stale: none of its checks failed; remove it`);
+      verdict.failures.push(
+        `${scenario} › expected-failure entry for ${entry.checks.join(", ")} is stale: none of its checks failed; remove it`,
+      );
     }
   }
   return verdict;

@@ -7,7 +7,17 @@ import { join } from "node:path";
 import { appEntry, linkOut, makeSandbox, writesOutside, REPO_ROOT } from "./sandbox.js";
 import { BASE_ENV, CORE_DEFAULT_DEADLINE_MS, type FuzzTarget } from "./target.js";
 
-const OBJECTS = ["req-notes", "req-offline", "req-search", "req-sync", "design-sync", "design-editor", "impl-store", "impl-app", "impl-sync"];
+const OBJECTS = [
+  "req-notes",
+  "req-offline",
+  "req-search",
+  "req-sync",
+  "design-sync",
+  "design-editor",
+  "impl-store",
+  "impl-app",
+  "impl-sync",
+];
 
 export const catdocTarget: FuzzTarget = {
   name: "catdoc-mcp",

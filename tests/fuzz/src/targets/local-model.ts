@@ -23,8 +23,10 @@ const FLAG_SCHEMA = { type: "object", properties: { flag: { type: "boolean" } },
 const FILES: Record<string, string> = {
   "notes.md": "---\ntitle: Notes\ntags: [a, b]\nnested:\n  key: value\n---\n# Notes\n\n## Plan\n\nSome text.\n",
   "README.md": "# Readme\n\n## Install\n\n## Use\n\n### Details\n",
-  "src/a.ts": 'import { b } from "./b.js";\nexport const a = (x: number): number => b(x) + 1;\nexport function helper(): string {\n  return "a";\n}\n',
-  "src/b.ts": 'import * as path from "node:path";\nexport function b(x: number): number {\n  return path.sep.length + x;\n}\nexport type Shape = { kind: "b" };\n',
+  "src/a.ts":
+    'import { b } from "./b.js";\nexport const a = (x: number): number => b(x) + 1;\nexport function helper(): string {\n  return "a";\n}\n',
+  "src/b.ts":
+    'import * as path from "node:path";\nexport function b(x: number): number {\n  return path.sep.length + x;\n}\nexport type Shape = { kind: "b" };\n',
   "src/util.js": "export default function util() {\n  return 1;\n}\nmodule.exports = { util };\n",
   "redos.txt": `${"a".repeat(40)}!\n`,
   "data.json": '{"a": 1, "b": [1, 2, 3]}\n',
@@ -107,16 +109,25 @@ export const localModelTarget: FuzzTarget = {
       writesOutside: () => writesOutside(dir, sandbox),
       deadlineMs: () => TIMEOUT_MS,
       // The model loads in the background after start: wait for it before the fuzz begins.
-      warmUp: { tool: "local_extract", arguments: { task_type: "frontmatter", engine: "model", files: ["notes.md"], extract: { fields: ["flag"] }, schema: FLAG_SCHEMA } },
+      warmUp: {
+        tool: "local_extract",
+        arguments: { task_type: "frontmatter", engine: "model", files: ["notes.md"], extract: { fields: ["flag"] }, schema: FLAG_SCHEMA },
+      },
       golden: [
         { tool: "local_extract", arguments: { task_type: "frontmatter", files: ["notes.md"] } },
-        { tool: "local_extract", arguments: { task_type: "pattern_match", files: ["redos.txt", "notes.md"], extract: { patterns: ["(a+)+$", "^#"] } } },
+        {
+          tool: "local_extract",
+          arguments: { task_type: "pattern_match", files: ["redos.txt", "notes.md"], extract: { patterns: ["(a+)+$", "^#"] } },
+        },
         { tool: "local_analyze", arguments: { task_type: "dependencies", files: ["src/a.ts"], depth: 2 } },
         { tool: "local_git", arguments: { task_type: "status" } },
         { tool: "local_git", arguments: { task_type: "log", options: { limit: 5 } } },
         { tool: "local_verify", arguments: { checks: [{ id: "C1", file: "notes.md", condition: { type: "contains", value: "Notes" } }] } },
         { tool: "local_generate", arguments: { template: "# {{title}}\n", variables: { title: "Fuzz" }, output_path: "out/golden.md" } },
-        { tool: "local_extract", arguments: { task_type: "frontmatter", engine: "model", files: ["notes.md"], extract: { fields: ["flag"] }, schema: FLAG_SCHEMA } },
+        {
+          tool: "local_extract",
+          arguments: { task_type: "frontmatter", engine: "model", files: ["notes.md"], extract: { fields: ["flag"] }, schema: FLAG_SCHEMA },
+        },
         { tool: "local_extract", arguments: { task_type: "structure", files: ["README.md"], extract: { summarize: true } } },
         { tool: "local_analyze", arguments: { task_type: "dependencies", engine: "model", files: ["src/b.ts"] } },
         { tool: "local_git", arguments: { task_type: "log", engine: "model", options: { limit: 2 } } },

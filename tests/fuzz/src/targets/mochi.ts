@@ -55,9 +55,21 @@ export const mochiTarget: FuzzTarget = {
         { tool: "suggest_pattern", arguments: { goal: "handle errors in a service" } },
         { tool: "suggest_pattern", arguments: { goal: "export a report", limit: 10, response_level: "full" } },
         { tool: "domain_query", arguments: { instruction: "How are errors handled here?" } },
-        { tool: "domain_query", arguments: { instruction: "Where is input validated?", input: "function check(x) {}", max_tokens: 64, response_level: "full" } },
+        {
+          tool: "domain_query",
+          arguments: { instruction: "Where is input validated?", input: "function check(x) {}", max_tokens: 64, response_level: "full" },
+        },
         { tool: "complete_code", arguments: { prefix: "export function add(a: number, b: number) {\n  return " } },
-        { tool: "complete_code", arguments: { prefix: "def add(a, b):\n    return ", suffix: "\n\nprint(add(1, 2))\n", language: "python", max_tokens: 32, response_level: "full" } },
+        {
+          tool: "complete_code",
+          arguments: {
+            prefix: "def add(a, b):\n    return ",
+            suffix: "\n\nprint(add(1, 2))\n",
+            language: "python",
+            max_tokens: 32,
+            response_level: "full",
+          },
+        },
       ],
     };
   },

@@ -169,7 +169,10 @@ function splitEnv(assignment: string, where: string): [string, string] {
 }
 
 /** `claude mcp add [options] <name> -- <command> [args]` or `claude mcp add --transport http <name> <url>`. */
-export function claudeMcpAdd(words: string[], where: string): { name: string; scope: string; transport: string; env: Record<string, string>; command?: string[]; url?: string } {
+export function claudeMcpAdd(
+  words: string[],
+  where: string,
+): { name: string; scope: string; transport: string; env: Record<string, string>; command?: string[]; url?: string } {
   if (words.slice(0, 3).join(" ") !== "claude mcp add") throw new Error(`${where}: not claude mcp add`);
   const dash = words.indexOf("--");
   const head = dash < 0 ? words.slice(3) : words.slice(3, dash);
@@ -196,11 +199,19 @@ export function claudeMcpAdd(words: string[], where: string): { name: string; sc
     return { name, scope, transport, env, url: positional[1] };
   }
   if (transport !== "stdio") throw new Error(`${where}: transport ${transport}`);
-  if (command === undefined || command.length === 0 || positional.length !== 1) throw new Error(`${where}: a stdio server is '<name> -- <command> [args]'`);
+  if (command === undefined || command.length === 0 || positional.length !== 1)
+    throw new Error(`${where}: a stdio server is '<name> -- <command> [args]'`);
   return { name, scope, transport, env, command };
 }
 
-function launchOf(source: string, client: Client, kind: Launch["kind"], command: string, args: string[], env: Record<string, string>): Launch {
+function launchOf(
+  source: string,
+  client: Client,
+  kind: Launch["kind"],
+  command: string,
+  args: string[],
+  env: Record<string, string>,
+): Launch {
   return { source, client, kind, command, args, env, ...npxTarget(command, args) };
 }
 
@@ -215,7 +226,9 @@ export function readmeLaunches(readme: string): Launch[] {
       if (command !== "npx") throw new Error(`README.md "Use a server": a line that is not npx: ${l}`);
       const target = npxTarget(command, args);
       const source = `README.md:${line + block.line - 1} ${l.replace(/\s+#.*$/, "")}`;
-      launches.push(launchOf(source, "shell", args.includes("-p") ? "cli" : target.binArgs.includes("--http") ? "http" : "server", command, args, {}));
+      launches.push(
+        launchOf(source, "shell", args.includes("-p") ? "cli" : target.binArgs.includes("--http") ? "http" : "server", command, args, {}),
+      );
     }
   }
   return launches;
@@ -228,7 +241,8 @@ export function clientsLaunches(markdown: string, file = "docs/clients.md"): Lau
     const where = `${file}:${block.line}`;
     if (block.lang === "json") {
       const format = JSON_FILES[block.meta];
-      if (format === undefined) throw new Error(`${where}: a json block must name its file (one of ${Object.keys(JSON_FILES).join(", ")}), got '${block.meta}'`);
+      if (format === undefined)
+        throw new Error(`${where}: a json block must name its file (one of ${Object.keys(JSON_FILES).join(", ")}), got '${block.meta}'`);
       launches.push(...jsonLaunches(JSON.parse(block.body) as unknown, block.meta, where));
     } else if (block.lang === "sh") {
       const lines = shellLines(block.body);
@@ -247,7 +261,14 @@ export function clientsLaunches(markdown: string, file = "docs/clients.md"): Lau
           launches.push(launchOf(`${where} claude mcp add ${add.name}`, "claude-code", "server", command, args, add.env));
         } else if (words[0] === "npx") {
           const [command, ...args] = words;
-          const launch = launchOf(`${where} ${l}`, "shell", args.includes("--http") ? "http" : args.includes("-p") ? "cli" : "server", command, args, {});
+          const launch = launchOf(
+            `${where} ${l}`,
+            "shell",
+            args.includes("--http") ? "http" : args.includes("-p") ? "cli" : "server",
+            command,
+            args,
+            {},
+          );
           if (launch.kind === "http") pendingHttp = launch;
           launches.push(launch);
         } else {
@@ -268,14 +289,17 @@ function jsonLaunches(config: unknown, file: string, where: string): Launch[] {
   const other = format.key === "servers" ? "mcpServers" : "servers";
   if (other in config) throw new Error(`${where}: ${file} keeps its servers under "${format.key}", not "${other}"`);
   const servers = (config as Record<string, unknown>)[format.key];
-  if (typeof servers !== "object" || servers === null || Object.keys(servers).length === 0) throw new Error(`${where}: ${file} has no "${format.key}"`);
+  if (typeof servers !== "object" || servers === null || Object.keys(servers).length === 0)
+    throw new Error(`${where}: ${file} has no "${format.key}"`);
   return Object.entries(servers as Record<string, Record<string, unknown>>).map(([name, entry]) => {
     const at = `${where} ${file} "${name}"`;
     if (format.client === "vscode" && entry.type !== "stdio") throw new Error(`${at}: VS Code needs "type": "stdio"`);
     if (entry.type !== undefined && entry.type !== "stdio") throw new Error(`${at}: type ${String(entry.type)}`);
     const { command, args = [], env = {} } = entry as { command?: unknown; args?: unknown; env?: unknown };
-    if (typeof command !== "string" || !Array.isArray(args) || !args.every((a) => typeof a === "string")) throw new Error(`${at}: command and args`);
-    if (typeof env !== "object" || env === null || !Object.values(env).every((v) => typeof v === "string")) throw new Error(`${at}: env values must be strings`);
+    if (typeof command !== "string" || !Array.isArray(args) || !args.every((a) => typeof a === "string"))
+      throw new Error(`${at}: command and args`);
+    if (typeof env !== "object" || env === null || !Object.values(env).every((v) => typeof v === "string"))
+      throw new Error(`${at}: env values must be strings`);
     const unknownKeys = Object.keys(entry).filter((k) => !["type", "command", "args", "env"].includes(k));
     if (unknownKeys.length > 0) throw new Error(`${at}: keys this test does not know: ${unknownKeys.join(", ")}`);
     return launchOf(at, format.client, "server", command, args as string[], env as Record<string, string>);
@@ -325,7 +349,8 @@ export function staticProblems(
   const problems: string[] = [];
   const pkg = packages.get(launch.pkg);
   if (pkg === undefined) return [`${launch.source}: names ${launch.pkg}, not one of ${[...packages.keys()].join(", ")}`];
-  if (!pkg.bins.includes(launch.bin)) problems.push(`${launch.source}: ${launch.pkg} has no bin '${launch.bin}' (it has ${pkg.bins.join(", ")})`);
+  if (!pkg.bins.includes(launch.bin))
+    problems.push(`${launch.source}: ${launch.pkg} has no bin '${launch.bin}' (it has ${pkg.bins.join(", ")})`);
   for (const name of Object.keys(launch.env)) {
     if (!pkg.variables.has(name)) problems.push(`${launch.source}: ${launch.pkg}'s server does not read ${name}`);
   }

@@ -11,7 +11,11 @@ export function registerDashboardCommand({ program, action, setup }: CommandRegi
   program
     .command("dashboard")
     .description("serve the web dashboard (graph, validation, trace) and its read-only REST API on 127.0.0.1")
-    .option("--port <port>", `TCP port on 127.0.0.1 (default: dashboard.port of .catdoc/config.yaml, else ${DEFAULT_DASHBOARD_PORT}; 0 picks a free one)`, portNumber)
+    .option(
+      "--port <port>",
+      `TCP port on 127.0.0.1 (default: dashboard.port of .catdoc/config.yaml, else ${DEFAULT_DASHBOARD_PORT}; 0 picks a free one)`,
+      portNumber,
+    )
     .addHelpText(
       "after",
       "\nThe URL is printed on stderr once the server listens; stop it with Ctrl+C (SIGINT) or SIGTERM.\n" +
@@ -25,10 +29,16 @@ export function registerDashboardCommand({ program, action, setup }: CommandRegi
         const project = await context.load();
         const configured = project.config.dashboard;
         if (configured?.host !== undefined && !["127.0.0.1", "localhost"].includes(configured.host)) {
-          context.note(`catdoc: ignoring dashboard.host '${configured.host}' from config.yaml: the dashboard listens on ${DASHBOARD_HOST} only.`);
+          context.note(
+            `catdoc: ignoring dashboard.host '${configured.host}' from config.yaml: the dashboard listens on ${DASHBOARD_HOST} only.`,
+          );
         }
         const port = options.port ?? configured?.port ?? DEFAULT_DASHBOARD_PORT;
-        const [{ createLogger }, { startDashboard }, store] = await Promise.all([import("@local-mcp/core"), import("../../dashboard/server.js"), context.store()]);
+        const [{ createLogger }, { startDashboard }, store] = await Promise.all([
+          import("@local-mcp/core"),
+          import("../../dashboard/server.js"),
+          context.store(),
+        ]);
         const logger = createLogger({ name: "catdoc-dashboard", level: "warn", write: (line) => void setup.io.stderr.write(line) });
         const dashboard = await startDashboard({ store, port, logger });
         context.note(`CatDoc dashboard listening on ${dashboard.url} (project ${context.root})`);

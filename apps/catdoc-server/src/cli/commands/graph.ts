@@ -25,7 +25,10 @@ export function registerGraphCommand({ program, action }: CommandRegistry): void
     .action(
       action(async (context, options: GraphOptions) => {
         const project = await context.load();
-        const [{ buildGraph }, { toDot, toMermaid }] = await Promise.all([import("../../dashboard/graph.js"), import("../render/graph-formats.js")]);
+        const [{ buildGraph }, { toDot, toMermaid }] = await Promise.all([
+          import("../../dashboard/graph.js"),
+          import("../render/graph-formats.js"),
+        ]);
         const graph = buildGraph(project.index, {
           ...(options.category === undefined ? {} : { categoryId: options.category }),
           functors: options.functors === true,

@@ -43,7 +43,9 @@ export function registerImportCommand({ program, action, setup }: CommandRegistr
           const ids = project.model.categories.map((c) => c.id);
           if (ids.length !== 1 || ids[0] === undefined) {
             throw new CliUsageError(
-              ids.length === 0 ? "the project has no category yet: give --category <id> --create-category <name>" : `choose a category with --category (${ids.join(", ")})`,
+              ids.length === 0
+                ? "the project has no category yet: give --category <id> --create-category <name>"
+                : `choose a category with --category (${ids.join(", ")})`,
             );
           }
           categoryId = ids[0];

@@ -18,13 +18,17 @@ export function registerInitCommand({ program, action }: CommandRegistry): void 
       action(async (context, options: InitOptions) => {
         let result;
         try {
-          result = await (await context.store()).init({
+          result = await (
+            await context.store()
+          ).init({
             ...(options.force === true ? { force: true } : {}),
             ...(options.name === undefined ? {} : { projectName: options.name }),
           });
         } catch (error) {
           if (error instanceof CatDocConflictError && "root" in error.details) {
-            throw new CatDocConflictError(`CatDoc project already initialized at '${context.root}'. Use --force to replace it.`, { root: context.root });
+            throw new CatDocConflictError(`CatDoc project already initialized at '${context.root}'. Use --force to replace it.`, {
+              root: context.root,
+            });
           }
           throw error;
         }

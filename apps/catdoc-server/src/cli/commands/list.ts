@@ -34,13 +34,20 @@ interface Listing {
 async function listing(index: ProjectIndex, kind: Kind, options: ListOptions): Promise<Listing> {
   const categoryId = options.category;
   if (options.domain !== undefined && kind !== "objects") throw new CliUsageError("--domain applies to `list objects` only");
-  if (categoryId !== undefined && kind === "categories") throw new CliUsageError("--category does not apply to `list categories` (use `catdoc show category <id>`)");
+  if (categoryId !== undefined && kind === "categories")
+    throw new CliUsageError("--category does not apply to `list categories` (use `catdoc show category <id>`)");
   const inCategory = categoryId === undefined ? {} : { categoryId };
-  const { categorySummaries, functorSummaries, morphismViews, naturalTransformationSummaries, objectViews } = await import("../../dashboard/views.js");
+  const { categorySummaries, functorSummaries, morphismViews, naturalTransformationSummaries, objectViews } =
+    await import("../../dashboard/views.js");
   switch (kind) {
     case "objects": {
       const items = objectViews(index, { ...inCategory, ...(options.domain === undefined ? {} : { domain: options.domain }) });
-      return { key: "objects", headers: ["ID", "TITLE", "DOMAIN", "CATEGORY"], items, rows: items.map((o) => [o.id, o.title, o.domain, o.categoryId]) };
+      return {
+        key: "objects",
+        headers: ["ID", "TITLE", "DOMAIN", "CATEGORY"],
+        items,
+        rows: items.map((o) => [o.id, o.title, o.domain, o.categoryId]),
+      };
     }
     case "morphisms": {
       const items = morphismViews(index, inCategory);
@@ -53,7 +60,12 @@ async function listing(index: ProjectIndex, kind: Kind, options: ListOptions): P
     }
     case "categories": {
       const items = categorySummaries(index);
-      return { key: "categories", headers: ["ID", "NAME", "OBJECTS", "MORPHISMS"], items, rows: items.map((c) => [c.id, c.name, String(c.objectCount), String(c.morphismCount)]) };
+      return {
+        key: "categories",
+        headers: ["ID", "NAME", "OBJECTS", "MORPHISMS"],
+        items,
+        rows: items.map((c) => [c.id, c.name, String(c.objectCount), String(c.morphismCount)]),
+      };
     }
     case "functors": {
       const items = functorSummaries(index, categoryId);

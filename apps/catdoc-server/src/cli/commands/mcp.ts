@@ -27,23 +27,36 @@ interface McpOptions {
 async function dashboardPort(context: CommandContext, options: McpOptions): Promise<number> {
   if (options.port !== undefined) return options.port;
   // An uninitialized project (catdoc_init may create it later) still gets a dashboard.
-  const configured = await context.store().then(
-    (store) => store.load().then((project) => project.config.dashboard?.port),
-    () => undefined,
-  ).catch(() => undefined);
+  const configured = await context
+    .store()
+    .then(
+      (store) => store.load().then((project) => project.config.dashboard?.port),
+      () => undefined,
+    )
+    .catch(() => undefined);
   const port = configured ?? DEFAULT_DASHBOARD_PORT;
   if (port !== 0 && port === options.http) {
-    context.note(`catdoc: the dashboard's port ${port} is the MCP endpoint's (--http): the dashboard takes a free port instead (choose one with --port)`);
+    context.note(
+      `catdoc: the dashboard's port ${port} is the MCP endpoint's (--http): the dashboard takes a free port instead (choose one with --port)`,
+    );
     return 0;
   }
   return port;
 }
 
 /** The dashboard beside the MCP server. Failing to start it is reported, not fatal: the MCP server still runs. */
-async function startBesideMcp(context: CommandContext, options: McpOptions, registry: CommandRegistry): Promise<DashboardHandle | undefined> {
+async function startBesideMcp(
+  context: CommandContext,
+  options: McpOptions,
+  registry: CommandRegistry,
+): Promise<DashboardHandle | undefined> {
   const port = await dashboardPort(context, options);
   try {
-    const [{ createLogger }, { startDashboard }, store] = await Promise.all([import("@local-mcp/core"), import("../../dashboard/server.js"), context.store()]);
+    const [{ createLogger }, { startDashboard }, store] = await Promise.all([
+      import("@local-mcp/core"),
+      import("../../dashboard/server.js"),
+      context.store(),
+    ]);
     const logger = createLogger({ name: "catdoc-dashboard", level: "warn", write: (line) => void registry.setup.io.stderr.write(line) });
     const dashboard = await startDashboard({ store, port, logger });
     context.note(`CatDoc dashboard: ${dashboard.url}`);
@@ -60,7 +73,11 @@ export function registerMcpCommand(registry: CommandRegistry): void {
     .command("mcp")
     .description("run the CatDoc MCP server over stdio (as catdoc-mcp does), optionally with the dashboard")
     .option("--dashboard", "also serve the dashboard on 127.0.0.1 and print its URL on stderr")
-    .option("--port <port>", `dashboard port (default: dashboard.port of config.yaml, else ${DEFAULT_DASHBOARD_PORT}; never the --http port)`, portNumber)
+    .option(
+      "--port <port>",
+      `dashboard port (default: dashboard.port of config.yaml, else ${DEFAULT_DASHBOARD_PORT}; never the --http port)`,
+      portNumber,
+    )
     .option("--http <port>", "serve MCP over Streamable HTTP at http://127.0.0.1:<port>/mcp instead of stdio", portNumber)
     .addHelpText(
       "after",
@@ -72,7 +89,8 @@ export function registerMcpCommand(registry: CommandRegistry): void {
     )
     .action(
       action(async (context, options: McpOptions) => {
-        if (options.port !== undefined && options.dashboard !== true) throw new CliUsageError("--port is the dashboard's port: use it with --dashboard");
+        if (options.port !== undefined && options.dashboard !== true)
+          throw new CliUsageError("--port is the dashboard's port: use it with --dashboard");
         if (options.dashboard === true && options.http !== undefined && options.http !== 0 && options.port === options.http) {
           throw new CliUsageError(`--port and --http are both ${options.http}: the dashboard and the MCP endpoint need a port each`);
         }

@@ -46,7 +46,8 @@ export function registerSearchCommand({ program, action }: CommandRegistry): voi
             result.hits.map((hit) => [hit.score.toFixed(2), hit.id, hit.title, hit.domain, hit.categoryId]),
           ),
         );
-        if (result.hits.length < result.total) context.note(`Showing ${result.hits.length} of ${result.total} matches (--limit ${options.limit}).`);
+        if (result.hits.length < result.total)
+          context.note(`Showing ${result.hits.length} of ${result.total} matches (--limit ${options.limit}).`);
       }),
     );
 }

@@ -15,8 +15,10 @@ const KINDS: Kind[] = ["object", "morphism", "category", "functor", "nt", "natur
 
 async function detailOf(project: CatDocProject, kind: Kind, id: string): Promise<{ json: unknown; text: string }> {
   const { index } = project;
-  const [{ categoryDetail, functorDetail, morphismDetail, naturalTransformationDetail, objectDetail }, { categoryText, functorText, morphismText, naturalTransformationText, objectText }] =
-    await Promise.all([import("../../dashboard/details.js"), import("../render/details-text.js")]);
+  const [
+    { categoryDetail, functorDetail, morphismDetail, naturalTransformationDetail, objectDetail },
+    { categoryText, functorText, morphismText, naturalTransformationText, objectText },
+  ] = await Promise.all([import("../../dashboard/details.js"), import("../render/details-text.js")]);
   switch (kind) {
     case "object": {
       const detail = await objectDetail(project, id);
@@ -62,7 +64,9 @@ export function registerShowCommand({ program, action }: CommandRegistry): void 
         }
         context.out(detail.text);
         if (options.content === true && kind === "object") {
-          context.out(document === undefined ? "\n(no document found for this object)" : `\n--- document ---\n${safeText(document.body).trim()}`);
+          context.out(
+            document === undefined ? "\n(no document found for this object)" : `\n--- document ---\n${safeText(document.body).trim()}`,
+          );
         }
       }),
     );

@@ -27,16 +27,25 @@ export function registerTraceCommand({ program, action }: CommandRegistry): void
     .argument("[target]", "target object id (optional with --to-category)")
     .addOption(formatOption(["text", "json"], "text"))
     .option("--all", "list every simple path, not only the shortest")
-    .option("--max-depth <n>", "longest path listed by --all (morphisms), or most functor/component steps across categories (default 10)", positiveInteger)
+    .option(
+      "--max-depth <n>",
+      "longest path listed by --all (morphisms), or most functor/component steps across categories (default 10)",
+      positiveInteger,
+    )
     .option("--category <id>", "trace inside this category")
     .option("--to-category <id>", "trace across categories into this one (through functors and natural transformations)")
     .addHelpText("after", HELP)
     .action(
       action(async (context, source: string, target: string | undefined, options: TraceOptions) => {
-        if (target === undefined && options.toCategory === undefined) throw new CliUsageError("trace needs a target object, or --to-category <id>");
-        if (options.category !== undefined && options.toCategory !== undefined) throw new CliUsageError("give --category or --to-category, not both");
+        if (target === undefined && options.toCategory === undefined)
+          throw new CliUsageError("trace needs a target object, or --to-category <id>");
+        if (options.category !== undefined && options.toCategory !== undefined)
+          throw new CliUsageError("give --category or --to-category, not both");
         const project = await context.load();
-        const [{ traceView }, { renderTrace }] = await Promise.all([import("../../dashboard/trace-view.js"), import("../render/trace-text.js")]);
+        const [{ traceView }, { renderTrace }] = await Promise.all([
+          import("../../dashboard/trace-view.js"),
+          import("../render/trace-text.js"),
+        ]);
         const view = traceView(project.index, {
           source,
           ...(target === undefined ? {} : { target }),

@@ -14,7 +14,8 @@ interface ValidateOptions {
 }
 
 async function runChecks(index: ProjectIndex, options: ValidateOptions): Promise<ValidationReport> {
-  const { validateCategory, validateFunctor, validateNaturalTransformation, validateProject } = await import("../../domain/validate/validate.js");
+  const { validateCategory, validateFunctor, validateNaturalTransformation, validateProject } =
+    await import("../../domain/validate/validate.js");
   if (options.category !== undefined) return validateCategory(index, options.category);
   if (options.functor !== undefined) return validateFunctor(index, options.functor);
   if (options.nt !== undefined) return validateNaturalTransformation(index, options.nt);

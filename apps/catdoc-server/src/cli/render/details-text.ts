@@ -72,15 +72,27 @@ export function morphismText({ morphism }: { morphism: MorphismView }): string {
 
 export function categoryText(detail: CategoryDetail): string {
   const { category } = detail;
-  const objects = category.objects.length === 0 ? "" : renderTable(["ID", "TITLE", "DOMAIN"], category.objects.map((o) => [o.id, o.title, o.domain]));
+  const objects =
+    category.objects.length === 0
+      ? ""
+      : renderTable(
+          ["ID", "TITLE", "DOMAIN"],
+          category.objects.map((o) => [o.id, o.title, o.domain]),
+        );
   const functors =
     detail.functors.length === 0
       ? ""
-      : renderTable(["ID", "NAME", "SOURCE", "TARGET"], detail.functors.map((f) => [f.id, f.name, f.sourceCategory, f.targetCategory]));
+      : renderTable(
+          ["ID", "NAME", "SOURCE", "TARGET"],
+          detail.functors.map((f) => [f.id, f.name, f.sourceCategory, f.targetCategory]),
+        );
   const nts =
     detail.naturalTransformations.length === 0
       ? ""
-      : renderTable(["ID", "NAME", "SOURCE FUNCTOR", "TARGET FUNCTOR"], detail.naturalTransformations.map((n) => [n.id, n.name, n.sourceFunctor, n.targetFunctor]));
+      : renderTable(
+          ["ID", "NAME", "SOURCE FUNCTOR", "TARGET FUNCTOR"],
+          detail.naturalTransformations.map((n) => [n.id, n.name, n.sourceFunctor, n.targetFunctor]),
+        );
   return (
     `Category ${oneLine(category.id)} — ${oneLine(category.name)}\n` +
     fields([

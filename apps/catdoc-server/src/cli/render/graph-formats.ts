@@ -55,7 +55,8 @@ export function toMermaid(graph: GraphData, options: GraphTextOptions = {}): str
     const link = edge.type === "functor" ? "-.->" : "-->";
     lines.push(`  ${names.get(edge.source)} ${link}|"${mermaidText(edge.label)}"| ${names.get(edge.target)}`);
   }
-  for (const edge of skipped) lines.push(`  %% skipped ${mermaidText(edge.id)}: ${mermaidText(edge.source)} -> ${mermaidText(edge.target)} (undefined endpoint)`);
+  for (const edge of skipped)
+    lines.push(`  %% skipped ${mermaidText(edge.id)}: ${mermaidText(edge.source)} -> ${mermaidText(edge.target)} (undefined endpoint)`);
   return `${lines.join("\n")}\n`;
 }
 
@@ -66,7 +67,12 @@ function dotString(text: string): string {
 
 export function toDot(graph: GraphData, options: GraphTextOptions = {}): string {
   const { edges, skipped } = prepare(graph, options, (_i, id) => id);
-  const lines = ["digraph catdoc {", "  rankdir=LR;", '  node [shape=box, style=rounded, fontname="sans-serif"];', '  edge [fontname="sans-serif", fontsize=10];'];
+  const lines = [
+    "digraph catdoc {",
+    "  rankdir=LR;",
+    '  node [shape=box, style=rounded, fontname="sans-serif"];',
+    '  edge [fontname="sans-serif", fontsize=10];',
+  ];
   const placed = new Set<string>();
   graph.categories.forEach((category, c) => {
     lines.push(`  subgraph ${dotString(`cluster_${c}`)} {`, `    label=${dotString(`${category.name} (${category.id})`)};`);

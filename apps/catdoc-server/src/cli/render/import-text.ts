@@ -10,7 +10,11 @@ function block(title: string, count: number, body: string): string {
 export function renderImport(report: ImportReport): string {
   const head = report.dryRun ? "Dry run: nothing written." : report.written ? "Wrote .catdoc/category.yaml." : "Nothing to change.";
   const category = `Category: ${oneLine(report.categoryId)}${report.categoryCreated ? " (created)" : ""}; ${report.documentsRead} Markdown file(s) read.`;
-  const objects = (list: ImportReport["added"]) => renderTable(["ID", "TITLE", "DOMAIN", "PATH"], list.map((o) => [o.id, o.title, o.domain, o.path]));
+  const objects = (list: ImportReport["added"]) =>
+    renderTable(
+      ["ID", "TITLE", "DOMAIN", "PATH"],
+      list.map((o) => [o.id, o.title, o.domain, o.path]),
+    );
   const verb = report.dryRun ? "would be " : "";
   return (
     `${head}\n${category}\n` +
@@ -20,19 +24,37 @@ export function renderImport(report: ImportReport): string {
     block(
       `Morphisms ${verb}added for references`,
       report.proposedMorphisms.length,
-      renderTable(["ID", "SOURCE", "TARGET", "FROM"], report.proposedMorphisms.map((m) => [m.id, m.source, m.target, m.reason])),
+      renderTable(
+        ["ID", "SOURCE", "TARGET", "FROM"],
+        report.proposedMorphisms.map((m) => [m.id, m.source, m.target, m.reason]),
+      ),
     ) +
     block(
       "Conflicts kept as they are (use --force to take the documents' values)",
       report.conflicts.length,
-      renderTable(["ID", "PATH", "FIELDS"], report.conflicts.map((c) => [c.id, c.path, c.fields.join(", ")])),
+      renderTable(
+        ["ID", "PATH", "FIELDS"],
+        report.conflicts.map((c) => [c.id, c.path, c.fields.join(", ")]),
+      ),
     ) +
-    (report.existingMorphisms.length === 0 ? "" : `\nReferences already linked by earlier imports: ${report.existingMorphisms.length} morphism(s).\n`) +
-    block("Skipped", report.skipped.length, renderTable(["PATH", "REASON"], report.skipped.map((s) => [s.path, s.reason]))) +
+    (report.existingMorphisms.length === 0
+      ? ""
+      : `\nReferences already linked by earlier imports: ${report.existingMorphisms.length} morphism(s).\n`) +
+    block(
+      "Skipped",
+      report.skipped.length,
+      renderTable(
+        ["PATH", "REASON"],
+        report.skipped.map((s) => [s.path, s.reason]),
+      ),
+    ) +
     block(
       "Unresolved references",
       report.unresolved.length,
-      renderTable(["IN", "REFERENCE", "KIND", "REASON"], report.unresolved.map((u) => [u.source, u.reference, u.kind, u.reason])),
+      renderTable(
+        ["IN", "REFERENCE", "KIND", "REASON"],
+        report.unresolved.map((u) => [u.source, u.reference, u.kind, u.reason]),
+      ),
     ) +
     block("Warnings", report.warnings.length, report.warnings.map((warning) => oneLine(warning)).join("\n"))
   );

@@ -26,7 +26,9 @@ function pathLines(view: TraceView, path: readonly TraceStep[]): string {
 /** `all`: the caller asked for every path (the heading says how many were found). */
 export function renderTrace(view: TraceView, all = false): string {
   const to = view.target === null ? `category ${view.targetCategory}` : `${view.target}`;
-  const where = view.crossCategory ? `from category ${view.sourceCategory} to category ${view.targetCategory}` : `in category ${view.categoryId ?? ""}`;
+  const where = view.crossCategory
+    ? `from category ${view.sourceCategory} to category ${view.targetCategory}`
+    : `in category ${view.categoryId ?? ""}`;
   if (!view.found) return `No path from ${oneLine(view.source)} to ${oneLine(to)} ${where}.\n`;
   const head = `${oneLine(view.source)} → ${oneLine(to)} ${where}`;
   if (view.paths.length === 1 && !all) {

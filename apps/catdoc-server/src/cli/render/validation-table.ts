@@ -34,6 +34,11 @@ export function validationSummary(report: ValidationReport, strict: boolean): st
 export function renderValidationTable(report: ValidationReport, strict: boolean): string {
   const issues = [...report.errors, ...report.warnings];
   const table =
-    issues.length === 0 ? "" : renderTable(["SEVERITY", "CODE", "IDS", "MESSAGE"], issues.map((issue) => [issue.severity, issue.code, issueIds(issue), issue.message]));
+    issues.length === 0
+      ? ""
+      : renderTable(
+          ["SEVERITY", "CODE", "IDS", "MESSAGE"],
+          issues.map((issue) => [issue.severity, issue.code, issueIds(issue), issue.message]),
+        );
   return `${table}${table === "" ? "" : "\n"}${validationSummary(report, strict)}\n`;
 }

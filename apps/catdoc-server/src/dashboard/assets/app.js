@@ -227,8 +227,8 @@
     const order = [];
     const placed = new Set();
     while (order.length < ids.length) {
-      const next = ids.find((id) => !placed.has(id) && [...incoming.get(id)].every((from) => placed.has(from))) ||
-        ids.find((id) => !placed.has(id)); // a cycle of functors: take the first remaining
+      const next =
+        ids.find((id) => !placed.has(id) && [...incoming.get(id)].every((from) => placed.has(from))) || ids.find((id) => !placed.has(id)); // a cycle of functors: take the first remaining
       placed.add(next);
       order.push(next);
     }
@@ -270,7 +270,10 @@
           ids.push(node.id);
         }
       }
-      const layers = layersOf(ids, graph.edges.filter((e) => e.type === "morphism" && e.categoryId === categoryId));
+      const layers = layersOf(
+        ids,
+        graph.edges.filter((e) => e.type === "morphism" && e.categoryId === categoryId),
+      );
       const rows = [];
       for (const id of ids) {
         const at = layers.get(id);
@@ -294,7 +297,8 @@
       block.rows.forEach((row, layer) => {
         row.forEach((id, i) => {
           const across = offset + (i + (block.width - row.length) / 2) * sibling;
-          positions[cyId.object(id)] = arrangement === "columns" ? { x: across, y: layer * layerStep } : { x: layer * layerStep, y: across };
+          positions[cyId.object(id)] =
+            arrangement === "columns" ? { x: across, y: layer * layerStep } : { x: layer * layerStep, y: across };
         });
       });
       offset += block.width * sibling + LAYOUT.gap;
@@ -348,7 +352,8 @@
     const notes = [];
     if (skipped.duplicates > 0) notes.push(`${skipped.duplicates} duplicate id(s) not drawn`);
     if (skipped.dangling > 0) notes.push(`${skipped.dangling} arrow(s) with an undefined endpoint not drawn`);
-    $("graph-stats").textContent = `${objectCount} document(s), ${edgeCount} arrow(s) drawn${notes.length ? ` — ${notes.join("; ")}` : ""}.`;
+    $("graph-stats").textContent =
+      `${objectCount} document(s), ${edgeCount} arrow(s) drawn${notes.length ? ` — ${notes.join("; ")}` : ""}.`;
     fillObjectOptions(graph.nodes);
     if (state.lastTrace) highlightPath(state.lastTrace.paths[state.activePath] || null);
   }

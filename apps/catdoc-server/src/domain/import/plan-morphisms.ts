@@ -67,12 +67,15 @@ export function planMorphisms(candidates: readonly ImportCandidate[], context: M
         if (inCategory(reference.value)) return { target: reference.value };
         if (inCategory(slug)) return { target: slug };
         const titled = titles.get(reference.value.toLowerCase());
-        if (titled !== undefined) return titled === null ? { reason: `several objects have the title '${reference.value}'` } : { target: titled };
+        if (titled !== undefined)
+          return titled === null ? { reason: `several objects have the title '${reference.value}'` } : { target: titled };
         return byId(reference.value, reference.value);
       }
       case "link": {
         // `/docs/a.md` is read from the project root, anything else from the document's folder.
-        const joined = reference.value.startsWith("/") ? reference.value.replace(/^\/+/, "") : posix.join(posix.dirname(source.path), reference.value);
+        const joined = reference.value.startsWith("/")
+          ? reference.value.replace(/^\/+/, "")
+          : posix.join(posix.dirname(source.path), reference.value);
         const path = posix.normalize(joined);
         if (path === ".." || path.startsWith("../") || path.startsWith("/")) return { reason: "the link leads outside the project root" };
         const target = context.accepted.get(path) ?? context.documentOwners.get(path);
@@ -100,7 +103,12 @@ export function planMorphisms(candidates: readonly ImportCandidate[], context: M
       if (editor.hasMorphism(id)) {
         plan.existing.push(id);
       } else if (!isValidObjectId(id)) {
-        plan.unresolved.push({ source, reference: reference.value, kind: reference.kind, reason: `the morphism id '${id.slice(0, 40)}…' would be longer than 200 characters` });
+        plan.unresolved.push({
+          source,
+          reference: reference.value,
+          kind: reference.kind,
+          reason: `the morphism id '${id.slice(0, 40)}…' would be longer than 200 characters`,
+        });
       } else {
         editor.addMorphism(categoryId, { id, name: REFERENCE_MORPHISM_NAME, source, target, metadata: { reference: reference.kind } });
         plan.proposed.push({ id, name: REFERENCE_MORPHISM_NAME, source, target, reason: reference.kind });

@@ -50,7 +50,8 @@ export function normalizeDocumentPath(path: string): string {
   return posix.normalize(path.replace(/\\/g, "/")).replace(/^\.\//, "");
 }
 
-const sameList = (a: readonly string[] | undefined, b: readonly string[] | undefined) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+const sameList = (a: readonly string[] | undefined, b: readonly string[] | undefined) =>
+  JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 
 function stringList(value: unknown): string[] | undefined {
   return Array.isArray(value) ? value.map(String) : undefined;
@@ -92,7 +93,11 @@ export function planObjects(candidates: readonly ImportCandidate[], context: Obj
         continue;
       }
       const domain = candidate.domain ?? defaultDomain;
-      const metadata: Record<string, unknown> = { path, contentHash: candidate.contentHash, ...(candidate.tags ? { tags: candidate.tags } : {}) };
+      const metadata: Record<string, unknown> = {
+        path,
+        contentHash: candidate.contentHash,
+        ...(candidate.tags ? { tags: candidate.tags } : {}),
+      };
       editor.addObject(categoryId, { id, title: candidate.title, domain, metadata });
       plan.added.push({ id, path, title: candidate.title, domain });
       plan.accepted.set(path, id);
@@ -132,7 +137,8 @@ function updateExisting(
   };
   if (candidate.title !== object.title) differ("title", object.title, candidate.title);
   if (importedDomain !== undefined && importedDomain !== object.domain) differ("domain", object.domain, importedDomain);
-  if (candidate.tags !== undefined && currentTags !== undefined && !sameList(candidate.tags, currentTags)) differ("tags", currentTags, candidate.tags);
+  if (candidate.tags !== undefined && currentTags !== undefined && !sameList(candidate.tags, currentTags))
+    differ("tags", currentTags, candidate.tags);
   if (object.content !== undefined && object.content.trim() !== "") differ("content", "(inline content)", `(document ${candidate.path})`);
   const fields = Object.keys(current);
 

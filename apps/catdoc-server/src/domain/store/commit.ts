@@ -166,7 +166,8 @@ function conflict(message: string, expectedVersion: string, actualVersion?: stri
 }
 
 const NOTHING_WRITTEN = "category.yaml changed on disk during the edit (saved by another program?); nothing was written";
-const PUT_BACK = "category.yaml was saved by another program while this edit replaced it; its save was put back and this edit was not applied";
+const PUT_BACK =
+  "category.yaml was saved by another program while this edit replaced it; its save was put back and this edit was not applied";
 
 /**
  * Writes `text` to a temporary file next to `file`, flushes it, and commits it over `file` if
@@ -174,7 +175,12 @@ const PUT_BACK = "category.yaml was saved by another program while this edit rep
  * holds the project lock. Throws CONFLICT (nothing of this edit stays, and no save of another
  * program is lost), or the signal's reason when cancelled before the commit point.
  */
-export async function commitCategoryFile(file: string, text: string, readVersion: string, options: CommitOptions = {}): Promise<CommitOutcome> {
+export async function commitCategoryFile(
+  file: string,
+  text: string,
+  readVersion: string,
+  options: CommitOptions = {},
+): Promise<CommitOutcome> {
   options.signal?.throwIfAborted();
   removeLeftovers(file);
   const mode = await stat(file).then(
@@ -237,7 +243,10 @@ function commitSync(file: string, temp: string, ours: BigIntStats, readVersion: 
     afterStep("linked");
     // 4. Nothing was written into the taken file since it was checked.
     const now = fstatSync(fd, { bigint: true });
-    const outcome = sameFile(now, checked) && contentVersion(readFileSync(fd)) === readVersion ? "written" : withdraw(file, stash, ours, readVersion, afterStep);
+    const outcome =
+      sameFile(now, checked) && contentVersion(readFileSync(fd)) === readVersion
+        ? "written"
+        : withdraw(file, stash, ours, readVersion, afterStep);
     afterStep("verified");
     // 5.
     rmSync(stash, { force: true });
@@ -286,7 +295,13 @@ function putBack(stash: string, file: string): void {
  * file but a save made since step 3, that save is the newest: it goes back and the edit stands as
  * written-then-replaced.
  */
-function withdraw(file: string, stash: string, ours: BigIntStats, readVersion: string, afterStep: (step: CommitStep) => void): CommitOutcome {
+function withdraw(
+  file: string,
+  stash: string,
+  ours: BigIntStats,
+  readVersion: string,
+  afterStep: (step: CommitStep) => void,
+): CommitOutcome {
   const withdrawn = atomicWriteTempPath(file);
   let taken = true;
   try {
@@ -326,7 +341,8 @@ function removeLeftovers(file: string): void {
   }
   for (const name of names) {
     const match = TEMP_NAME.exec(name);
-    if (match?.[1] === basename(file) && !isLiveOwner(Number(match[2])) && Number(match[2]) !== process.pid) rmSync(join(dirname(file), name), { force: true });
+    if (match?.[1] === basename(file) && !isLiveOwner(Number(match[2])) && Number(match[2]) !== process.pid)
+      rmSync(join(dirname(file), name), { force: true });
   }
 }
 

@@ -33,14 +33,23 @@ export function addObject(state: EditState, categoryId: string, input: NewObject
   const identityId = identityIdFor(input.id);
   const taken = state.morphisms.get(identityId);
   if (withIdentity && taken !== undefined) {
-    throw new CatDocConflictError(`Morphism '${identityId}' (the identity id for '${input.id}') already exists in category '${taken.categoryId}'`, { kind: "morphism", id: identityId });
+    throw new CatDocConflictError(
+      `Morphism '${identityId}' (the identity id for '${input.id}') already exists in category '${taken.categoryId}'`,
+      { kind: "morphism", id: identityId },
+    );
   }
   appendItem(state.doc, blockSeqAt(state.doc, node, "objects"), plainObject(object));
   category.objects.push(object);
   state.objectHome.set(object.id, categoryId);
   state.record(`add object '${object.id}' to category '${categoryId}'`);
   if (withIdentity) {
-    const identity: Morphism = { id: identityId, name: `id_${input.id}`, source: input.id, target: input.id, metadata: { isIdentity: true } };
+    const identity: Morphism = {
+      id: identityId,
+      name: `id_${input.id}`,
+      source: input.id,
+      target: input.id,
+      metadata: { isIdentity: true },
+    };
     appendItem(state.doc, blockSeqAt(state.doc, node, "morphisms"), { ...identity });
     category.morphisms.push(identity);
     state.morphisms.set(identityId, { morphism: identity, categoryId });
@@ -92,7 +101,9 @@ export function updateObject(state: EditState, objectId: string, patch: ObjectPa
   }
   if (patch.metadata !== undefined) {
     const metadata = { ...(object.metadata ?? {}) };
-    const touched = Object.entries(patch.metadata).filter(([key, value]) => (value === null ? key in metadata : !same(metadata[key], value)));
+    const touched = Object.entries(patch.metadata).filter(([key, value]) =>
+      value === null ? key in metadata : !same(metadata[key], value),
+    );
     if (touched.length > 0) {
       const node = blockMapAt(state.doc, found.node, "metadata");
       for (const [key, value] of touched) {
@@ -120,7 +131,11 @@ export function upsertObject(state: EditState, categoryId: string, input: NewObj
     return "added";
   }
   if (home !== categoryId) {
-    throw new CatDocConflictError(`Object '${input.id}' already exists in category '${home}', not in '${categoryId}'`, { kind: "object", id: input.id, categoryId: home });
+    throw new CatDocConflictError(`Object '${input.id}' already exists in category '${home}', not in '${categoryId}'`, {
+      kind: "object",
+      id: input.id,
+      categoryId: home,
+    });
   }
   const patch: ObjectPatch = { title: input.title, domain: input.domain };
   if (input.metadata !== undefined) patch.metadata = input.metadata;

@@ -42,11 +42,14 @@ export function removeMorphism(state: EditState, morphismId: string, options: Re
   const ids = new Set([morphismId]);
   const references = referencesTo(state, new Set(), ids);
   if (options.cascade !== true && references.length > 0) {
-    throw new CatDocConflictError(`Morphism '${morphismId}' is still referenced (${references.join(", ")}); remove those first or use cascade`, {
-      kind: "morphism",
-      id: morphismId,
-      references,
-    });
+    throw new CatDocConflictError(
+      `Morphism '${morphismId}' is still referenced (${references.join(", ")}); remove those first or use cascade`,
+      {
+        kind: "morphism",
+        id: morphismId,
+        references,
+      },
+    );
   }
   removeReferences(state, new Set(), ids);
   removeMorphisms(state, entry.categoryId, ids);
@@ -67,8 +70,16 @@ function checkMapping(
     kind === "object" ? state.objectHome.get(id) === categoryId : state.morphisms.get(id)?.categoryId === categoryId;
   for (const [key, value] of Object.entries(mapping)) {
     if (typeof value !== "string") throw new CatDocInputError(`${label} '${key}' must map to an id`, { key });
-    if (!has(keyKind, from, key)) throw new CatDocNotFoundError(keyKind, key, { categoryId: from, message: `${label}: ${keyKind} '${key}' not found in category '${from}'` });
-    if (!has(valueKind, to, value)) throw new CatDocNotFoundError(valueKind, value, { categoryId: to, message: `${label}: ${valueKind} '${value}' not found in category '${to}'` });
+    if (!has(keyKind, from, key))
+      throw new CatDocNotFoundError(keyKind, key, {
+        categoryId: from,
+        message: `${label}: ${keyKind} '${key}' not found in category '${from}'`,
+      });
+    if (!has(valueKind, to, value))
+      throw new CatDocNotFoundError(valueKind, value, {
+        categoryId: to,
+        message: `${label}: ${valueKind} '${value}' not found in category '${to}'`,
+      });
   }
   return { ...mapping };
 }
@@ -83,8 +94,24 @@ export function addFunctor(state: EditState, input: NewFunctor): void {
     name,
     sourceCategory: input.sourceCategory,
     targetCategory: input.targetCategory,
-    objectMapping: checkMapping(input.objectMapping ?? {}, "objectMapping", "object", "object", input.sourceCategory, input.targetCategory, state),
-    morphismMapping: checkMapping(input.morphismMapping ?? {}, "morphismMapping", "morphism", "morphism", input.sourceCategory, input.targetCategory, state),
+    objectMapping: checkMapping(
+      input.objectMapping ?? {},
+      "objectMapping",
+      "object",
+      "object",
+      input.sourceCategory,
+      input.targetCategory,
+      state,
+    ),
+    morphismMapping: checkMapping(
+      input.morphismMapping ?? {},
+      "morphismMapping",
+      "morphism",
+      "morphism",
+      input.sourceCategory,
+      input.targetCategory,
+      state,
+    ),
   };
   appendItem(state.doc, state.section("functors"), { ...functor });
   state.model.functors.push(functor);

@@ -21,7 +21,11 @@ export interface LockGuard {
   assertHeld(): void;
 }
 
-export async function withProjectLock<T>(paths: ProjectPaths, work: (guard: LockGuard) => Promise<T>, options: LockOptions = {}): Promise<T> {
+export async function withProjectLock<T>(
+  paths: ProjectPaths,
+  work: (guard: LockGuard) => Promise<T>,
+  options: LockOptions = {},
+): Promise<T> {
   try {
     return await withDirectoryLock(
       paths.lockFile,
@@ -29,7 +33,9 @@ export async function withProjectLock<T>(paths: ProjectPaths, work: (guard: Lock
         work({
           assertHeld() {
             if (!lock.isHeld()) {
-              throw new CatDocConflictError("Lost the write lock on category.yaml: another writer took it over as stale", { lockFile: paths.lockFile });
+              throw new CatDocConflictError("Lost the write lock on category.yaml: another writer took it over as stale", {
+                lockFile: paths.lockFile,
+              });
             }
           },
         }),
@@ -37,8 +43,14 @@ export async function withProjectLock<T>(paths: ProjectPaths, work: (guard: Lock
     );
   } catch (error) {
     if (error instanceof LockTimeoutError) {
-      const holder = error.holder === undefined ? {} : { holder: { pid: error.holder.pid, hostname: error.holder.hostname, startedAt: error.holder.startedAt } };
-      throw new CatDocConflictError("category.yaml is being written by another process; try again", { lockFile: paths.lockFile, ...holder });
+      const holder =
+        error.holder === undefined
+          ? {}
+          : { holder: { pid: error.holder.pid, hostname: error.holder.hostname, startedAt: error.holder.startedAt } };
+      throw new CatDocConflictError("category.yaml is being written by another process; try again", {
+        lockFile: paths.lockFile,
+        ...holder,
+      });
     }
     throw error;
   }

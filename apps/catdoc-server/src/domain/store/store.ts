@@ -253,7 +253,10 @@ export class CatDocStore {
     const { signal } = options;
     const { text, version } = await this.readCurrent(guard !== undefined);
     if (options.expectedVersion !== undefined && options.expectedVersion !== version) {
-      throw new CatDocConflictError("category.yaml changed since it was read (version mismatch)", { expectedVersion: options.expectedVersion, actualVersion: version });
+      throw new CatDocConflictError("category.yaml changed since it was read (version mismatch)", {
+        expectedVersion: options.expectedVersion,
+        actualVersion: version,
+      });
     }
     const { result, editor, current, configText } = await this.plan(edit, text, version).catch(async (error: unknown) => {
       signal?.throwIfAborted();
@@ -301,7 +304,10 @@ export class CatDocStore {
       () => undefined,
     );
     if (now === version) return error;
-    return new CatDocConflictError("category.yaml changed on disk while the edit read it; nothing was written", { expectedVersion: version, actualVersion: now ?? null });
+    return new CatDocConflictError("category.yaml changed on disk while the edit read it; nothing was written", {
+      expectedVersion: version,
+      actualVersion: now ?? null,
+    });
   }
 
   /** Creates `.catdoc/` with category.yaml and config.yaml; CONFLICT if present unless `force`. */

@@ -75,7 +75,12 @@ interface State {
   visited: Set<string>;
 }
 
-export function traceAcross(index: ProjectIndex, source: string, targetCategory: string, options: CrossTraceOptions = {}): CrossTraceResult {
+export function traceAcross(
+  index: ProjectIndex,
+  source: string,
+  targetCategory: string,
+  options: CrossTraceOptions = {},
+): CrossTraceResult {
   return runToEnd(traceAcrossInSteps(index, source, targetCategory, options));
 }
 
@@ -83,7 +88,12 @@ export function traceAcross(index: ProjectIndex, source: string, targetCategory:
  * `traceAcross` in steps (see steps.ts), one per state taken from the queue: what the MCP tool
  * runs, so a cancellation stops it. A state in the target category costs a search there.
  */
-export function* traceAcrossInSteps(index: ProjectIndex, source: string, targetCategory: string, options: CrossTraceOptions = {}): TraceSteps<CrossTraceResult> {
+export function* traceAcrossInSteps(
+  index: ProjectIndex,
+  source: string,
+  targetCategory: string,
+  options: CrossTraceOptions = {},
+): TraceSteps<CrossTraceResult> {
   const maxSteps = options.maxSteps ?? 10;
   const maxPaths = options.maxPaths ?? 20;
   if (!Number.isInteger(maxSteps) || maxSteps < 1) throw new CatDocInputError(`maxSteps must be a positive integer, got ${maxSteps}`);
@@ -134,7 +144,10 @@ export function* traceAcrossInSteps(index: ProjectIndex, source: string, targetC
         }
       }
       if (state.steps.length >= maxSteps) continue;
-      const moves = [...(inTarget ? [] : functorMoves(index.functorsFrom.get(state.categoryId) ?? [], state)), ...componentStepsFrom(components, state)];
+      const moves = [
+        ...(inTarget ? [] : functorMoves(index.functorsFrom.get(state.categoryId) ?? [], state)),
+        ...componentStepsFrom(components, state),
+      ];
       for (const move of moves) {
         const at = key(move.categoryId, move.objectId);
         if (state.visited.has(at)) continue;
@@ -142,7 +155,12 @@ export function* traceAcrossInSteps(index: ProjectIndex, source: string, targetC
           truncated = true;
           break;
         }
-        next.push({ categoryId: move.categoryId, objectId: move.objectId, steps: [...state.steps, move.step], visited: new Set([...state.visited, at]) });
+        next.push({
+          categoryId: move.categoryId,
+          objectId: move.objectId,
+          steps: [...state.steps, move.step],
+          visited: new Set([...state.visited, at]),
+        });
       }
       if (truncated) break;
     }
@@ -174,7 +192,15 @@ function functorMoves(functors: readonly Functor[], state: State): Move[] {
     moves.push({
       categoryId: functor.targetCategory,
       objectId: image,
-      step: { kind: "functor", id: functor.id, name: functor.name, fromCategory: state.categoryId, toCategory: functor.targetCategory, fromObject: state.objectId, toObject: image },
+      step: {
+        kind: "functor",
+        id: functor.id,
+        name: functor.name,
+        fromCategory: state.categoryId,
+        toCategory: functor.targetCategory,
+        fromObject: state.objectId,
+        toObject: image,
+      },
     });
   }
   return moves;
@@ -209,6 +235,15 @@ function componentStepsFrom(components: Map<string, ComponentMove[]>, state: Sta
   return (components.get(`${state.categoryId}\u0000${state.objectId}`) ?? []).map(({ nt, componentOf, morphism }) => ({
     categoryId: state.categoryId,
     objectId: morphism.target,
-    step: { kind: "naturalTransformation", id: nt.id, name: nt.name, categoryId: state.categoryId, componentOf, morphism, fromObject: state.objectId, toObject: morphism.target },
+    step: {
+      kind: "naturalTransformation",
+      id: nt.id,
+      name: nt.name,
+      categoryId: state.categoryId,
+      componentOf,
+      morphism,
+      fromObject: state.objectId,
+      toObject: morphism.target,
+    },
   }));
 }

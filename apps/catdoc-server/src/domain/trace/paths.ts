@@ -54,7 +54,12 @@ export function traceObjects(index: ProjectIndex, source: string, target: string
 }
 
 /** `traceObjects` in steps (see steps.ts): what the MCP tool runs, so a cancellation stops it. */
-export function* traceObjectsInSteps(index: ProjectIndex, source: string, target: string, options: TraceOptions = {}): TraceSteps<TraceResult> {
+export function* traceObjectsInSteps(
+  index: ProjectIndex,
+  source: string,
+  target: string,
+  options: TraceOptions = {},
+): TraceSteps<TraceResult> {
   // Without a category, the source's category is searched; a target defined in another
   // category is an input error that says so.
   const from = requireObject(index, source, options.categoryId);
@@ -67,7 +72,13 @@ export function* traceObjectsInSteps(index: ProjectIndex, source: string, target
   let paths = shortest === null ? [] : [shortest];
   let truncated = false;
   if (options.all === true && source !== target) {
-    const listed = yield* allSimplePathsInSteps(category, source, target, options.maxDepth ?? DEFAULT_MAX_DEPTH, options.maxPaths ?? DEFAULT_MAX_PATHS);
+    const listed = yield* allSimplePathsInSteps(
+      category,
+      source,
+      target,
+      options.maxDepth ?? DEFAULT_MAX_DEPTH,
+      options.maxPaths ?? DEFAULT_MAX_PATHS,
+    );
     paths = listed.paths;
     truncated = listed.truncated;
   }
@@ -106,7 +117,7 @@ export function shortestPathIn(category: CategoryIndex, source: string, target: 
   }
   if (!seen.has(target)) return null;
   const steps: Morphism[] = [];
-  for (let at = target; at !== source; ) {
+  for (let at = target; at !== source;) {
     const morphism = via.get(at);
     if (morphism === undefined) return null;
     steps.push(morphism);

@@ -23,7 +23,11 @@ export function checkCategory(index: ProjectIndex, entry: CategoryIndex, out: Is
 
   const first = index.categories.get(categoryId);
   if (first !== undefined && first.position !== entry.position) {
-    out.add("DUPLICATE_ID", `Category id '${categoryId}' is defined more than once (categories[${first.position}] and categories[${entry.position}])`, { categoryId });
+    out.add(
+      "DUPLICATE_ID",
+      `Category id '${categoryId}' is defined more than once (categories[${first.position}] and categories[${entry.position}])`,
+      { categoryId },
+    );
   }
   reportDuplicates("Object", category.objects, index.objectOccurrences, entry, out, (id) => ({ categoryId, objectId: id }));
   reportDuplicates("Morphism", category.morphisms, index.morphismOccurrences, entry, out, (id) => ({ categoryId, morphismId: id }));

@@ -12,16 +12,24 @@ export function checkFunctor(index: ProjectIndex, functor: Functor, position: nu
   const functorId = functor.id;
   const firstAt = index.model.functors.findIndex((f) => f.id === functorId);
   if (firstAt !== position) {
-    out.add("DUPLICATE_ID", `Functor id '${functorId}' is defined more than once (functors[${firstAt}] and functors[${position}])`, { functorId });
+    out.add("DUPLICATE_ID", `Functor id '${functorId}' is defined more than once (functors[${firstAt}] and functors[${position}])`, {
+      functorId,
+    });
   }
 
   const source = index.categories.get(functor.sourceCategory);
   const target = index.categories.get(functor.targetCategory);
   if (source === undefined) {
-    out.add("FUNCTOR_UNKNOWN_CATEGORY", `Functor '${functorId}' has unknown source category '${functor.sourceCategory}'`, { functorId, categoryId: functor.sourceCategory });
+    out.add("FUNCTOR_UNKNOWN_CATEGORY", `Functor '${functorId}' has unknown source category '${functor.sourceCategory}'`, {
+      functorId,
+      categoryId: functor.sourceCategory,
+    });
   }
   if (target === undefined) {
-    out.add("FUNCTOR_UNKNOWN_CATEGORY", `Functor '${functorId}' has unknown target category '${functor.targetCategory}'`, { functorId, categoryId: functor.targetCategory });
+    out.add("FUNCTOR_UNKNOWN_CATEGORY", `Functor '${functorId}' has unknown target category '${functor.targetCategory}'`, {
+      functorId,
+      categoryId: functor.targetCategory,
+    });
   }
   if (source === undefined || target === undefined) return;
 
@@ -36,14 +44,26 @@ function checkObjectMapping(functor: Functor, source: CategoryIndex, target: Cat
   for (const objectId of source.objects.keys()) {
     const image = functor.objectMapping[objectId];
     if (image === undefined) {
-      out.add("FUNCTOR_UNMAPPED_OBJECT", `Functor '${functorId}' does not map object '${objectId}' of category '${categoryId}'`, { functorId, categoryId, objectId });
+      out.add("FUNCTOR_UNMAPPED_OBJECT", `Functor '${functorId}' does not map object '${objectId}' of category '${categoryId}'`, {
+        functorId,
+        categoryId,
+        objectId,
+      });
     } else if (!target.objects.has(image)) {
-      out.add("FUNCTOR_UNKNOWN_OBJECT", `Functor '${functorId}' maps '${objectId}' to '${image}', which is not an object of category '${target.category.id}'`, { functorId, categoryId: target.category.id, objectId });
+      out.add(
+        "FUNCTOR_UNKNOWN_OBJECT",
+        `Functor '${functorId}' maps '${objectId}' to '${image}', which is not an object of category '${target.category.id}'`,
+        { functorId, categoryId: target.category.id, objectId },
+      );
     }
   }
   for (const objectId of Object.keys(functor.objectMapping)) {
     if (!source.objects.has(objectId)) {
-      out.add("FUNCTOR_UNKNOWN_OBJECT", `Functor '${functorId}' maps '${objectId}', which is not an object of its source category '${categoryId}'`, { functorId, categoryId, objectId });
+      out.add(
+        "FUNCTOR_UNKNOWN_OBJECT",
+        `Functor '${functorId}' maps '${objectId}', which is not an object of its source category '${categoryId}'`,
+        { functorId, categoryId, objectId },
+      );
     }
   }
 }
@@ -54,12 +74,20 @@ function checkMorphismMapping(functor: Functor, source: CategoryIndex, target: C
   for (const morphism of source.morphisms.values()) {
     const imageId = functor.morphismMapping[morphism.id];
     if (imageId === undefined) {
-      out.add("FUNCTOR_UNMAPPED_MORPHISM", `Functor '${functorId}' does not map morphism '${morphism.id}' of category '${categoryId}'`, { functorId, categoryId, morphismId: morphism.id });
+      out.add("FUNCTOR_UNMAPPED_MORPHISM", `Functor '${functorId}' does not map morphism '${morphism.id}' of category '${categoryId}'`, {
+        functorId,
+        categoryId,
+        morphismId: morphism.id,
+      });
       continue;
     }
     const image = target.morphisms.get(imageId);
     if (image === undefined) {
-      out.add("FUNCTOR_UNKNOWN_MORPHISM", `Functor '${functorId}' maps '${morphism.id}' to '${imageId}', which is not a morphism of category '${target.category.id}'`, { functorId, categoryId: target.category.id, morphismId: morphism.id });
+      out.add(
+        "FUNCTOR_UNKNOWN_MORPHISM",
+        `Functor '${functorId}' maps '${morphism.id}' to '${imageId}', which is not a morphism of category '${target.category.id}'`,
+        { functorId, categoryId: target.category.id, morphismId: morphism.id },
+      );
       continue;
     }
     const fromImage = functor.objectMapping[morphism.source];
@@ -75,7 +103,11 @@ function checkMorphismMapping(functor: Functor, source: CategoryIndex, target: C
   }
   for (const morphismId of Object.keys(functor.morphismMapping)) {
     if (!source.morphisms.has(morphismId)) {
-      out.add("FUNCTOR_UNKNOWN_MORPHISM", `Functor '${functorId}' maps '${morphismId}', which is not a morphism of its source category '${categoryId}'`, { functorId, categoryId, morphismId });
+      out.add(
+        "FUNCTOR_UNKNOWN_MORPHISM",
+        `Functor '${functorId}' maps '${morphismId}', which is not a morphism of its source category '${categoryId}'`,
+        { functorId, categoryId, morphismId },
+      );
     }
   }
 }

@@ -4,24 +4,46 @@
 
 /** What each check means; the table docs and tool descriptions are written from. */
 export const VALIDATION_CHECKS = {
-  DUPLICATE_ID: { severity: "error", description: "Two categories, functors or natural transformations share an id, or an object or morphism id is defined twice in the project." },
-  MISSING_IDENTITY: { severity: "error", description: "An object has no identity morphism (an endomorphism marked metadata.isIdentity: true, else one with id id-<object>)." },
+  DUPLICATE_ID: {
+    severity: "error",
+    description:
+      "Two categories, functors or natural transformations share an id, or an object or morphism id is defined twice in the project.",
+  },
+  MISSING_IDENTITY: {
+    severity: "error",
+    description: "An object has no identity morphism (an endomorphism marked metadata.isIdentity: true, else one with id id-<object>).",
+  },
   UNDEFINED_ENDPOINT: { severity: "error", description: "A morphism's source or target is not an object of its category." },
   FUNCTOR_UNKNOWN_CATEGORY: { severity: "error", description: "A functor's source or target category does not exist." },
   FUNCTOR_UNMAPPED_OBJECT: { severity: "error", description: "An object of the source category has no image under the functor." },
-  FUNCTOR_UNKNOWN_OBJECT: { severity: "error", description: "The object mapping sends an object to one that is not in the target category (or maps an id that is not in the source category)." },
+  FUNCTOR_UNKNOWN_OBJECT: {
+    severity: "error",
+    description:
+      "The object mapping sends an object to one that is not in the target category (or maps an id that is not in the source category).",
+  },
   FUNCTOR_UNMAPPED_MORPHISM: { severity: "error", description: "A morphism of the source category has no image under the functor." },
-  FUNCTOR_UNKNOWN_MORPHISM: { severity: "error", description: "The morphism mapping sends a morphism to one that is not in the target category (or maps an id that is not in the source category)." },
+  FUNCTOR_UNKNOWN_MORPHISM: {
+    severity: "error",
+    description:
+      "The morphism mapping sends a morphism to one that is not in the target category (or maps an id that is not in the source category).",
+  },
   FUNCTOR_MORPHISM_MISMATCH: { severity: "error", description: "F(f) does not go F(source f) → F(target f)." },
   FUNCTOR_IDENTITY_NOT_PRESERVED: { severity: "error", description: "F(id_A) is not the identity of F(A)." },
   NT_UNKNOWN_FUNCTOR: { severity: "error", description: "A natural transformation's source or target functor does not exist." },
   NT_FUNCTOR_MISMATCH: { severity: "error", description: "The two functors do not share source and target categories." },
   NT_MISSING_COMPONENT: { severity: "error", description: "An object A of the functors' source category has no component η_A." },
-  NT_UNKNOWN_COMPONENT: { severity: "error", description: "A component morphism is not in the target category (or a component is given for an id that is not an object of the source category)." },
+  NT_UNKNOWN_COMPONENT: {
+    severity: "error",
+    description:
+      "A component morphism is not in the target category (or a component is given for an id that is not an object of the source category).",
+  },
   NT_COMPONENT_TYPE: { severity: "error", description: "η_A does not go F(A) → G(A)." },
   EMPTY_CATEGORY: { severity: "warning", description: "A category has no objects." },
   MISSING_COMPOSITION: { severity: "warning", description: "A composable non-identity pair f: A → B, g: B → C has no morphism A → C." },
-  NT_SQUARE_OPEN: { severity: "warning", description: "For f: A → B, there is no morphism F(A) → G(B) for η_B∘F(f) and G(f)∘η_A to compose to." },
+  NT_SQUARE_OPEN: {
+    severity: "warning",
+    description: "For f: A → B, there is no morphism F(A) → G(B) for η_B∘F(f) and G(f)∘η_A to compose to.",
+  },
 } as const;
 
 export type ValidationCode = keyof typeof VALIDATION_CHECKS;

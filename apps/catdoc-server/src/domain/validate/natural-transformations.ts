@@ -10,25 +10,30 @@ import { hasArrow } from "../project-index.js";
 import type { ProjectIndex } from "../project-index.js";
 import type { IssueCollector } from "./issues.js";
 
-export function checkNaturalTransformation(
-  index: ProjectIndex,
-  nt: NaturalTransformation,
-  position: number,
-  out: IssueCollector,
-): void {
+export function checkNaturalTransformation(index: ProjectIndex, nt: NaturalTransformation, position: number, out: IssueCollector): void {
   const naturalTransformationId = nt.id;
   const firstAt = index.model.naturalTransformations.findIndex((n) => n.id === nt.id);
   if (firstAt !== position) {
-    out.add("DUPLICATE_ID", `Natural transformation id '${nt.id}' is defined more than once (naturalTransformations[${firstAt}] and naturalTransformations[${position}])`, { naturalTransformationId });
+    out.add(
+      "DUPLICATE_ID",
+      `Natural transformation id '${nt.id}' is defined more than once (naturalTransformations[${firstAt}] and naturalTransformations[${position}])`,
+      { naturalTransformationId },
+    );
   }
 
   const F = index.functors.get(nt.sourceFunctor);
   const G = index.functors.get(nt.targetFunctor);
   if (F === undefined) {
-    out.add("NT_UNKNOWN_FUNCTOR", `Natural transformation '${nt.id}' has unknown source functor '${nt.sourceFunctor}'`, { naturalTransformationId, functorId: nt.sourceFunctor });
+    out.add("NT_UNKNOWN_FUNCTOR", `Natural transformation '${nt.id}' has unknown source functor '${nt.sourceFunctor}'`, {
+      naturalTransformationId,
+      functorId: nt.sourceFunctor,
+    });
   }
   if (G === undefined) {
-    out.add("NT_UNKNOWN_FUNCTOR", `Natural transformation '${nt.id}' has unknown target functor '${nt.targetFunctor}'`, { naturalTransformationId, functorId: nt.targetFunctor });
+    out.add("NT_UNKNOWN_FUNCTOR", `Natural transformation '${nt.id}' has unknown target functor '${nt.targetFunctor}'`, {
+      naturalTransformationId,
+      functorId: nt.targetFunctor,
+    });
   }
   if (F === undefined || G === undefined) return;
   if (F.sourceCategory !== G.sourceCategory || F.targetCategory !== G.targetCategory) {
@@ -48,12 +53,20 @@ export function checkNaturalTransformation(
   for (const objectId of C.objects.keys()) {
     const componentId = nt.components[objectId];
     if (componentId === undefined) {
-      out.add("NT_MISSING_COMPONENT", `Natural transformation '${nt.id}' is missing the component for object '${objectId}'`, { naturalTransformationId, categoryId: C.category.id, objectId });
+      out.add("NT_MISSING_COMPONENT", `Natural transformation '${nt.id}' is missing the component for object '${objectId}'`, {
+        naturalTransformationId,
+        categoryId: C.category.id,
+        objectId,
+      });
       continue;
     }
     const component = D.morphisms.get(componentId);
     if (component === undefined) {
-      out.add("NT_UNKNOWN_COMPONENT", `Natural transformation '${nt.id}' has component '${componentId}' for '${objectId}', which is not a morphism of category '${D.category.id}'`, { naturalTransformationId, categoryId: D.category.id, objectId, morphismId: componentId });
+      out.add(
+        "NT_UNKNOWN_COMPONENT",
+        `Natural transformation '${nt.id}' has component '${componentId}' for '${objectId}', which is not a morphism of category '${D.category.id}'`,
+        { naturalTransformationId, categoryId: D.category.id, objectId, morphismId: componentId },
+      );
       continue;
     }
     const from = F.objectMapping[objectId];
@@ -71,7 +84,11 @@ export function checkNaturalTransformation(
   }
   for (const objectId of Object.keys(nt.components)) {
     if (!C.objects.has(objectId)) {
-      out.add("NT_UNKNOWN_COMPONENT", `Natural transformation '${nt.id}' has a component for '${objectId}', which is not an object of category '${C.category.id}'`, { naturalTransformationId, categoryId: C.category.id, objectId });
+      out.add(
+        "NT_UNKNOWN_COMPONENT",
+        `Natural transformation '${nt.id}' has a component for '${objectId}', which is not an object of category '${C.category.id}'`,
+        { naturalTransformationId, categoryId: C.category.id, objectId },
+      );
     }
   }
 

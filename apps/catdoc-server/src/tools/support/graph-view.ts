@@ -57,7 +57,13 @@ export interface GraphOptions {
 }
 
 function node(object: CatDocObject, categoryId: string): GraphNode {
-  return { id: object.id, categoryId, title: object.title, domain: object.domain, ...(object.metadata ? { metadata: object.metadata } : {}) };
+  return {
+    id: object.id,
+    categoryId,
+    title: object.title,
+    domain: object.domain,
+    ...(object.metadata ? { metadata: object.metadata } : {}),
+  };
 }
 
 function edge(morphism: Morphism, categoryId: string, identity: boolean): GraphEdge {
@@ -86,16 +92,30 @@ export function buildGraph(index: ProjectIndex, options: GraphOptions = {}): Gra
       edges.push(edge(morphism, entry.category.id, identity));
     }
   }
-  const touches = (source: string, target: string) => options.categoryId === undefined || source === options.categoryId || target === options.categoryId;
+  const touches = (source: string, target: string) =>
+    options.categoryId === undefined || source === options.categoryId || target === options.categoryId;
   const functors = model.functors.filter((f) => touches(f.sourceCategory, f.targetCategory));
   const functorIds = new Set(functors.map((f) => f.id));
   return {
     categories: chosen.map((entry) => ({ id: entry.category.id, name: entry.category.name })),
     nodes,
     edges,
-    functors: functors.map((f) => ({ id: f.id, name: f.name, sourceCategory: f.sourceCategory, targetCategory: f.targetCategory, objectMapping: f.objectMapping, morphismMapping: f.morphismMapping })),
+    functors: functors.map((f) => ({
+      id: f.id,
+      name: f.name,
+      sourceCategory: f.sourceCategory,
+      targetCategory: f.targetCategory,
+      objectMapping: f.objectMapping,
+      morphismMapping: f.morphismMapping,
+    })),
     naturalTransformations: model.naturalTransformations
       .filter((nt) => options.categoryId === undefined || functorIds.has(nt.sourceFunctor) || functorIds.has(nt.targetFunctor))
-      .map((nt) => ({ id: nt.id, name: nt.name, sourceFunctor: nt.sourceFunctor, targetFunctor: nt.targetFunctor, components: nt.components })),
+      .map((nt) => ({
+        id: nt.id,
+        name: nt.name,
+        sourceFunctor: nt.sourceFunctor,
+        targetFunctor: nt.targetFunctor,
+        components: nt.components,
+      })),
   };
 }

@@ -14,13 +14,7 @@ export interface PageBounds {
 /** Input fields `limit` and `offset` for a list of `what`. */
 export function pagingInput(what: string, bounds: PageBounds) {
   return {
-    limit: z
-      .number()
-      .int()
-      .min(1)
-      .max(bounds.maxLimit)
-      .optional()
-      .describe(`default ${bounds.defaultLimit}`),
+    limit: z.number().int().min(1).max(bounds.maxLimit).optional().describe(`default ${bounds.defaultLimit}`),
     offset: z.number().int().min(0).optional().describe("the last answer's nextOffset"),
   };
 }

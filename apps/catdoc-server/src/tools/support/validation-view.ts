@@ -44,40 +44,49 @@ export const validationPagingInput = lazySchema(() => pagingInput("errors and wa
 
 const CodeSchema = lazySchema(() => z.enum(VALIDATION_CODES as [ValidationCode, ...ValidationCode[]]));
 
-const ScopeOutput = lazySchema(() => z.object({ kind: z.enum(["project", "category", "functor", "naturalTransformation"]), id: z.string().optional() }));
+const ScopeOutput = lazySchema(() =>
+  z.object({ kind: z.enum(["project", "category", "functor", "naturalTransformation"]), id: z.string().optional() }),
+);
 
-const IssueOutput = lazySchema(() => z.object({
-  code: CodeSchema(),
-  categoryId: z.string().optional(),
-  functorId: z.string().optional(),
-  naturalTransformationId: z.string().optional(),
-  objectId: z.string().optional(),
-  morphismId: z.string().optional(),
-  objectIds: z.array(z.string()).optional(),
-  morphismIds: z.array(z.string()).optional(),
-  message: z.string().optional(),
-  severity: z.enum(["error", "warning"]).optional(),
-}));
-
-export const ValidationOutput = lazySchema(() => z.object({
-  isValid: z.boolean(),
-  summary: z.object({
-    categoriesChecked: z.number().int(),
-    functorsChecked: z.number().int(),
-    naturalTransformationsChecked: z.number().int(),
-    totalErrors: z.number().int(),
-    totalWarnings: z.number().int(),
+const IssueOutput = lazySchema(() =>
+  z.object({
+    code: CodeSchema(),
+    categoryId: z.string().optional(),
+    functorId: z.string().optional(),
+    naturalTransformationId: z.string().optional(),
+    objectId: z.string().optional(),
+    morphismId: z.string().optional(),
+    objectIds: z.array(z.string()).optional(),
+    morphismIds: z.array(z.string()).optional(),
+    message: z.string().optional(),
+    severity: z.enum(["error", "warning"]).optional(),
   }),
-  countsByCode: z.record(z.string(), z.number().int()).describe("Every error and warning counted by code (never cut)."),
-  errors: z.array(IssueOutput()).describe("Errors from offset, at most limit: code and ids; standard adds the message."),
-  truncated: z.boolean().describe("True when errors or warnings were cut to the limit; summary still counts all."),
-  nextOffset: z.number().int().optional(),
-  notice: z.string().optional(),
-  scope: ScopeOutput().optional().describe("standard: what was checked."),
-  warnings: z.array(IssueOutput()).optional().describe("standard: warnings from offset, at most limit."),
-  offset: z.number().int().optional(),
-  checks: z.record(z.string(), z.string()).optional().describe("full: every check this scope runs, by code: its severity and what it means."),
-}));
+);
+
+export const ValidationOutput = lazySchema(() =>
+  z.object({
+    isValid: z.boolean(),
+    summary: z.object({
+      categoriesChecked: z.number().int(),
+      functorsChecked: z.number().int(),
+      naturalTransformationsChecked: z.number().int(),
+      totalErrors: z.number().int(),
+      totalWarnings: z.number().int(),
+    }),
+    countsByCode: z.record(z.string(), z.number().int()).describe("Every error and warning counted by code (never cut)."),
+    errors: z.array(IssueOutput()).describe("Errors from offset, at most limit: code and ids; standard adds the message."),
+    truncated: z.boolean().describe("True when errors or warnings were cut to the limit; summary still counts all."),
+    nextOffset: z.number().int().optional(),
+    notice: z.string().optional(),
+    scope: ScopeOutput().optional().describe("standard: what was checked."),
+    warnings: z.array(IssueOutput()).optional().describe("standard: warnings from offset, at most limit."),
+    offset: z.number().int().optional(),
+    checks: z
+      .record(z.string(), z.string())
+      .optional()
+      .describe("full: every check this scope runs, by code: its severity and what it means."),
+  }),
+);
 
 export type ValidationScope = z.infer<ReturnType<typeof ScopeOutput>>;
 
@@ -100,7 +109,11 @@ function warningParts(issue: ValidationIssue) {
   return { minimal: { ...minimal, ...standard }, full };
 }
 
-export function validationView(report: ValidationReport, scope: ValidationScope, request: { limit?: number | undefined; offset?: number | undefined }): LeveledResponse {
+export function validationView(
+  report: ValidationReport,
+  scope: ValidationScope,
+  request: { limit?: number | undefined; offset?: number | undefined },
+): LeveledResponse {
   const limit = request.limit ?? VALIDATION_PAGE.defaultLimit;
   const offset = request.offset ?? 0;
   const errors = report.errors.slice(offset, offset + limit);

@@ -64,7 +64,12 @@ export interface AnalyzedFile {
  * The named files and, breadth-first, the files they import under the roots, up to `depth`
  * levels of the import graph (depth 1: the named files only; 2: also what they import; …).
  */
-export async function analyzeWithDependencies(start: readonly TextFile[], depth: number, guard: PathGuard, signal: AbortSignal): Promise<AnalyzedFile[]> {
+export async function analyzeWithDependencies(
+  start: readonly TextFile[],
+  depth: number,
+  guard: PathGuard,
+  signal: AbortSignal,
+): Promise<AnalyzedFile[]> {
   const out: AnalyzedFile[] = [];
   const seen = new Set(start.map((f) => f.absolute));
   let frontier: TextFile[] = [...start];

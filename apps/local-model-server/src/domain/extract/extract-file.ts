@@ -34,7 +34,13 @@ export function hasOutline(path: string): boolean {
 }
 
 /** Frontmatter fields, parsed in a parser thread (bounded in size, nesting, memory and time). */
-export function extractFrontmatter(file: TextFile, fields: readonly string[] | undefined, format: ExtractFormat, parsers: ParserPool, signal: AbortSignal): Promise<ExtractItem> {
+export function extractFrontmatter(
+  file: TextFile,
+  fields: readonly string[] | undefined,
+  format: ExtractFormat,
+  parsers: ParserPool,
+  signal: AbortSignal,
+): Promise<ExtractItem> {
   return parsers.run({ kind: "frontmatter", text: file.text, fields, format }, { signal, what: `the frontmatter of ${file.given}` });
 }
 
@@ -56,7 +62,9 @@ export async function extractPatterns(
     found: ordered.length > 0,
     data,
     lineNumbers: ordered.map((m) => m.line),
-    details: { matches: ordered.map((m) => ({ pattern: patterns[m.pattern] ?? "", line: m.line, column: m.column, match: m.match, text: m.text })) },
+    details: {
+      matches: ordered.map((m) => ({ pattern: patterns[m.pattern] ?? "", line: m.line, column: m.column, match: m.match, text: m.text })),
+    },
   };
 }
 
@@ -67,7 +75,14 @@ export async function extractExports(file: TextFile): Promise<ExtractItem> {
     data: exports.map(exportLabel),
     lineNumbers: exports.map((e) => e.line),
     details: {
-      exports: exports.map((e) => ({ name: e.name, kind: e.kind, line: e.line, type_only: e.typeOnly, ...(e.from ? { from: e.from } : {}), ...(e.local ? { local: e.local } : {}) })),
+      exports: exports.map((e) => ({
+        name: e.name,
+        kind: e.kind,
+        line: e.line,
+        type_only: e.typeOnly,
+        ...(e.from ? { from: e.from } : {}),
+        ...(e.local ? { local: e.local } : {}),
+      })),
     },
   };
 }
@@ -94,7 +109,8 @@ export async function extractImports(file: TextFile, format: ExtractFormat): Pro
 }
 
 export async function outlineOf(file: TextFile, parsers: ParserPool, signal: AbortSignal): Promise<OutlineItem[]> {
-  if (isMarkdownPath(file.given) || !isScriptPath(file.given)) return parsers.run({ kind: "outline", text: file.text }, { signal, what: `the outline of ${file.given}` });
+  if (isMarkdownPath(file.given) || !isScriptPath(file.given))
+    return parsers.run({ kind: "outline", text: file.text }, { signal, what: `the outline of ${file.given}` });
   return symbolOutline(await parseSource(file.absolute, file.text));
 }
 
@@ -102,7 +118,12 @@ function listLine(item: OutlineItem): string {
   return item.kind === "heading" ? `${"#".repeat(item.level)} ${item.name}` : `${"  ".repeat(item.level - 1)}${item.kind} ${item.name}`;
 }
 
-export async function extractStructure(file: TextFile, format: ExtractFormat, parsers: ParserPool, signal: AbortSignal): Promise<ExtractItem> {
+export async function extractStructure(
+  file: TextFile,
+  format: ExtractFormat,
+  parsers: ParserPool,
+  signal: AbortSignal,
+): Promise<ExtractItem> {
   const outline = await outlineOf(file, parsers, signal);
   return {
     found: outline.length > 0,

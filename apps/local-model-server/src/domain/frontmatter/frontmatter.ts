@@ -125,7 +125,15 @@ export function parseFrontmatter(text: string): Frontmatter {
   if (refused) return { present: true, values: {}, startLine: block.startLine, endLine: block.endLine, keys: [], error: refused };
   const lineCounter = new LineCounter();
   const document = parseDocument(block.yamlText, { lineCounter, prettyErrors: true, uniqueKeys: true });
-  const base: Frontmatter = { present: true, values: {}, startLine: block.startLine, endLine: block.endLine, keys: [], document, lineCounter };
+  const base: Frontmatter = {
+    present: true,
+    values: {},
+    startLine: block.startLine,
+    endLine: block.endLine,
+    keys: [],
+    document,
+    lineCounter,
+  };
   const firstError = document.errors[0];
   if (firstError) {
     const yamlLine = firstError.linePos?.[0]?.line;
@@ -189,13 +197,20 @@ export function frontmatterField(frontmatter: Frontmatter, field: string): Field
         pair = undefined;
         break;
       }
-      pair = node === root ? topLevelPair(frontmatter.document as Document, root, segment) : (node.items.find((p) => keyText(p) === segment) as Pair | undefined);
+      pair =
+        node === root
+          ? topLevelPair(frontmatter.document as Document, root, segment)
+          : (node.items.find((p) => keyText(p) === segment) as Pair | undefined);
       node = pair?.value as Node | null | undefined;
     }
     if (pair) {
-      const value = pair.value === null || pair.value === undefined ? null : (pair.value as Node).toJS(frontmatter.document as Document, { maxAliasCount: 100 });
+      const value =
+        pair.value === null || pair.value === undefined
+          ? null
+          : (pair.value as Node).toJS(frontmatter.document as Document, { maxAliasCount: 100 });
       const offset = (pair.key as Node | undefined)?.range?.[0];
-      const line = offset === undefined || !frontmatter.lineCounter ? undefined : frontmatter.lineCounter.linePos(offset).line + frontmatter.startLine;
+      const line =
+        offset === undefined || !frontmatter.lineCounter ? undefined : frontmatter.lineCounter.linePos(offset).line + frontmatter.startLine;
       return { found: true, value: value ?? null, line };
     }
   }

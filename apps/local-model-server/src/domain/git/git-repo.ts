@@ -28,7 +28,11 @@ export class GitRepo {
     private readonly run: Omit<GitRun, "signal">,
   ) {}
 
-  static async open(directory: string, guard: PathGuard, options: { signal?: AbortSignal | undefined; searchPath?: string | undefined } = {}): Promise<GitRepo> {
+  static async open(
+    directory: string,
+    guard: PathGuard,
+    options: { signal?: AbortSignal | undefined; searchPath?: string | undefined } = {},
+  ): Promise<GitRepo> {
     const { signal, searchPath } = options;
     const top = (await runGit(["rev-parse", "--show-toplevel"], { cwd: directory, signal, searchPath })).trim();
     const toplevel = await realpath(top);
@@ -66,12 +70,19 @@ export class GitRepo {
   }
 
   async status(filter: PathFilter, signal?: AbortSignal): Promise<GitOutput<GitStatus>> {
-    const raw = await this.git(["status", "--porcelain=v2", "-z", "--branch", "--untracked-files=all", "--ignore-submodules=all", "--", ...this.scope], signal);
+    const raw = await this.git(
+      ["status", "--porcelain=v2", "-z", "--branch", "--untracked-files=all", "--ignore-submodules=all", "--", ...this.scope],
+      signal,
+    );
     return { value: filter.status(parsePorcelainV2(raw)), raw };
   }
 
   /** Unstaged changes (work tree vs index), staged ones (`staged`), or the work tree vs `ref`. */
-  async diff(options: { staged: boolean; ref: string | undefined }, filter: PathFilter, signal?: AbortSignal): Promise<GitOutput<DiffSummary>> {
+  async diff(
+    options: { staged: boolean; ref: string | undefined },
+    filter: PathFilter,
+    signal?: AbortSignal,
+  ): Promise<GitOutput<DiffSummary>> {
     const args = ["diff", "--numstat", "-z", "-M", "--no-ext-diff", "--no-textconv", "--ignore-submodules=all"];
     if (options.staged) args.push("--cached");
     if (options.ref !== undefined) args.push(checkRef(options.ref, "options.ref"));
@@ -79,7 +90,11 @@ export class GitRepo {
     return { value: filter.diff(parseNumstat(raw)), raw };
   }
 
-  async log(options: { limit: number; ref: string | undefined }, filter: PathFilter, signal?: AbortSignal): Promise<GitOutput<CommitInfo[]>> {
+  async log(
+    options: { limit: number; ref: string | undefined },
+    filter: PathFilter,
+    signal?: AbortSignal,
+  ): Promise<GitOutput<CommitInfo[]>> {
     if (options.ref === undefined && !(await this.hasCommits(signal))) return { value: [], raw: "" };
     const args = ["log", "-z", "--no-ext-diff", "--no-textconv", `--format=${LOG_FORMAT}`, "-n", String(options.limit)];
     if (options.ref !== undefined) args.push(checkRef(options.ref, "options.ref"));

@@ -71,7 +71,14 @@ export function runGit(args: readonly string[], options: GitRun): Promise<string
     execFile(
       "git",
       [...GLOBAL_ARGS, ...extra, ...args],
-      { cwd: options.cwd, env: gitEnvironment(options.searchPath), signal: options.signal, maxBuffer: MAX_OUTPUT, encoding: "utf8", windowsHide: true },
+      {
+        cwd: options.cwd,
+        env: gitEnvironment(options.searchPath),
+        signal: options.signal,
+        maxBuffer: MAX_OUTPUT,
+        encoding: "utf8",
+        windowsHide: true,
+      },
       (error, stdout, stderr) => {
         if (!error || (options.emptyOnExit1 && error.code === 1)) {
           resolve(error ? "" : stdout);
@@ -103,7 +110,12 @@ export async function filterOverrides(options: GitRun): Promise<string[]> {
     const match = /^filter\.(.+)\.[^.]+$/s.exec(key);
     if (match?.[1] !== undefined) names.add(match[1]);
   }
-  return [...names].flatMap((name) => [`filter.${name}.clean=`, `filter.${name}.smudge=`, `filter.${name}.process=`, `filter.${name}.required=false`]);
+  return [...names].flatMap((name) => [
+    `filter.${name}.clean=`,
+    `filter.${name}.smudge=`,
+    `filter.${name}.process=`,
+    `filter.${name}.required=false`,
+  ]);
 }
 
 function gitFailure(error: ExecFileException, stderr: string, cwd: string): ToolError {

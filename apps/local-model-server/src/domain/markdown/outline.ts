@@ -42,7 +42,8 @@ export function markdownOutline(text: string): OutlineItem[] {
     const number = i + 1;
     const fenceMatch = FENCE.exec(line);
     if (fence !== undefined) {
-      if (fenceMatch && fenceMatch[1]?.[0] === fence[0] && (fenceMatch[1]?.length ?? 0) >= fence.length && line.trim() === fenceMatch[1]) fence = undefined;
+      if (fenceMatch && fenceMatch[1]?.[0] === fence[0] && (fenceMatch[1]?.length ?? 0) >= fence.length && line.trim() === fenceMatch[1])
+        fence = undefined;
       continue;
     }
     if (fenceMatch) {
@@ -64,7 +65,13 @@ export function markdownOutline(text: string): OutlineItem[] {
     if (open) {
       const tag = open[1] ?? "";
       const type = /\btype="([^"]*)"/.exec(open[2] ?? "")?.[1];
-      const item: OutlineItem = { level: blocks.length + 1, kind: "block", name: type ? `${tag} (${type})` : tag, line: number, endLine: Number.MAX_SAFE_INTEGER };
+      const item: OutlineItem = {
+        level: blocks.length + 1,
+        kind: "block",
+        name: type ? `${tag} (${type})` : tag,
+        line: number,
+        endLine: Number.MAX_SAFE_INTEGER,
+      };
       items.push(item);
       blocks.push({ tag, item });
       continue;
@@ -97,7 +104,6 @@ function atxText(raw: string): string {
   if (end === text.length || (text[end - 1] !== " " && text[end - 1] !== "\t")) return text;
   return text.slice(0, end).trimEnd();
 }
-
 
 function addHeading(items: OutlineItem[], open: OutlineItem[], level: number, name: string, line: number): void {
   // A heading closes every open heading of the same or a deeper level.

@@ -144,7 +144,12 @@ export class ModelService {
         );
       } else if (config.kind === "remote") {
         backend = new inference.RemoteBackend(
-          { baseUrl: config.baseUrl, model: config.model, deadlineMs: this.options.timeoutMs, ...(config.apiKey ? { apiKey: config.apiKey } : {}) },
+          {
+            baseUrl: config.baseUrl,
+            model: config.model,
+            deadlineMs: this.options.timeoutMs,
+            ...(config.apiKey ? { apiKey: config.apiKey } : {}),
+          },
           { logger },
         );
       } else {

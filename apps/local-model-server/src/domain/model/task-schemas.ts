@@ -19,11 +19,18 @@ function object(properties: Record<string, unknown>): JsonSchema {
 export type ExtractTask = "pattern_match" | "frontmatter" | "exports" | "imports" | "structure";
 
 /** The schema of one file's `data` for `local_extract` (the caller's `schema` replaces it). */
-export function extractDataSchema(task: ExtractTask, format: "json" | "list", fields: readonly string[] | undefined, patterns: readonly string[] | undefined): JsonSchema {
+export function extractDataSchema(
+  task: ExtractTask,
+  format: "json" | "list",
+  fields: readonly string[] | undefined,
+  patterns: readonly string[] | undefined,
+): JsonSchema {
   if (format === "list") return strings;
   switch (task) {
     case "frontmatter":
-      return fields && fields.length > 0 ? object(Object.fromEntries(fields.map((f) => [f, VALUE]))) : { type: "object", additionalProperties: VALUE };
+      return fields && fields.length > 0
+        ? object(Object.fromEntries(fields.map((f) => [f, VALUE])))
+        : { type: "object", additionalProperties: VALUE };
     case "pattern_match":
       return object(Object.fromEntries((patterns ?? []).map((p) => [p, strings])));
     case "exports":
@@ -62,9 +69,20 @@ export type GitTask = "status" | "diff" | "log" | "changed_files";
 export function gitDataSchema(task: GitTask): JsonSchema {
   switch (task) {
     case "status":
-      return object({ staged: strings, modified: strings, untracked: strings, renamed: { type: "array", items: object({ from: str, to: str }) }, deleted: strings });
+      return object({
+        staged: strings,
+        modified: strings,
+        untracked: strings,
+        renamed: { type: "array", items: object({ from: str, to: str }) },
+        deleted: strings,
+      });
     case "diff":
-      return object({ files_changed: int, insertions: int, deletions: int, changes: { type: "array", items: object({ file: str, added: int, removed: int }) } });
+      return object({
+        files_changed: int,
+        insertions: int,
+        deletions: int,
+        changes: { type: "array", items: object({ file: str, added: int, removed: int }) },
+      });
     case "log":
       return object({ commits: { type: "array", items: object({ hash: str, message: str, date: str }) } });
     case "changed_files":

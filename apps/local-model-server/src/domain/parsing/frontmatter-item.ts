@@ -13,7 +13,10 @@ export function frontmatterItem(text: string, fields: readonly string[] | undefi
   const names = fields && fields.length > 0 ? [...fields] : frontmatter.keys;
   const values = names.map((name) => ({ name, ...frontmatterField(frontmatter, name) }));
   const found = !fields || fields.length === 0 || values.some((v) => v.found);
-  const data = format === "list" ? values.filter((v) => v.found).map((v) => `${v.name}: ${flow(v.value)}`) : Object.fromEntries(values.map((v) => [v.name, v.value]));
+  const data =
+    format === "list"
+      ? values.filter((v) => v.found).map((v) => `${v.name}: ${flow(v.value)}`)
+      : Object.fromEntries(values.map((v) => [v.name, v.value]));
   const lineNumbers = (format === "list" ? values.filter((v) => v.found) : values).map((v) => v.line ?? null);
   return {
     found,

@@ -75,7 +75,10 @@ export class ParserPool {
   /** Parses in a worker; rejects with the signal's reason as soon as it aborts. */
   run<R extends ParseRequest>(request: R, options: ParseOptions): Promise<ParseResult<R>> {
     if (options.signal.aborted) return Promise.reject(options.signal.reason);
-    if (this.disposed) return Promise.reject(new ToolError("NOT_READY", "The server is shutting down.", { suggestion: "Call again once the server has restarted." }));
+    if (this.disposed)
+      return Promise.reject(
+        new ToolError("NOT_READY", "The server is shutting down.", { suggestion: "Call again once the server has restarted." }),
+      );
     return new Promise<ParseResult<R>>((resolve, reject) => {
       const job: Job = { request, options, resolve: resolve as (value: unknown) => void, reject, onAbort: () => this.abort(job) };
       options.signal.addEventListener("abort", job.onAbort, { once: true });

@@ -24,9 +24,7 @@ export interface ToolErrorData {
 }
 
 export type WorkerReply =
-  | { id: number; result: unknown }
-  | { id: number; toolError: ToolErrorData }
-  | { id: number; error: string; stackOverflow: boolean };
+  { id: number; result: unknown } | { id: number; toolError: ToolErrorData } | { id: number; error: string; stackOverflow: boolean };
 
 const port = parentPort;
 if (!port) throw new Error("parser-worker.js runs as a worker thread (see parser-pool.ts)");
@@ -35,7 +33,16 @@ async function failure(id: number, error: unknown): Promise<WorkerReply> {
   // A ToolError comes from code that loaded core already, so this import costs nothing then.
   const { isToolError } = await import("@local-mcp/core");
   if (isToolError(error)) {
-    return { id, toolError: { code: error.code, message: error.message, recoverable: error.recoverable, suggestion: error.suggestion, details: error.details } };
+    return {
+      id,
+      toolError: {
+        code: error.code,
+        message: error.message,
+        recoverable: error.recoverable,
+        suggestion: error.suggestion,
+        details: error.details,
+      },
+    };
   }
   return { id, error: error instanceof Error ? error.message : String(error), stackOverflow: error instanceof RangeError };
 }

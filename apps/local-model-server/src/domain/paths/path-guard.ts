@@ -85,7 +85,10 @@ export class PathGuard {
       place: `the allowed roots; this server only touches files under ${roots.join(", ")}`,
       resolvesOutside: "resolves (through a symlink) outside",
       forbiddenSuggestion: "Use a path inside the configured roots (relative paths start at the first root), or handle this file directly.",
-      notFound: (given) => ({ message: `File not found: ${given}`, suggestion: `Check the path; relative paths start at ${this.primaryRoot}.` }),
+      notFound: (given) => ({
+        message: `File not found: ${given}`,
+        suggestion: `Check the path; relative paths start at ${this.primaryRoot}.`,
+      }),
     };
   }
 
@@ -151,10 +154,14 @@ export class PathGuard {
     try {
       this.assertRegularFile(given, info);
       if (info.size > this.maxFileBytes) {
-        throw new ToolError("RESOURCE_EXHAUSTED", `'${given}' is ${info.size} bytes, above the per-file cap of ${this.maxFileBytes} bytes.`, {
-          suggestion: "Handle this file directly, or raise max_file_bytes (LOCAL_MODEL_MAX_FILE_BYTES).",
-          details: { path: given, bytes: info.size, maxFileBytes: this.maxFileBytes },
-        });
+        throw new ToolError(
+          "RESOURCE_EXHAUSTED",
+          `'${given}' is ${info.size} bytes, above the per-file cap of ${this.maxFileBytes} bytes.`,
+          {
+            suggestion: "Handle this file directly, or raise max_file_bytes (LOCAL_MODEL_MAX_FILE_BYTES).",
+            details: { path: given, bytes: info.size, maxFileBytes: this.maxFileBytes },
+          },
+        );
       }
       const buffer = Buffer.alloc(info.size);
       let filled = 0;
@@ -204,7 +211,9 @@ export class PathGuard {
     checkPathShape(given, this.context);
     const candidate = resolve(this.primaryRoot, given);
     if (!this.inRoots(candidate)) throw this.forbidden(given, "is outside");
-    const existing = await lstat(candidate).catch((error: unknown) => (isMissingPathError(error) ? undefined : Promise.reject(this.fsFailure(given, error))));
+    const existing = await lstat(candidate).catch((error: unknown) =>
+      isMissingPathError(error) ? undefined : Promise.reject(this.fsFailure(given, error)),
+    );
     if (existing?.isDirectory()) throw new ToolError("INVALID_INPUT", `'${given}' is a directory.`, { details: { path: given } });
     if (existing?.isSymbolicLink()) {
       const target = await realpath(candidate).catch(() => undefined);
@@ -254,14 +263,21 @@ export class PathGuard {
   private async assertWritable(given: string, absolute: string): Promise<void> {
     const root = this.roots.find((r) => isPathInside(r, absolute));
     if (root === undefined) throw this.forbidden(given, "is outside");
-    const components = relative(root, absolute).split(sep).filter((c) => c !== "");
+    const components = relative(root, absolute)
+      .split(sep)
+      .filter((c) => c !== "");
     if (components.some((c) => VCS_NAMES.has(comparableName(c)))) {
-      throw this.refusedWrite(given, "is inside version-control internals (.git, .hg, .svn, .jj …), where a written file could make git run a program");
+      throw this.refusedWrite(
+        given,
+        "is inside version-control internals (.git, .hg, .svn, .jj …), where a written file could make git run a program",
+      );
     }
     const name = comparableName(basename(absolute));
     const lower = absolute.toLowerCase();
     // Each protected path as given and as its real path (a symlinked /tmp, a linked state folder).
-    const [files, dirs] = await Promise.all([this.protection.files, this.protection.dirs].map((paths) => Promise.all(paths.flatMap((p) => [p, this.realOf(p)]))));
+    const [files, dirs] = await Promise.all(
+      [this.protection.files, this.protection.dirs].map((paths) => Promise.all(paths.flatMap((p) => [p, this.realOf(p)]))),
+    );
     if (this.protection.names.some((n) => n.toLowerCase() === name) || (files ?? []).some((f) => f.toLowerCase() === lower)) {
       throw this.refusedWrite(given, "is this server's configuration file, which no tool may write");
     }
@@ -277,7 +293,11 @@ export class PathGuard {
         () => [] as string[],
       );
       const count = new Set([...present, ...(entry !== undefined && GIT_DIR_ENTRIES.has(entry) ? [entry] : [])]).size;
-      if (count >= 2) throw this.refusedWrite(given, "is inside a git directory (a bare repository or a `.git` file's gitdir), where a written file could make git run a program");
+      if (count >= 2)
+        throw this.refusedWrite(
+          given,
+          "is inside a git directory (a bare repository or a `.git` file's gitdir), where a written file could make git run a program",
+        );
       if (folder === root || !isPathInside(root, folder)) break;
       entry = undefined;
       folder = dirname(folder);

@@ -131,13 +131,15 @@ export class RegexRunner {
       const timer = setTimeout(() => {
         finish();
         const label = options.labels[current] ?? String(current);
-        kill(() => reject(
-          new ToolError("TIMEOUT", `Pattern '${label}' did not finish within ${this.timeoutMs} ms on ${options.file} and was stopped.`, {
-            suggestion:
-              "Simplify the pattern: nested quantifiers such as (a+)+ backtrack exponentially. Or narrow the files, or handle this search directly.",
-            details: { pattern: label, file: options.file, timeoutMs: this.timeoutMs },
-          }),
-        ));
+        kill(() =>
+          reject(
+            new ToolError("TIMEOUT", `Pattern '${label}' did not finish within ${this.timeoutMs} ms on ${options.file} and was stopped.`, {
+              suggestion:
+                "Simplify the pattern: nested quantifiers such as (a+)+ backtrack exponentially. Or narrow the files, or handle this search directly.",
+              details: { pattern: label, file: options.file, timeoutMs: this.timeoutMs },
+            }),
+          ),
+        );
       }, this.timeoutMs);
       worker.on("message", onMessage);
       worker.on("error", onError);

@@ -19,7 +19,12 @@ export interface PatternMatch {
   text: string;
 }
 
-export function searchPatterns(text: string, patterns: PatternSpec[], maxMatches: number, started: (index: number) => void): PatternMatch[] {
+export function searchPatterns(
+  text: string,
+  patterns: PatternSpec[],
+  maxMatches: number,
+  started: (index: number) => void,
+): PatternMatch[] {
   const starts = [0];
   for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) starts.push(i + 1);
   const lineOf = (offset: number) => {

@@ -98,7 +98,9 @@ function addInto(target: StatsFile, delta: StatsFile): StatsFile {
 }
 
 function isStatsFile(value: unknown): value is StatsFile {
-  return value !== null && typeof value === "object" && (value as StatsFile).version === 1 && typeof (value as StatsFile).tools === "object";
+  return (
+    value !== null && typeof value === "object" && (value as StatsFile).version === 1 && typeof (value as StatsFile).tools === "object"
+  );
 }
 
 /**
@@ -183,12 +185,16 @@ export class StatsStore {
     this.pending = undefined;
     try {
       await mkdir(this.options.stateDir, { recursive: true });
-      await withDirectoryLock(this.lockPath, async (lock) => {
-        const current = await this.readFile();
-        // Taken over as stale meanwhile (a merge stalled for 10 s): keep the delta for next time.
-        if (!lock.isHeld()) throw new Error(`lost ${this.lockPath} before writing`);
-        await writeFileAtomic(this.path, `${JSON.stringify(addInto(current ?? emptyFile(), delta), null, 2)}\n`);
-      }, STATS_LOCK);
+      await withDirectoryLock(
+        this.lockPath,
+        async (lock) => {
+          const current = await this.readFile();
+          // Taken over as stale meanwhile (a merge stalled for 10 s): keep the delta for next time.
+          if (!lock.isHeld()) throw new Error(`lost ${this.lockPath} before writing`);
+          await writeFileAtomic(this.path, `${JSON.stringify(addInto(current ?? emptyFile(), delta), null, 2)}\n`);
+        },
+        STATS_LOCK,
+      );
     } catch (error) {
       // Keep the numbers for the next attempt rather than losing them.
       this.pending = this.pending ? addInto(delta, this.pending) : delta;

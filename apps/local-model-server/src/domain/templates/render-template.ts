@@ -20,7 +20,11 @@ handlebars.unregisterHelper("log");
 const COMPILE_OPTIONS: CompileOptions = { strict: true, noEscape: true, knownHelpers: { log: false } };
 
 /** Runtime options of every render: no prototype properties or methods, whatever the defaults become. */
-const RUNTIME_OPTIONS: Handlebars.RuntimeOptions = { allowProtoPropertiesByDefault: false, allowProtoMethodsByDefault: false, allowCallsToHelperMissing: false };
+const RUNTIME_OPTIONS: Handlebars.RuntimeOptions = {
+  allowProtoPropertiesByDefault: false,
+  allowProtoMethodsByDefault: false,
+  allowCallsToHelperMissing: false,
+};
 
 function yamlFlow(value: unknown): string {
   return stringify(value ?? null, { collectionStyle: "flow", lineWidth: 0, flowCollectionPadding: false }).trimEnd();
@@ -82,7 +86,11 @@ handlebars.registerHelper({
   yamlKey: (...all: unknown[]) => {
     const [key, value, indent] = args(all);
     const pad = " ".repeat(typeof indent === "number" ? indent : 0);
-    const empty = value === undefined || value === null || (Array.isArray(value) && value.length === 0) || (isPlainObject(value) && Object.keys(value).length === 0);
+    const empty =
+      value === undefined ||
+      value === null ||
+      (Array.isArray(value) && value.length === 0) ||
+      (isPlainObject(value) && Object.keys(value).length === 0);
     if (empty || typeof value !== "object") return `${pad}${String(key)}: ${yamlFlow(value ?? (Array.isArray(value) ? [] : null))}`;
     return `${pad}${String(key)}:\n${yamlBlock(value, (typeof indent === "number" ? indent : 0) + 2)}`;
   },
@@ -125,7 +133,10 @@ export function renderTemplate(text: string, variables: Record<string, unknown>,
   const context = withDefaults(options.defaults ?? {}, variables);
   const missing = (options.required ?? []).filter((name) => context[name] === undefined || context[name] === null);
   if (missing.length > 0) {
-    throw missingVariables(options.name, missing.map((variable) => ({ variable })));
+    throw missingVariables(
+      options.name,
+      missing.map((variable) => ({ variable })),
+    );
   }
   const template = compile(text);
   try {

@@ -16,9 +16,11 @@ export function templateHeader(text: string): Pick<TemplateInfo, "description" |
   } catch (error) {
     return { ...empty, problem: `its header comment is not valid YAML: ${(error as Error).message.split("\n")[0]}` };
   }
-  if (header === null || typeof header !== "object" || Array.isArray(header)) return { ...empty, problem: "its header comment is not a YAML mapping" };
+  if (header === null || typeof header !== "object" || Array.isArray(header))
+    return { ...empty, problem: "its header comment is not a YAML mapping" };
   const h = header as Record<string, unknown>;
-  const record = (value: unknown) => (value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : {});
+  const record = (value: unknown) =>
+    value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
   return {
     description: typeof h.description === "string" ? h.description.trim() : "",
     required: Array.isArray(h.required) ? h.required.map(String) : [],

@@ -41,7 +41,6 @@ function templateName(file: string): string | undefined {
   return NAME.test(base) ? base : undefined;
 }
 
-
 export class TemplateStore {
   constructor(
     readonly shippedDir: string = shippedTemplatesDir(),
@@ -69,7 +68,13 @@ export class TemplateStore {
         const path = join(dir, file);
         if (source === "custom" && !(await this.confined(path))) {
           const empty = { description: "", required: [], defaults: {}, variables: {} };
-          byName.set(name, { name, source, path, ...empty, problem: `it resolves outside the roots ${(this.confineTo ?? []).join(", ")} (a symlink out of the project)` });
+          byName.set(name, {
+            name,
+            source,
+            path,
+            ...empty,
+            problem: `it resolves outside the roots ${(this.confineTo ?? []).join(", ")} (a symlink out of the project)`,
+          });
           continue;
         }
         const text = await readFile(path, "utf8");
@@ -92,7 +97,8 @@ export class TemplateStore {
     }
     if (info.source === "custom" && !(await this.confined(info.path))) {
       throw new ToolError("FORBIDDEN", `Template '${name}' (${info.path}) resolves outside the roots.`, {
-        suggestion: "Keep the project's templates inside the roots, or name a templates folder in the client's config (LOCAL_MODEL_TEMPLATES_DIR).",
+        suggestion:
+          "Keep the project's templates inside the roots, or name a templates folder in the client's config (LOCAL_MODEL_TEMPLATES_DIR).",
         details: { template: name },
       });
     }

@@ -39,7 +39,8 @@ export function collectExports(parsed: ParsedSource): ExportInfo[] {
       const from = statement.moduleSpecifier && ts.isStringLiteral(statement.moduleSpecifier) ? statement.moduleSpecifier.text : undefined;
       const clause = statement.exportClause;
       if (!clause) push({ name: "*", kind: "re-export-all", line, typeOnly: statement.isTypeOnly, ...(from ? { from } : {}) });
-      else if (ts.isNamespaceExport(clause)) push({ name: clause.name.text, kind: "re-export", line, typeOnly: statement.isTypeOnly, ...(from ? { from } : {}) });
+      else if (ts.isNamespaceExport(clause))
+        push({ name: clause.name.text, kind: "re-export", line, typeOnly: statement.isTypeOnly, ...(from ? { from } : {}) });
       else {
         for (const element of clause.elements) {
           push({
@@ -74,7 +75,10 @@ export function collectExports(parsed: ParsedSource): ExportInfo[] {
   return out;
 }
 
-function declarationExport(parsed: ParsedSource, statement: ts.Statement): { name: string | undefined; kind: ExportKind; typeOnly: boolean }[] | undefined {
+function declarationExport(
+  parsed: ParsedSource,
+  statement: ts.Statement,
+): { name: string | undefined; kind: ExportKind; typeOnly: boolean }[] | undefined {
   const { ts } = parsed;
   if (ts.isFunctionDeclaration(statement)) return [{ name: statement.name?.text, kind: "function", typeOnly: false }];
   if (ts.isClassDeclaration(statement)) return [{ name: statement.name?.text, kind: "class", typeOnly: false }];
@@ -84,7 +88,9 @@ function declarationExport(parsed: ParsedSource, statement: ts.Statement): { nam
   if (ts.isModuleDeclaration(statement)) return [{ name: statement.name.text, kind: "namespace", typeOnly: false }];
   if (ts.isImportEqualsDeclaration(statement)) return [{ name: statement.name.text, kind: "alias", typeOnly: statement.isTypeOnly }];
   if (ts.isVariableStatement(statement)) {
-    return statement.declarationList.declarations.flatMap((d) => bindingNames(parsed, d.name).map((name) => ({ name, kind: "variable" as const, typeOnly: false })));
+    return statement.declarationList.declarations.flatMap((d) =>
+      bindingNames(parsed, d.name).map((name) => ({ name, kind: "variable" as const, typeOnly: false })),
+    );
   }
   return undefined;
 }
@@ -95,7 +101,10 @@ function commonJsExports(parsed: ParsedSource, expression: ts.Expression, line: 
   if (!ts.isBinaryExpression(expression) || expression.operatorToken.kind !== ts.SyntaxKind.EqualsToken) return [];
   const target = expression.left;
   const isModuleExports = (node: ts.Node) =>
-    ts.isPropertyAccessExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === "module" && node.name.text === "exports";
+    ts.isPropertyAccessExpression(node) &&
+    ts.isIdentifier(node.expression) &&
+    node.expression.text === "module" &&
+    node.name.text === "exports";
   if (isModuleExports(target)) {
     const value = expression.right;
     if (ts.isObjectLiteralExpression(value)) {
@@ -117,5 +126,9 @@ function commonJsExports(parsed: ParsedSource, expression: ts.Expression, line: 
 
 /** `name` or `default (local)`: how an export is listed in reasons. */
 export function exportLabel(info: ExportInfo): string {
-  return info.local && info.name === "default" ? `default (${info.local})` : info.from && info.name === "*" ? `* from ${info.from}` : info.name;
+  return info.local && info.name === "default"
+    ? `default (${info.local})`
+    : info.from && info.name === "*"
+      ? `* from ${info.from}`
+      : info.name;
 }

@@ -16,9 +16,22 @@ export interface FunctionInfo {
   returns: string | null;
 }
 
-type FunctionLike = ts.FunctionDeclaration | ts.ArrowFunction | ts.FunctionExpression | ts.MethodDeclaration | ts.ConstructorDeclaration | ts.AccessorDeclaration;
+type FunctionLike =
+  | ts.FunctionDeclaration
+  | ts.ArrowFunction
+  | ts.FunctionExpression
+  | ts.MethodDeclaration
+  | ts.ConstructorDeclaration
+  | ts.AccessorDeclaration;
 
-function describe(parsed: ParsedSource, node: FunctionLike, name: string, kind: FunctionInfo["kind"], exported: boolean, lineNode: ts.Node): FunctionInfo {
+function describe(
+  parsed: ParsedSource,
+  node: FunctionLike,
+  name: string,
+  kind: FunctionInfo["kind"],
+  exported: boolean,
+  lineNode: ts.Node,
+): FunctionInfo {
   const { ts } = parsed;
   const params = node.parameters.map((p) => `${p.dotDotDotToken ? "..." : ""}${parsed.text(p.name)}`);
   return {
@@ -37,7 +50,12 @@ function describe(parsed: ParsedSource, node: FunctionLike, name: string, kind: 
 function unwrap(parsed: ParsedSource, expression: ts.Expression): ts.Expression {
   const { ts } = parsed;
   let current = expression;
-  while (ts.isParenthesizedExpression(current) || ts.isAsExpression(current) || ts.isSatisfiesExpression(current) || ts.isTypeAssertionExpression(current)) {
+  while (
+    ts.isParenthesizedExpression(current) ||
+    ts.isAsExpression(current) ||
+    ts.isSatisfiesExpression(current) ||
+    ts.isTypeAssertionExpression(current)
+  ) {
     current = current.expression;
   }
   return current;
@@ -62,19 +80,28 @@ export function collectFunctions(parsed: ParsedSource): FunctionInfo[] {
     } else if (ts.isClassDeclaration(statement)) {
       const className = statement.name?.text ?? "default";
       for (const member of statement.members) {
-        const memberName = member.name && (ts.isIdentifier(member.name) || ts.isStringLiteral(member.name) || ts.isPrivateIdentifier(member.name)) ? member.name.text : undefined;
-        if (ts.isConstructorDeclaration(member) && member.body) out.push(describe(parsed, member, `${className}.constructor`, "constructor", exported, member));
-        else if (ts.isMethodDeclaration(member) && member.body && memberName) out.push(describe(parsed, member, `${className}.${memberName}`, "method", exported, member));
-        else if (ts.isGetAccessorDeclaration(member) && memberName) out.push(describe(parsed, member, `${className}.${memberName}`, "getter", exported, member));
-        else if (ts.isSetAccessorDeclaration(member) && memberName) out.push(describe(parsed, member, `${className}.${memberName}`, "setter", exported, member));
+        const memberName =
+          member.name && (ts.isIdentifier(member.name) || ts.isStringLiteral(member.name) || ts.isPrivateIdentifier(member.name))
+            ? member.name.text
+            : undefined;
+        if (ts.isConstructorDeclaration(member) && member.body)
+          out.push(describe(parsed, member, `${className}.constructor`, "constructor", exported, member));
+        else if (ts.isMethodDeclaration(member) && member.body && memberName)
+          out.push(describe(parsed, member, `${className}.${memberName}`, "method", exported, member));
+        else if (ts.isGetAccessorDeclaration(member) && memberName)
+          out.push(describe(parsed, member, `${className}.${memberName}`, "getter", exported, member));
+        else if (ts.isSetAccessorDeclaration(member) && memberName)
+          out.push(describe(parsed, member, `${className}.${memberName}`, "setter", exported, member));
         else if (ts.isPropertyDeclaration(member) && member.initializer && memberName) {
           const value = unwrap(parsed, member.initializer);
-          if (ts.isArrowFunction(value) || ts.isFunctionExpression(value)) out.push(describe(parsed, value, `${className}.${memberName}`, "arrow", exported, member));
+          if (ts.isArrowFunction(value) || ts.isFunctionExpression(value))
+            out.push(describe(parsed, value, `${className}.${memberName}`, "arrow", exported, member));
         }
       }
     } else if (ts.isExportAssignment(statement) && !statement.isExportEquals) {
       const value = unwrap(parsed, statement.expression);
-      if (ts.isArrowFunction(value) || ts.isFunctionExpression(value)) out.push(describe(parsed, value, "default", ts.isArrowFunction(value) ? "arrow" : "function", true, statement));
+      if (ts.isArrowFunction(value) || ts.isFunctionExpression(value))
+        out.push(describe(parsed, value, "default", ts.isArrowFunction(value) ? "arrow" : "function", true, statement));
     }
   }
   return out;

@@ -42,7 +42,14 @@ export function collectImports(parsed: ParsedSource): ImportInfo[] {
           items.push(imported === element.name.text ? imported : `${imported} as ${element.name.text}`);
         }
       }
-      out.push({ from: statement.moduleSpecifier.text, items, names, line: parsed.line(statement), typeOnly: clause?.isTypeOnly ?? false, kind: "import" });
+      out.push({
+        from: statement.moduleSpecifier.text,
+        items,
+        names,
+        line: parsed.line(statement),
+        typeOnly: clause?.isTypeOnly ?? false,
+        kind: "import",
+      });
     } else if (
       ts.isImportEqualsDeclaration(statement) &&
       ts.isExternalModuleReference(statement.moduleReference) &&

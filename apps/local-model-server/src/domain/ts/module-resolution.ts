@@ -10,10 +10,7 @@ import { isToolError } from "@local-mcp/core";
 import type { PathGuard } from "../paths/path-guard.js";
 
 export type ResolvedImport =
-  | { kind: "internal"; absolute: string }
-  | { kind: "external"; name: string }
-  | { kind: "outside" }
-  | { kind: "unresolved" };
+  { kind: "internal"; absolute: string } | { kind: "external"; name: string } | { kind: "outside" } | { kind: "unresolved" };
 
 const EXTENSIONS = [".ts", ".tsx", ".d.ts", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs", ".json"];
 const JS_TO_TS: Record<string, string[]> = { ".js": [".ts", ".tsx"], ".jsx": [".tsx"], ".mjs": [".mts"], ".cjs": [".cts"] };

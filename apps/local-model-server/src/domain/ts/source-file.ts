@@ -29,7 +29,7 @@ export interface ParsedSource {
 let api: Promise<TypeScriptApi> | undefined;
 
 export function loadTypeScript(): Promise<TypeScriptApi> {
-  api ??= import("typescript").then((module) => ((module as { default?: TypeScriptApi }).default ?? (module as unknown as TypeScriptApi)));
+  api ??= import("typescript").then((module) => (module as { default?: TypeScriptApi }).default ?? (module as unknown as TypeScriptApi));
   return api;
 }
 
@@ -81,7 +81,12 @@ function tooDeep(path: string, detail: string, line?: number): ToolError {
 
 export async function parseSource(path: string, text: string): Promise<ParsedSource> {
   const nesting = sourceNesting(text);
-  if (nesting.depth > MAX_SOURCE_NESTING) throw tooDeep(path, `brackets ${nesting.depth} levels deep at line ${nesting.line}; at most ${MAX_SOURCE_NESTING} are parsed`, nesting.line);
+  if (nesting.depth > MAX_SOURCE_NESTING)
+    throw tooDeep(
+      path,
+      `brackets ${nesting.depth} levels deep at line ${nesting.line}; at most ${MAX_SOURCE_NESTING} are parsed`,
+      nesting.line,
+    );
   const ts = await loadTypeScript();
   const lower = path.toLowerCase();
   const kind = lower.endsWith(".tsx")

@@ -7,14 +7,18 @@ export function symbolOutline(parsed: ParsedSource): OutlineItem[] {
   const { ts, sourceFile } = parsed;
   const items: OutlineItem[] = [];
   const endLine = (node: ts.Node) => sourceFile.getLineAndCharacterOfPosition(node.getEnd()).line + 1;
-  const add = (level: number, kind: string, name: string, node: ts.Node) => items.push({ level, kind, name, line: parsed.line(node), endLine: endLine(node) });
+  const add = (level: number, kind: string, name: string, node: ts.Node) =>
+    items.push({ level, kind, name, line: parsed.line(node), endLine: endLine(node) });
   for (const statement of sourceFile.statements) {
     const isDefault = hasModifier(parsed, statement, ts.SyntaxKind.DefaultKeyword);
     if (ts.isFunctionDeclaration(statement)) add(1, "function", isDefault ? "default" : (statement.name?.text ?? "default"), statement);
     else if (ts.isClassDeclaration(statement)) {
       add(1, "class", statement.name?.text ?? "default", statement);
       for (const member of statement.members) {
-        const name = member.name && (ts.isIdentifier(member.name) || ts.isStringLiteral(member.name) || ts.isPrivateIdentifier(member.name)) ? member.name.text : undefined;
+        const name =
+          member.name && (ts.isIdentifier(member.name) || ts.isStringLiteral(member.name) || ts.isPrivateIdentifier(member.name))
+            ? member.name.text
+            : undefined;
         if (ts.isConstructorDeclaration(member)) add(2, "constructor", "constructor", member);
         else if (ts.isMethodDeclaration(member) && name) add(2, "method", name, member);
         else if (ts.isPropertyDeclaration(member) && name) add(2, "property", name, member);

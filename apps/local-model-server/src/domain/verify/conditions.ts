@@ -40,7 +40,11 @@ function evidence(file: TextFile, line: number): string {
 
 function listed(names: readonly string[]): string {
   const unique = [...new Set(names)];
-  return unique.length === 0 ? "none" : unique.length > LIST_MAX ? `${unique.slice(0, LIST_MAX).join(", ")}, … (${unique.length} in all)` : unique.join(", ");
+  return unique.length === 0
+    ? "none"
+    : unique.length > LIST_MAX
+      ? `${unique.slice(0, LIST_MAX).join(", ")}, … (${unique.length} in all)`
+      : unique.join(", ");
 }
 
 export function missingFile(file: string): Verdict {
@@ -66,17 +70,31 @@ export async function checkCondition(type: ConditionType, value: string, file: T
         };
       }
       const exports = collectExports(await context.cache.parse(file));
-      return { status: "fail", evidence: NOT_FOUND, reason: `${file.given} does not export '${value}'; it exports: ${listed(exports.map(exportLabel))}` };
+      return {
+        status: "fail",
+        evidence: NOT_FOUND,
+        reason: `${file.given} does not export '${value}'; it exports: ${listed(exports.map(exportLabel))}`,
+      };
     }
     case "imports": {
       const imports = collectImports(await context.cache.parse(file));
-      const hit = imports.find((i) => i.from === value) ?? imports.find((i) => i.names.some((n) => n.imported === value || n.local === value));
+      const hit =
+        imports.find((i) => i.from === value) ?? imports.find((i) => i.names.some((n) => n.imported === value || n.local === value));
       if (hit) return { status: "pass", evidence: evidence(file, hit.line), line: hit.line };
-      return { status: "fail", evidence: NOT_FOUND, reason: `${file.given} imports nothing named or from '${value}'; it imports from: ${listed(imports.map((i) => i.from))}` };
+      return {
+        status: "fail",
+        evidence: NOT_FOUND,
+        reason: `${file.given} imports nothing named or from '${value}'; it imports from: ${listed(imports.map((i) => i.from))}`,
+      };
     }
     case "pattern": {
       const specs = compilePatterns([value], `checks.${context.index}.condition.value`);
-      const matches = await context.regex.search(file.text, specs, { signal: context.signal, file: file.given, labels: [value], maxMatches: 1 });
+      const matches = await context.regex.search(file.text, specs, {
+        signal: context.signal,
+        file: file.given,
+        labels: [value],
+        maxMatches: 1,
+      });
       const first = matches[0];
       if (!first) return { status: "fail", evidence: NOT_FOUND, reason: `no match for /${value}/ in ${file.given}` };
       return { status: "pass", evidence: evidence(file, first.line), line: first.line };

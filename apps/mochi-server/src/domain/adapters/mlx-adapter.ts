@@ -31,7 +31,11 @@ export async function mlxAdapterToPeft(mlxDir: string, peftDir: string): Promise
     throw new PeftConversionError("invalid", `${configPath}: cannot read the MLX adapter config (${(error as Error).message})`);
   }
   const type = typeof config.fine_tune_type === "string" ? config.fine_tune_type : config.use_dora === true ? "dora" : "lora";
-  if (type !== "lora") throw new PeftConversionError(type === "dora" ? "dora" : "unsupported", `${configPath}: fine_tune_type "${type}" is not a LoRA; only LoRA adapters convert to GGUF LoRA.`);
+  if (type !== "lora")
+    throw new PeftConversionError(
+      type === "dora" ? "dora" : "unsupported",
+      `${configPath}: fine_tune_type "${type}" is not a LoRA; only LoRA adapters convert to GGUF LoRA.`,
+    );
   const parameters = (config.lora_parameters ?? {}) as Record<string, unknown>;
   const scale = typeof parameters.scale === "number" ? parameters.scale : 20;
   const weights = await SafetensorsFile.read(join(mlxDir, "adapters.safetensors")).catch((error: unknown) => {
@@ -43,11 +47,17 @@ export async function mlxAdapterToPeft(mlxDir: string, peftDir: string): Promise
   let rank: number | undefined;
   for (const [name, info] of weights.tensors) {
     const match = /^(.*)\.lora_([ab])$/.exec(name);
-    if (!match) throw new PeftConversionError("unsupported", `${mlxDir}: "${name}" is not a lora_a/lora_b tensor (a full or bias fine-tune cannot be a GGUF LoRA).`);
+    if (!match)
+      throw new PeftConversionError(
+        "unsupported",
+        `${mlxDir}: "${name}" is not a lora_a/lora_b tensor (a full or bias fine-tune cannot be a GGUF LoRA).`,
+      );
     const [rows, cols] = info.shape as [number?, number?];
-    if (info.shape.length !== 2 || rows === undefined || cols === undefined) throw new PeftConversionError("invalid", `${mlxDir}: "${name}" is not 2-D`);
+    if (info.shape.length !== 2 || rows === undefined || cols === undefined)
+      throw new PeftConversionError("invalid", `${mlxDir}: "${name}" is not 2-D`);
     const moduleRank = match[2] === "a" ? cols : rows;
-    if (rank !== undefined && rank !== moduleRank) throw new PeftConversionError("invalid", `${mlxDir}: "${name}" has rank ${moduleRank}, others ${rank}`);
+    if (rank !== undefined && rank !== moduleRank)
+      throw new PeftConversionError("invalid", `${mlxDir}: "${name}" has rank ${moduleRank}, others ${rank}`);
     rank = moduleRank;
     const module = match[1] as string;
     modules.add(module);

@@ -73,10 +73,22 @@ export function analyzeBraceLanguage(path: string, text: string, language: Langu
         const endLine = end + 1;
         const long = endLine - startLine + 1 > LONG_CONTAINER_LINES;
         const doc = docAbove(lines, startLine - 1);
-        const chunk: CodeChunk = { symbol: rule.container && !rule.chunk ? `impl ${name}` : symbol, kind, startLine, endLine, exported, ...(doc ? { doc } : {}) };
+        const chunk: CodeChunk = {
+          symbol: rule.container && !rule.chunk ? `impl ${name}` : symbol,
+          kind,
+          startLine,
+          endLine,
+          exported,
+          ...(doc ? { doc } : {}),
+        };
         if (depth === 0 && rule.chunk && !(rule.container && long)) chunks.push(chunk);
         else if (enclosing?.splitsMethods && enclosing.innerDepth === depth && rule.chunk) chunks.push(chunk);
-        scopes.push({ symbol: rule.container && !rule.chunk ? name : symbol, endLine, innerDepth: depth + 1, splitsMethods: rule.container === true && (long || !rule.chunk) && depth === 0 });
+        scopes.push({
+          symbol: rule.container && !rule.chunk ? name : symbol,
+          endLine,
+          innerDepth: depth + 1,
+          splitsMethods: rule.container === true && (long || !rule.chunk) && depth === 0,
+        });
       }
       break;
     }
@@ -99,7 +111,12 @@ export function analyzeBraceLanguage(path: string, text: string, language: Langu
     if (rules.tryRegex?.test(trimmed)) errors.tryBlocks += 1;
     if (rules.catchRegex?.test(trimmed)) {
       const end = blockEnd(index) ?? index;
-      const style = catchStyle(masked.slice(index, end + 1).join("\n").replace(/^[^{]*\{/, ""));
+      const style = catchStyle(
+        masked
+          .slice(index, end + 1)
+          .join("\n")
+          .replace(/^[^{]*\{/, ""),
+      );
       errors.catches[style] += 1;
     }
     if (rules.errorValue?.test(trimmed)) errors.errorValues += 1;
@@ -175,7 +192,12 @@ function docAbove(lines: readonly string[], aboveIndex: number): string | undefi
     const end = i;
     while (i >= 0 && !(lines[i] as string).includes("/*")) i -= 1;
     if (i < 0 || !(lines[i] as string).includes("/**")) return undefined;
-    const doc = cleanDocComment(lines.slice(i, end + 1).map((l) => l.trim()).join("\n"));
+    const doc = cleanDocComment(
+      lines
+        .slice(i, end + 1)
+        .map((l) => l.trim())
+        .join("\n"),
+    );
     return doc.length > 0 ? doc : undefined;
   }
   const collected: string[] = [];

@@ -20,7 +20,7 @@ export const COMPATIBLE_STYLES: Readonly<Record<NamingStyle, readonly NamingStyl
   camelCase: [],
   PascalCase: [],
   UPPER_SNAKE_CASE: [],
-  "snake_case": [],
+  snake_case: [],
   "kebab-case": [],
   lowercase: ["camelCase", "snake_case", "kebab-case"],
   UPPERCASE: ["UPPER_SNAKE_CASE", "PascalCase"],

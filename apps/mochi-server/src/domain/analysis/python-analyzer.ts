@@ -66,25 +66,48 @@ export function analyzePython(path: string, text: string): FileFacts {
     for (const item of block.endsWith) item.endLine = endLine;
     const long = endLine - block.startLine + 1 > LONG_CLASS_LINES;
     if (block.kind === "class") {
-      if (block.returnsSelf) patterns.push({ pattern: "fluent-builder", symbol: block.symbol, startLine: block.startLine, endLine, quality: 1 });
-      if (block.disposable) patterns.push({ pattern: "disposable-resource", symbol: block.symbol, startLine: block.startLine, endLine, quality: 1 });
+      if (block.returnsSelf)
+        patterns.push({ pattern: "fluent-builder", symbol: block.symbol, startLine: block.startLine, endLine, quality: 1 });
+      if (block.disposable)
+        patterns.push({ pattern: "disposable-resource", symbol: block.symbol, startLine: block.startLine, endLine, quality: 1 });
     }
     if (!block.topLevel) return;
     if (block.kind === "class" && long) chunks.push(...block.methods);
-    else chunks.push({ symbol: block.symbol, kind: block.kind === "class" ? "class" : "function", startLine: block.startLine, endLine, exported: block.exported, ...(block.doc ? { doc: block.doc } : {}) });
+    else
+      chunks.push({
+        symbol: block.symbol,
+        kind: block.kind === "class" ? "class" : "function",
+        startLine: block.startLine,
+        endLine,
+        exported: block.exported,
+        ...(block.doc ? { doc: block.doc } : {}),
+      });
   };
 
   const closeTry = (open: OpenTry, endLine: number) => {
     finishExcept(open);
-    const worst = open.styles.includes("rethrow") ? "rethrow" : open.styles.includes("fallback") ? "fallback" : open.styles.includes("handle") ? "handle" : "swallow";
+    const worst = open.styles.includes("rethrow")
+      ? "rethrow"
+      : open.styles.includes("fallback")
+        ? "fallback"
+        : open.styles.includes("handle")
+          ? "handle"
+          : "swallow";
     const quality: Record<CatchStyle, number> = { rethrow: 3, fallback: 2, handle: 1, swallow: 0 };
-    if (open.styles.length > 0) patterns.push({ pattern: "error-handling", symbol: open.symbol, startLine: open.startLine, endLine, quality: quality[worst] });
+    if (open.styles.length > 0)
+      patterns.push({ pattern: "error-handling", symbol: open.symbol, startLine: open.startLine, endLine, quality: quality[worst] });
   };
 
   const finishExcept = (open: OpenTry) => {
     if (!open.inExcept) return;
     const body = open.exceptBody;
-    const style: CatchStyle = body.raises ? "rethrow" : body.returns ? "fallback" : body.onlyPass || body.statements === 0 ? "swallow" : "handle";
+    const style: CatchStyle = body.raises
+      ? "rethrow"
+      : body.returns
+        ? "fallback"
+        : body.onlyPass || body.statements === 0
+          ? "swallow"
+          : "handle";
     open.styles.push(style);
     errors.catches[style] += 1;
     open.inExcept = false;
@@ -158,23 +181,35 @@ export function analyzePython(path: string, text: string): FileFacts {
       if (doc) block.doc = doc;
       if (def) {
         declarations.push({ kind: inClass ? "method" : "function", name, line: lineNumber, exported: block.exported && indent === 0 });
-        for (const parameter of parameterNames(masked, index)) declarations.push({ kind: "parameter", name: parameter, line: lineNumber, exported: false });
+        for (const parameter of parameterNames(masked, index))
+          declarations.push({ kind: "parameter", name: parameter, line: lineNumber, exported: false });
         if (/^(?:create|make|build|new)_/.test(name)) blockHit("factory-function");
         if (/^register(?:_|$)/.test(name)) blockHit("registry");
         if (inClass && scope && ["__enter__", "__exit__", "__aenter__", "__aexit__", "close"].includes(name)) scope.disposable = true;
         if (names.some((n) => /(?:^|\.)register$/.test(n))) blockHit("registry", 2);
         if (inClass && scope && scope.topLevel) {
-          const method: CodeChunk = { symbol: block.symbol, kind: "method", startLine, endLine: lineNumber, exported: scope.exported, ...(doc ? { doc } : {}) };
+          const method: CodeChunk = {
+            symbol: block.symbol,
+            kind: "method",
+            startLine,
+            endLine: lineNumber,
+            exported: scope.exported,
+            ...(doc ? { doc } : {}),
+          };
           scope.methods.push(method);
           block.endsWith.push(method);
         }
       } else {
         declarations.push({ kind: "class", name, line: lineNumber, exported: block.exported && indent === 0 });
-        const bases = (cls?.[2] ?? "").split(",").map((b) => b.trim()).filter(Boolean);
+        const bases = (cls?.[2] ?? "")
+          .split(",")
+          .map((b) => b.trim())
+          .filter(Boolean);
         if (bases.some((b) => /(?:Error|Exception)$/.test(b))) blockHit("custom-error-class", 2);
         if (bases.some((b) => /^(?:abc\.)?ABC$/.test(b) || /metaclass\s*=\s*(?:abc\.)?ABCMeta/.test(b))) blockHit("abstract-base-class", 2);
         if (bases.some((b) => /(?:^|\.)(?:BaseModel|Schema)$/.test(b))) blockHit("schema-validation", 1);
-        if (names.some((n) => /(?:^|\.)dataclass$/.test(n)) || bases.some((b) => /(?:^|\.)(?:NamedTuple|TypedDict)$/.test(b))) blockHit("data-class", 2);
+        if (names.some((n) => /(?:^|\.)dataclass$/.test(n)) || bases.some((b) => /(?:^|\.)(?:NamedTuple|TypedDict)$/.test(b)))
+          blockHit("data-class", 2);
       }
       stack.push(block);
       continue;
@@ -195,8 +230,14 @@ export function analyzePython(path: string, text: string): FileFacts {
       const name = assignment[1] as string;
       const value = assignment[2] ?? "";
       if (indent === 0) {
-        declarations.push({ kind: /^[A-Z][A-Z0-9_]*$/.test(name) ? "constant" : "variable", name, line: lineNumber, exported: !name.startsWith("_") });
-        if (/regist|handlers|plugins/i.test(name) && /^(?:\{|dict\()/.test(value)) patterns.push({ pattern: "registry", symbol: name, startLine: lineNumber, endLine: lineNumber, quality: 1 });
+        declarations.push({
+          kind: /^[A-Z][A-Z0-9_]*$/.test(name) ? "constant" : "variable",
+          name,
+          line: lineNumber,
+          exported: !name.startsWith("_"),
+        });
+        if (/regist|handlers|plugins/i.test(name) && /^(?:\{|dict\()/.test(value))
+          patterns.push({ pattern: "registry", symbol: name, startLine: lineNumber, endLine: lineNumber, quality: 1 });
       } else if (scope?.kind === "def") {
         declarations.push({ kind: "variable", name, line: lineNumber, exported: false });
       } else if (scope?.kind === "class") {
@@ -207,7 +248,10 @@ export function analyzePython(path: string, text: string): FileFacts {
     const importLine = /^import\s+(.+)$/.exec(trimmed);
     if (importLine) {
       for (const part of (importLine[1] as string).split(",")) {
-        const module = part.trim().split(/\s+as\s+/)[0]?.trim();
+        const module = part
+          .trim()
+          .split(/\s+as\s+/)[0]
+          ?.trim();
         if (module) imports.push({ specifier: module, style: "python-import", typeOnly: false });
       }
     }
@@ -219,7 +263,14 @@ export function analyzePython(path: string, text: string): FileFacts {
 
     if (/^try\s*:/.test(trimmed)) {
       errors.tryBlocks += 1;
-      tries.push({ indent, startLine: lineNumber, symbol, styles: [], inExcept: false, exceptBody: { raises: false, returns: false, onlyPass: true, statements: 0 } });
+      tries.push({
+        indent,
+        startLine: lineNumber,
+        symbol,
+        styles: [],
+        inExcept: false,
+        exceptBody: { raises: false, returns: false, onlyPass: true, statements: 0 },
+      });
     } else if (/^except\b/.test(trimmed) || /^(?:else|finally)\s*:/.test(trimmed)) {
       const open = tries.at(-1);
       if (open && open.indent === indent) {
@@ -246,7 +297,9 @@ export function analyzePython(path: string, text: string): FileFacts {
 
   const facts: FileFacts = { path, language: "python", lines: lines.length, declarations, chunks, imports, errors, patterns };
   if (isTestPath(path)) {
-    const framework = frameworkFromImports(imports.map((i) => i.specifier)) ?? (declarations.some((d) => d.kind === "function" && d.name.startsWith("test_")) ? "pytest" : undefined);
+    const framework =
+      frameworkFromImports(imports.map((i) => i.specifier)) ??
+      (declarations.some((d) => d.kind === "function" && d.name.startsWith("test_")) ? "pytest" : undefined);
     if (framework) facts.testFramework = framework;
   }
   return facts;
@@ -320,7 +373,9 @@ function docstringAfter(lines: readonly string[], masked: readonly string[], hea
     const start = joined.indexOf(quote);
     const end = joined.indexOf(quote, start + 3);
     if (end >= 0) {
-      const doc = dedent(joined.slice(start + 3, end)).replace(/\n{3,}/g, "\n\n").trim();
+      const doc = dedent(joined.slice(start + 3, end))
+        .replace(/\n{3,}/g, "\n\n")
+        .trim();
       return doc.length > 0 ? doc : undefined;
     }
   }
@@ -329,7 +384,10 @@ function docstringAfter(lines: readonly string[], masked: readonly string[], hea
 
 function dedent(text: string): string {
   const lines = text.split("\n");
-  const indents = lines.slice(1).filter((l) => l.trim() !== "").map(indentationOf);
+  const indents = lines
+    .slice(1)
+    .filter((l) => l.trim() !== "")
+    .map(indentationOf);
   const cut = indents.length > 0 ? Math.min(...indents) : 0;
   return [lines[0] ?? "", ...lines.slice(1).map((l) => l.slice(cut))].join("\n");
 }

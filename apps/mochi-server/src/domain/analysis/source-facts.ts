@@ -118,7 +118,14 @@ export interface FileFacts {
 }
 
 export function emptyErrorFacts(): ErrorFacts {
-  return { thrown: [], tryBlocks: 0, catches: { rethrow: 0, fallback: 0, handle: 0, swallow: 0 }, promiseCatches: 0, errorValues: 0, errorChecks: 0 };
+  return {
+    thrown: [],
+    tryBlocks: 0,
+    catches: { rethrow: 0, fallback: 0, handle: 0, swallow: 0 },
+    promiseCatches: 0,
+    errorValues: 0,
+    errorChecks: 0,
+  };
 }
 
 /** `/** … *\/` or `///` comment text without its markers, trimmed, blank lines collapsed. */

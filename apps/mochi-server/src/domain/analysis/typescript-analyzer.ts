@@ -72,7 +72,9 @@ class TypeScriptFileAnalysis {
       patterns: this.patterns,
     };
     if (isTestPath(this.path)) {
-      const framework = frameworkFromImports(this.imports.map((i) => i.specifier)) ?? (/\b(?:describe|it|test)\s*\(/.test(this.source.text) ? "describe/it globals" : undefined);
+      const framework =
+        frameworkFromImports(this.imports.map((i) => i.specifier)) ??
+        (/\b(?:describe|it|test)\s*\(/.test(this.source.text) ? "describe/it globals" : undefined);
       if (framework) facts.testFramework = framework;
     }
     return facts;
@@ -177,7 +179,8 @@ class TypeScriptFileAnalysis {
     if (REGISTER_NAME.test(short)) this.hit("registry", name, snippet, 1);
     const last = fn.parameters.at(-1);
     if (last && isOptionsParameter(last)) this.hit("options-object", name, snippet, 1);
-    if (fn.parameters.some((p) => p.type !== undefined && typeText(p.type).includes("AbortSignal"))) this.hit("abort-signal", name, snippet, 2);
+    if (fn.parameters.some((p) => p.type !== undefined && typeText(p.type).includes("AbortSignal")))
+      this.hit("abort-signal", name, snippet, 2);
     if (fn.type && RESULT_RETURN.test(typeText(fn.type))) this.hit("result-type", name, snippet, 1);
     for (const parameter of fn.parameters) this.parameter(parameter);
   }
@@ -185,7 +188,8 @@ class TypeScriptFileAnalysis {
   private parameter(parameter: ts.ParameterDeclaration): void {
     for (const name of bindingNames(parameter.name)) {
       if (name.text === "this") continue;
-      const isProperty = ts.canHaveModifiers(parameter) && (ts.getModifiers(parameter)?.length ?? 0) > 0 && ts.isConstructorDeclaration(parameter.parent);
+      const isProperty =
+        ts.canHaveModifiers(parameter) && (ts.getModifiers(parameter)?.length ?? 0) > 0 && ts.isConstructorDeclaration(parameter.parent);
       this.declare(isProperty ? "property" : "parameter", name.text, name);
     }
   }
@@ -204,10 +208,9 @@ class TypeScriptFileAnalysis {
     const name = node.name?.text ?? (ts.isClassExpression(node) ? "(class)" : "default");
     const exported = this.isExported(node);
     if (node.name) this.declare("class", name, node.name, exported);
-    const base = node.heritageClauses
-      ?.find((h) => h.token === ts.SyntaxKind.ExtendsKeyword)
-      ?.types[0]?.expression.getText(this.source);
-    if (base !== undefined && (base === "Error" || ERROR_CLASS.test(base))) this.hit("custom-error-class", name, node, node.members.length > 0 ? 2 : 1);
+    const base = node.heritageClauses?.find((h) => h.token === ts.SyntaxKind.ExtendsKeyword)?.types[0]?.expression.getText(this.source);
+    if (base !== undefined && (base === "Error" || ERROR_CLASS.test(base)))
+      this.hit("custom-error-class", name, node, node.members.length > 0 ? 2 : 1);
     if (ts.getModifiers(node)?.some((m) => m.kind === ts.SyntaxKind.AbstractKeyword)) this.hit("abstract-base-class", name, node, 2);
     const memberNames = node.members.map((m) => (m.name ? memberName(m.name, this.source) : ""));
     if (memberNames.some((m) => DISPOSE_METHODS.has(m))) this.hit("disposable-resource", name, node, 1);
@@ -221,7 +224,8 @@ class TypeScriptFileAnalysis {
     for (const member of node.members) {
       const memberText = member.name ? memberName(member.name, this.source) : "";
       if (ts.isMethodDeclaration(member) || ts.isGetAccessor(member) || ts.isSetAccessor(member)) {
-        if (member.name && (ts.isIdentifier(member.name) || ts.isPrivateIdentifier(member.name))) this.declare("method", member.name.text, member.name);
+        if (member.name && (ts.isIdentifier(member.name) || ts.isPrivateIdentifier(member.name)))
+          this.declare("method", member.name.text, member.name);
         const symbol = `${name}.${memberText}`;
         if (chunked && long && member.body) this.chunk(symbol, "method", member, exported);
         const isStatic = ts.getModifiers(member)?.some((m) => m.kind === ts.SyntaxKind.StaticKeyword) ?? false;
@@ -237,7 +241,8 @@ class TypeScriptFileAnalysis {
         if (member.body) this.visit(member.body);
         this.scope.pop();
       } else if (ts.isPropertyDeclaration(member)) {
-        if (member.name && (ts.isIdentifier(member.name) || ts.isPrivateIdentifier(member.name))) this.declare("property", member.name.text, member.name);
+        if (member.name && (ts.isIdentifier(member.name) || ts.isPrivateIdentifier(member.name)))
+          this.declare("property", member.name.text, member.name);
         if (member.initializer) this.visit(member.initializer);
       } else {
         this.visit(member);
@@ -287,8 +292,10 @@ class TypeScriptFileAnalysis {
       }
       if (!init) continue;
       if (isDefinitionCall(init)) this.hit("definition-object", name, node, 2);
-      if (ts.isNewExpression(init) && ts.isIdentifier(init.expression) && init.expression.text === "Map") this.hit("registry", name, node, 1);
-      if (ts.isArrayLiteralExpression(init) && init.elements.length >= 3 && init.elements.every(ts.isIdentifier)) this.hit("registry", name, node, 2);
+      if (ts.isNewExpression(init) && ts.isIdentifier(init.expression) && init.expression.text === "Map")
+        this.hit("registry", name, node, 1);
+      if (ts.isArrayLiteralExpression(init) && init.elements.length >= 3 && init.elements.every(ts.isIdentifier))
+        this.hit("registry", name, node, 2);
       if (schemaRoot(init) !== undefined) this.hit("schema-validation", name, node, 1);
     }
   }
@@ -323,7 +330,9 @@ class TypeScriptFileAnalysis {
     }
     const bindings = clause.namedBindings;
     const elements = bindings && ts.isNamedImports(bindings) ? bindings.elements : undefined;
-    const typeOnly = clause.isTypeOnly || (elements !== undefined && elements.length > 0 && clause.name === undefined && elements.every((e) => e.isTypeOnly));
+    const typeOnly =
+      clause.isTypeOnly ||
+      (elements !== undefined && elements.length > 0 && clause.name === undefined && elements.every((e) => e.isTypeOnly));
     const style = bindings && ts.isNamespaceImport(bindings) ? "esm-namespace" : elements ? "esm-named" : "esm-default";
     this.imports.push({ specifier, style, typeOnly });
   }
@@ -410,7 +419,12 @@ function returnsObject(fn: ts.SignatureDeclaration): boolean {
   let found = false;
   const look = (node: ts.Node): void => {
     if (found || ts.isFunctionLike(node)) return;
-    if (ts.isReturnStatement(node) && node.expression && (ts.isObjectLiteralExpression(node.expression) || ts.isNewExpression(node.expression))) found = true;
+    if (
+      ts.isReturnStatement(node) &&
+      node.expression &&
+      (ts.isObjectLiteralExpression(node.expression) || ts.isNewExpression(node.expression))
+    )
+      found = true;
     else ts.forEachChild(node, look);
   };
   ts.forEachChild(body, look);

@@ -79,7 +79,15 @@ export function buildCatalog(scan: RepositoryScan): Catalog {
   const documented: ExampleCandidate[] = [];
   for (const file of scan.files) {
     const chunks = file.facts.chunks.filter((c) => c.exported && (c.doc?.length ?? 0) >= 20).slice(0, DOCUMENTED_PER_FILE);
-    for (const chunk of chunks) documented.push({ file, symbol: chunk.symbol, startLine: chunk.startLine, endLine: chunk.endLine, shows: new Set(), ...(chunk.doc ? { doc: chunk.doc } : {}) });
+    for (const chunk of chunks)
+      documented.push({
+        file,
+        symbol: chunk.symbol,
+        startLine: chunk.startLine,
+        endLine: chunk.endLine,
+        shows: new Set(),
+        ...(chunk.doc ? { doc: chunk.doc } : {}),
+      });
   }
   const stride = Math.max(1, documented.length / MAX_DOCUMENTED_EXAMPLES);
   for (let i = 0; i < documented.length; i += stride) {
@@ -111,7 +119,9 @@ export function buildCatalog(scan: RepositoryScan): Catalog {
       languages,
       example: ids[0] as string,
       examples: ids,
-      locations: list.slice(0, LOCATIONS_PER_PATTERN).map(({ file, hit }) => ({ file: file.path, line: hit.startLine, symbol: hit.symbol })),
+      locations: list
+        .slice(0, LOCATIONS_PER_PATTERN)
+        .map(({ file, hit }) => ({ file: file.path, line: hit.startLine, symbol: hit.symbol })),
     };
   });
 
@@ -119,7 +129,10 @@ export function buildCatalog(scan: RepositoryScan): Catalog {
     format: CATALOG_FORMAT,
     stats: catalogStats(scan),
     // A convention is what the files show; with no files there is none (not five built from nothing).
-    conventions: facts.length === 0 ? [] : [errorConvention(facts), layoutConvention(facts), importsConvention(facts), namingConvention(facts), testsConvention(facts)],
+    conventions:
+      facts.length === 0
+        ? []
+        : [errorConvention(facts), layoutConvention(facts), importsConvention(facts), namingConvention(facts), testsConvention(facts)],
     patterns,
     examples,
   };

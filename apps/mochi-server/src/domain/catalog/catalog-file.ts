@@ -25,10 +25,14 @@ export function readCatalogFile(path: string): Catalog {
     text = readFileSync(path, "utf8");
   } catch (error) {
     const missing = (error as NodeJS.ErrnoException).code === "ENOENT";
-    throw new ToolError("NOT_READY", missing ? `No Mochi catalog at ${path}.` : `The Mochi catalog at ${path} cannot be read: ${(error as Error).message}`, {
-      suggestion: "Run `mochi index <repo>` (it writes <repo>/.mochi/catalog.json) or point MOCHI_CATALOG at a catalog file.",
-      details: { catalog: path },
-    });
+    throw new ToolError(
+      "NOT_READY",
+      missing ? `No Mochi catalog at ${path}.` : `The Mochi catalog at ${path} cannot be read: ${(error as Error).message}`,
+      {
+        suggestion: "Run `mochi index <repo>` (it writes <repo>/.mochi/catalog.json) or point MOCHI_CATALOG at a catalog file.",
+        details: { catalog: path },
+      },
+    );
   }
   let parsed: unknown;
   try {
@@ -42,10 +46,14 @@ export function readCatalogFile(path: string): Catalog {
   const result = CatalogSchema.safeParse(parsed);
   if (!result.success) {
     const issue = result.error.issues[0];
-    throw new ToolError("NOT_READY", `The file at ${path} is not a Mochi catalog (${issue?.path.join(".") ?? ""}: ${issue?.message ?? "invalid"}).`, {
-      recoverable: false,
-      suggestion: "Re-create it with `mochi index <repo>` (catalogs from other versions are not read).",
-    });
+    throw new ToolError(
+      "NOT_READY",
+      `The file at ${path} is not a Mochi catalog (${issue?.path.join(".") ?? ""}: ${issue?.message ?? "invalid"}).`,
+      {
+        recoverable: false,
+        suggestion: "Re-create it with `mochi index <repo>` (catalogs from other versions are not read).",
+      },
+    );
   }
   return result.data;
 }

@@ -18,7 +18,8 @@ export function errorConvention(facts: readonly FileFacts[]): Convention {
     promiseCatches += file.errors.promiseCatches;
     errorValues += file.errors.errorValues;
     errorChecks += file.errors.errorChecks;
-    for (const hit of file.patterns) if (hit.pattern === "custom-error-class") customClasses.add(hit.symbol.slice(hit.symbol.lastIndexOf(".") + 1));
+    for (const hit of file.patterns)
+      if (hit.pattern === "custom-error-class") customClasses.add(hit.symbol.slice(hit.symbol.lastIndexOf(".") + 1));
   }
   const classes = [...customClasses].sort();
   const throws = thrown.total;
@@ -26,7 +27,8 @@ export function errorConvention(facts: readonly FileFacts[]): Convention {
   const style = throws === 0 && values === 0 ? "none" : values > throws ? "error values" : "exceptions";
   const rules: string[] = [];
   if (throws > 0) rules.push(`Failures are thrown: ${throws} throw/raise/panic sites; most thrown: ${formatTop(thrown.top(6))}`);
-  if (classes.length > 0) rules.push(`Custom error classes: ${classes.slice(0, 12).join(", ")}${classes.length > 12 ? ` and ${classes.length - 12} more` : ""}`);
+  if (classes.length > 0)
+    rules.push(`Custom error classes: ${classes.slice(0, 12).join(", ")}${classes.length > 12 ? ` and ${classes.length - 12} more` : ""}`);
   const caught = catches.total;
   if (tryBlocks > 0) {
     rules.push(
@@ -34,7 +36,8 @@ export function errorConvention(facts: readonly FileFacts[]): Convention {
     );
   }
   if (promiseCatches > 0) rules.push(`${promiseCatches} promise .catch() handlers`);
-  if (errorValues > 0) rules.push(`Failures returned as values: ${errorValues} (\`{ ok: false }\` objects, Go \`return …, err\`, Rust \`Err(…)\`)`);
+  if (errorValues > 0)
+    rules.push(`Failures returned as values: ${errorValues} (\`{ ok: false }\` objects, Go \`return …, err\`, Rust \`Err(…)\`)`);
   if (errorChecks > 0) rules.push(`${errorChecks} checks of returned errors (Go \`if err != nil\`, Rust \`?\`)`);
   const summary =
     style === "none"

@@ -3,10 +3,42 @@ import type { Convention } from "./catalog-schema.js";
 import { Counter, formatTop, percent } from "./counting.js";
 
 const NODE_BUILTINS = new Set([
-  "assert", "async_hooks", "buffer", "child_process", "cluster", "console", "crypto", "dgram", "dns", "events", "fs",
-  "fs/promises", "http", "http2", "https", "module", "net", "os", "path", "perf_hooks", "process", "querystring",
-  "readline", "stream", "stream/promises", "string_decoder", "timers", "timers/promises", "tls", "tty", "url", "util",
-  "v8", "vm", "worker_threads", "zlib",
+  "assert",
+  "async_hooks",
+  "buffer",
+  "child_process",
+  "cluster",
+  "console",
+  "crypto",
+  "dgram",
+  "dns",
+  "events",
+  "fs",
+  "fs/promises",
+  "http",
+  "http2",
+  "https",
+  "module",
+  "net",
+  "os",
+  "path",
+  "perf_hooks",
+  "process",
+  "querystring",
+  "readline",
+  "stream",
+  "stream/promises",
+  "string_decoder",
+  "timers",
+  "timers/promises",
+  "tls",
+  "tty",
+  "url",
+  "util",
+  "v8",
+  "vm",
+  "worker_threads",
+  "zlib",
 ]);
 const ESM_STYLES = new Set(["esm-named", "esm-default", "esm-namespace", "esm-side-effect", "esm-reexport", "dynamic-import"]);
 
@@ -50,10 +82,15 @@ export function importsConvention(facts: readonly FileFacts[]): Convention {
     const prefixed = builtins.filter((f) => f.specifier.startsWith("node:")).length;
     const typeOnly = js.filter((f) => f.typeOnly).length;
     const packages = new Counter();
-    for (const fact of js) if (!isRelative(fact) && !fact.specifier.startsWith("node:") && !NODE_BUILTINS.has(fact.specifier)) packages.add(packageOf(fact));
+    for (const fact of js)
+      if (!isRelative(fact) && !fact.specifier.startsWith("node:") && !NODE_BUILTINS.has(fact.specifier)) packages.add(packageOf(fact));
     const [topExtension, topExtensionCount] = extensions.top(1)[0] ?? ["(none)", 0];
 
-    rules.push(require === 0 ? `ES modules only: ${esm} imports, no require()` : `${esm} ES module imports and ${require} require() calls (${percent(esm, esm + require)} ESM)`);
+    rules.push(
+      require === 0
+        ? `ES modules only: ${esm} imports, no require()`
+        : `${esm} ES module imports and ${require} require() calls (${percent(esm, esm + require)} ESM)`,
+    );
     if (relative.length > 0) {
       rules.push(
         topExtension === "(none)"
@@ -61,7 +98,12 @@ export function importsConvention(facts: readonly FileFacts[]): Convention {
           : `Relative imports carry the ${topExtension} extension (${topExtensionCount} of ${relative.length}${topExtension === ".js" ? ", NodeNext style" : ""})`,
       );
     }
-    if (builtins.length > 0) rules.push(prefixed >= builtins.length / 2 ? `Node built-ins use the node: prefix (${prefixed} of ${builtins.length})` : `Node built-ins are imported without the node: prefix (${builtins.length - prefixed} of ${builtins.length})`);
+    if (builtins.length > 0)
+      rules.push(
+        prefixed >= builtins.length / 2
+          ? `Node built-ins use the node: prefix (${prefixed} of ${builtins.length})`
+          : `Node built-ins are imported without the node: prefix (${builtins.length - prefixed} of ${builtins.length})`,
+      );
     if (typeOnly > 0) rules.push(`Types are imported with \`import type\` (${typeOnly} type-only imports)`);
     if (styles.get("esm-reexport") > 0) rules.push(`Modules re-export with \`export … from\` (${styles.get("esm-reexport")})`);
     if (packages.size > 0) rules.push(`Most used packages: ${formatTop(packages.top(8))}`);

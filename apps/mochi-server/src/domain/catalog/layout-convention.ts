@@ -38,10 +38,17 @@ export function layoutConvention(facts: readonly FileFacts[]): Convention {
   );
   const rules: string[] = [];
   if (facts.length > 0) rules.push(`Code lives under ${formatTop(top.top(6))}`);
-  if (sourceRoots.size > 0) rules.push(`Source files sit in src/ or lib/ directories: ${inSource} of ${nonTest} non-test files (${percent(inSource, nonTest)}), in ${formatTop(sourceRoots.top(6))}`);
+  if (sourceRoots.size > 0)
+    rules.push(
+      `Source files sit in src/ or lib/ directories: ${inSource} of ${nonTest} non-test files (${percent(inSource, nonTest)}), in ${formatTop(sourceRoots.top(6))}`,
+    );
   if (facts.length > 0) rules.push(`Files are small: median ${median} lines, 90% have at most ${p90} lines`);
-  if (fileNaming) rules.push(`File names are ${fileNaming.dominant} (${percent(Math.round(fileNaming.consistency * fileNaming.total), fileNaming.total)}), e.g. ${fileNaming.examples.join(", ")}`);
-  if (indexFiles > 0) rules.push(`${indexFiles} index/package files (index.ts, __init__.py, mod.rs) gather their directory's public surface`);
+  if (fileNaming)
+    rules.push(
+      `File names are ${fileNaming.dominant} (${percent(Math.round(fileNaming.consistency * fileNaming.total), fileNaming.total)}), e.g. ${fileNaming.examples.join(", ")}`,
+    );
+  if (indexFiles > 0)
+    rules.push(`${indexFiles} index/package files (index.ts, __init__.py, mod.rs) gather their directory's public surface`);
   const summary =
     facts.length === 0
       ? "No code files were found."

@@ -33,7 +33,10 @@ export function namingOfKind(kind: IdentifierKind, names: readonly string[]): Na
   const dominant =
     definite[0] ??
     (NAMING_STYLES.filter((s) => styles.get(s) > 0).sort((a, b) => styles.get(b) - styles.get(a) || rank(a) - rank(b))[0] as NamingStyle);
-  const consistent = NAMING_STYLES.filter((s) => s === dominant || COMPATIBLE_STYLES[s].includes(dominant)).reduce((sum, s) => sum + styles.get(s), 0);
+  const consistent = NAMING_STYLES.filter((s) => s === dominant || COMPATIBLE_STYLES[s].includes(dominant)).reduce(
+    (sum, s) => sum + styles.get(s),
+    0,
+  );
   return {
     kind,
     total,
@@ -70,7 +73,9 @@ export function namingConvention(facts: readonly FileFacts[]): Convention {
     for (const k of list) {
       const matching = Math.round(k.consistency * k.total);
       const examples = k.examples.length > 0 ? `, e.g. ${k.examples.join(", ")}` : "";
-      rules.push(`${prefix}${IDENTIFIER_KIND_LABELS[k.kind]} are ${k.dominant}: ${matching} of ${k.total} (${percent(matching, k.total)})${examples}`);
+      rules.push(
+        `${prefix}${IDENTIFIER_KIND_LABELS[k.kind]} are ${k.dominant}: ${matching} of ${k.total} (${percent(matching, k.total)})${examples}`,
+      );
     }
     const headline = list
       .filter((k) => ["file", "class", "function", "constant"].includes(k.kind))
@@ -81,7 +86,10 @@ export function namingConvention(facts: readonly FileFacts[]): Convention {
   return {
     name: "naming",
     title: "Naming conventions",
-    summary: summaries.length > 0 ? `${summaries.join("; ")}. Single-word names count as consistent with every style they fit.` : "No named declarations were found.",
+    summary:
+      summaries.length > 0
+        ? `${summaries.join("; ")}. Single-word names count as consistent with every style they fit.`
+        : "No named declarations were found.",
     rules,
     details: { byLanguage: details },
   };

@@ -36,7 +36,9 @@ export function scanRepository(root: string, options: ScanOptions = {}): Reposit
   const files: ScannedFile[] = [];
   const total = walked.files.length;
   walked.files.forEach((file, index) => {
-    const text = readFileSync(join(root, file.path), "utf8").replace(/^\uFEFF/, "").replace(/\r\n?/g, "\n");
+    const text = readFileSync(join(root, file.path), "utf8")
+      .replace(/^\uFEFF/, "")
+      .replace(/\r\n?/g, "\n");
     files.push({ path: file.path, language: file.language, text, facts: analyzeFile(file.path, text, file.language) });
     options.onProgress?.({ done: index + 1, total, path: file.path });
   });

@@ -17,7 +17,9 @@ export function catalogSamples(catalog: Catalog): DatasetSample[] {
   for (const pattern of catalog.patterns) {
     const example = examples.get(pattern.example);
     const where = [...new Set(pattern.locations.map((l) => l.file))].slice(0, 5).join(", ");
-    const shown = example ? `\n\nExample from ${example.file} (\`${example.symbol}\`):\n\`\`\`${fenceTag(example.language)}\n${example.code}\n\`\`\`` : "";
+    const shown = example
+      ? `\n\nExample from ${example.file} (\`${example.symbol}\`):\n\`\`\`${fenceTag(example.language)}\n${example.code}\n\`\`\``
+      : "";
     const group = `catalog:pattern:${pattern.name}`;
     samples.push({
       kind: "pattern-qa",

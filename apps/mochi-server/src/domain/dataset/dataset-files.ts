@@ -14,7 +14,8 @@ export const DATASET_FORMATS = ["alpaca", "completions"] as const;
 export type DatasetFormat = (typeof DATASET_FORMATS)[number];
 
 export function formatRecord(record: AlpacaRecord, format: DatasetFormat): string {
-  if (format === "completions") return JSON.stringify({ prompt: alpacaPrompt(record.instruction, record.input), completion: record.output });
+  if (format === "completions")
+    return JSON.stringify({ prompt: alpacaPrompt(record.instruction, record.input), completion: record.output });
   return JSON.stringify({ instruction: record.instruction, input: record.input, output: record.output });
 }
 

@@ -109,7 +109,10 @@ function globToRegex(glob: string): string {
       const end = glob.indexOf("]", i + 1);
       if (end < 0) out += "\\[";
       else {
-        const set = glob.slice(i + 1, end).replace(/^!/, "^").replace(/\\/g, "\\\\");
+        const set = glob
+          .slice(i + 1, end)
+          .replace(/^!/, "^")
+          .replace(/\\/g, "\\\\");
         out += `[${set}]`;
         i = end;
       }

@@ -42,7 +42,10 @@ export function catalogEntries(catalog: Catalog): CatalogEntry[] {
       name: c.name,
       title: c.title,
       text: `${c.title}. ${c.summary} ${c.rules.join(". ")}`,
-      brief: `Convention "${c.title}": ${c.summary}\n${c.rules.slice(0, 6).map((r) => `- ${r}`).join("\n")}`,
+      brief: `Convention "${c.title}": ${c.summary}\n${c.rules
+        .slice(0, 6)
+        .map((r) => `- ${r}`)
+        .join("\n")}`,
     });
   }
   for (const e of catalog.examples) {

@@ -58,7 +58,12 @@ export class CatalogSearch {
     if (this.indexed && this.indexedVersion === catalog.version) return this.indexed;
     const entries = catalogEntries(catalog);
     this.indexedVersion = catalog.version;
-    this.indexed = this.embedder.embed(entries.map((e) => e.text), { task: "document" }).then((vectors) => ({ version: catalog.version, entries, vectors }));
+    this.indexed = this.embedder
+      .embed(
+        entries.map((e) => e.text),
+        { task: "document" },
+      )
+      .then((vectors) => ({ version: catalog.version, entries, vectors }));
     this.indexed.catch(() => {
       this.indexed = undefined;
       this.indexedVersion = undefined;

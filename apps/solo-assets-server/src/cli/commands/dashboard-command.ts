@@ -8,6 +8,11 @@ export function registerDashboardCommand(program: Command, setup: CliSetup): voi
   program
     .command("dashboard")
     .description("open the dashboard: status, function explorer, settings (127.0.0.1 only)")
-    .option("--port <n>", `port on 127.0.0.1 (default ${DEFAULT_DASHBOARD_PORT}; 0 picks a free one)`, positiveInt("--port"), DEFAULT_DASHBOARD_PORT)
+    .option(
+      "--port <n>",
+      `port on 127.0.0.1 (default ${DEFAULT_DASHBOARD_PORT}; 0 picks a free one)`,
+      positiveInt("--port"),
+      DEFAULT_DASHBOARD_PORT,
+    )
     .action(async (options: { port: number }) => (await import("./dashboard-action.js")).serveDashboard(setup, options.port));
 }

@@ -64,29 +64,54 @@ export function status(setup: CliSetup, options: StatusOptions): Promise<void> {
 export function list(setup: CliSetup, options: ListOptions): Promise<void> {
   return withServices(setup, async (services) => {
     const { total, functions } = await services.library.list(
-      { ...(options.status ? { statuses: [options.status] } : {}), ...(options.tag.length ? { tags: options.tag } : {}), ...(options.text ? { text: options.text } : {}) },
+      {
+        ...(options.status ? { statuses: [options.status] } : {}),
+        ...(options.tag.length ? { tags: options.tag } : {}),
+        ...(options.text ? { text: options.text } : {}),
+      },
       { limit: options.limit, offset: 0 },
     );
-    if (options.json) return json(setup, { total, functions: functions.map((f) => ({ name: f.name, status: f.status, version: f.version, description: f.description, tags: f.tags })) });
-    for (const f of functions) setup.io.stdout.write(`${f.name.padEnd(32)} ${f.status.padEnd(10)} v${String(f.version).padEnd(4)} ${f.description}\n`);
+    if (options.json)
+      return json(setup, {
+        total,
+        functions: functions.map((f) => ({ name: f.name, status: f.status, version: f.version, description: f.description, tags: f.tags })),
+      });
+    for (const f of functions)
+      setup.io.stdout.write(`${f.name.padEnd(32)} ${f.status.padEnd(10)} v${String(f.version).padEnd(4)} ${f.description}\n`);
     setup.io.stdout.write(`${functions.length} of ${total} function(s)\n`);
   });
 }
 
 export function search(setup: CliSetup, words: string[], options: SearchOptions): Promise<void> {
   return withServices(setup, async (services) => {
-    const outcome = await services.library.search({ query: words.join(" "), limit: options.limit, tags: options.tag, includeBroken: options.includeBroken === true });
+    const outcome = await services.library.search({
+      query: words.join(" "),
+      limit: options.limit,
+      tags: options.tag,
+      includeBroken: options.includeBroken === true,
+    });
     if (options.json) {
       return json(setup, {
         model: outcome.embedding.model,
-        results: outcome.hits.map((h) => ({ name: h.function.name, status: h.function.status, score: h.score, signature: h.function.signature, description: h.function.description })),
+        results: outcome.hits.map((h) => ({
+          name: h.function.name,
+          status: h.function.status,
+          score: h.score,
+          signature: h.function.signature,
+          description: h.function.description,
+        })),
       });
     }
     for (const hit of outcome.hits) {
-      setup.io.stdout.write(`${hit.score.toFixed(4)}  ${hit.function.name} [${hit.function.status}]\n        ${hit.function.signature}\n        ${hit.function.description}\n`);
+      setup.io.stdout.write(
+        `${hit.score.toFixed(4)}  ${hit.function.name} [${hit.function.status}]\n        ${hit.function.signature}\n        ${hit.function.description}\n`,
+      );
     }
     if (outcome.hits.length === 0) setup.io.stdout.write("no matches\n");
-    if (outcome.unembedded > 0) setup.io.stderr.write(`note: ${outcome.unembedded} function(s) have no ${outcome.embedding.model} vector; run \`solo-assets reindex\`\n`);
+    if (outcome.unembedded > 0)
+      setup.io.stderr.write(
+        `note: ${outcome.unembedded} function(s) have no ${outcome.embedding.model} vector; run \`solo-assets reindex\`\n`,
+      );
   });
 }
 
@@ -103,9 +128,17 @@ export function get(setup: CliSetup, name: string, options: GetOptions): Promise
 export function history(setup: CliSetup, name: string, options: HistoryOptions): Promise<void> {
   return withServices(setup, async (services) => {
     const { current, versions } = await services.library.history(name);
-    const rows = versions.map((v) => ({ version: v.version, status: v.status, saved_at: v.createdAt, rejection: v.metadata.gate.rejection?.kind ?? null }));
+    const rows = versions.map((v) => ({
+      version: v.version,
+      status: v.status,
+      saved_at: v.createdAt,
+      rejection: v.metadata.gate.rejection?.kind ?? null,
+    }));
     if (options.json) return json(setup, { name, deleted: current === undefined, versions: rows });
-    for (const r of rows) setup.io.stdout.write(`v${String(r.version).padEnd(4)} ${r.status.padEnd(10)} ${r.saved_at}${r.rejection ? `  rejected: ${r.rejection}` : ""}\n`);
+    for (const r of rows)
+      setup.io.stdout.write(
+        `v${String(r.version).padEnd(4)} ${r.status.padEnd(10)} ${r.saved_at}${r.rejection ? `  rejected: ${r.rejection}` : ""}\n`,
+      );
     if (!current) setup.io.stdout.write("(deleted from the library; the versions above remain)\n");
   });
 }

@@ -46,9 +46,13 @@ async function readTests(path: string) {
   const checked = TestsFileSchema.safeParse(parsed);
   if (!checked.success) {
     const first = checked.error.issues[0];
-    throw new ToolError("INVALID_INPUT", `The tests file '${path}' is not a list of test cases${first ? ` (${first.path.join(".") || "top level"}: ${first.message})` : ""}.`, {
-      suggestion: 'Write a JSON list: [{"input": {"arg": value}, "expected": value}] or assert statements as strings.',
-    });
+    throw new ToolError(
+      "INVALID_INPUT",
+      `The tests file '${path}' is not a list of test cases${first ? ` (${first.path.join(".") || "top level"}: ${first.message})` : ""}.`,
+      {
+        suggestion: 'Write a JSON list: [{"input": {"arg": value}, "expected": value}] or assert statements as strings.',
+      },
+    );
   }
   return checked.data;
 }
@@ -61,7 +65,15 @@ export async function save(setup: CliSetup, state: { exitCode: number }, file: s
     let saved;
     try {
       saved = await services.library.save(
-        { name: options.name, code, description: options.description, tags: options.tag, dependencies: options.dependency, testCases: tests, skipTests: options.skipTests === true },
+        {
+          name: options.name,
+          code,
+          description: options.description,
+          tags: options.tag,
+          dependencies: options.dependency,
+          testCases: tests,
+          skipTests: options.skipTests === true,
+        },
         { signal: new AbortController().signal, progress: (message) => progress.say(message) },
       );
     } finally {
@@ -69,7 +81,9 @@ export async function save(setup: CliSetup, state: { exitCode: number }, file: s
     }
     const gate = saved.gate;
     if (options.json) {
-      setup.io.stdout.write(`${JSON.stringify({ name: saved.function.name, version: saved.function.version, status: gate.status, gate }, null, 2)}\n`);
+      setup.io.stdout.write(
+        `${JSON.stringify({ name: saved.function.name, version: saved.function.version, status: gate.status, gate }, null, 2)}\n`,
+      );
     } else {
       setup.io.stdout.write(`${saved.function.name} v${saved.function.version}: ${gate.status}\n`);
       for (const step of gate.steps) setup.io.stdout.write(`  ${step.step.padEnd(7)} ${step.status.padEnd(8)} ${step.summary}\n`);
@@ -99,6 +113,8 @@ export function reindex(setup: CliSetup, options: ReindexOptions): Promise<void>
     } finally {
       progress.clear();
     }
-    setup.io.stdout.write(`${outcome.model} (${outcome.dimension}): embedded ${outcome.embedded}, ${outcome.upToDate} already up to date\n`);
+    setup.io.stdout.write(
+      `${outcome.model} (${outcome.dimension}): embedded ${outcome.embedded}, ${outcome.upToDate} already up to date\n`,
+    );
   });
 }

@@ -150,14 +150,7 @@ export interface CriticReport extends StepBase {
 
 export type StepReport = LintReport | TypeReport | TestReport | CriticReport;
 
-export type RejectionKind =
-  | "syntax_error"
-  | "lint_error"
-  | "type_error"
-  | "install_failed"
-  | "timeout"
-  | "test_failed"
-  | "critic_rejected";
+export type RejectionKind = "syntax_error" | "lint_error" | "type_error" | "install_failed" | "timeout" | "test_failed" | "critic_rejected";
 
 /** Why a save was rejected: the first failing step, with what to fix. */
 export interface Rejection {

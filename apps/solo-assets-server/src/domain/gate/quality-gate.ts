@@ -105,11 +105,24 @@ export class QualityGate {
 
     let critic: CriticReport;
     if (rejection) {
-      critic = { step: "critic", status: "skipped", backend: "off", tool: "", duration_ms: 0, summary: SKIPPED, threshold: this.parts.criticThreshold };
+      critic = {
+        step: "critic",
+        status: "skipped",
+        backend: "off",
+        tool: "",
+        duration_ms: 0,
+        summary: SKIPPED,
+        threshold: this.parts.criticThreshold,
+      };
     } else {
       critic = await this.critique({ ...input, code }, context);
       if (critic.status === "failed") {
-        rejection = { step: "critic", kind: "critic_rejected", message: critic.summary, ...(critic.comments ? { details: critic.comments } : {}) };
+        rejection = {
+          step: "critic",
+          kind: "critic_rejected",
+          message: critic.summary,
+          ...(critic.comments ? { details: critic.comments } : {}),
+        };
       }
     }
 
@@ -134,7 +147,15 @@ export class QualityGate {
     try {
       linter = await this.parts.linter();
       const found = await linter.lint(code, signal);
-      const base = { step: "lint" as const, tool: found.tool, duration_ms: Date.now() - started, errors: found.errors, fixed: found.fixed, unfixed: found.unfixed, syntax_error: found.syntaxError };
+      const base = {
+        step: "lint" as const,
+        tool: found.tool,
+        duration_ms: Date.now() - started,
+        errors: found.errors,
+        fixed: found.fixed,
+        unfixed: found.unfixed,
+        syntax_error: found.syntaxError,
+      };
       const fixedNote = found.fixed.length > 0 ? ` ${found.fixed.length} W/I finding(s) were fixed automatically.` : "";
       if (found.syntaxError) {
         const first = found.errors.find((d) => d.code === "invalid-syntax");
@@ -167,7 +188,11 @@ export class QualityGate {
           tool: linter?.kind ?? "ruff",
           duration_ms: Date.now() - started,
           summary: `The linter could not run: ${message}`,
-          issue: issueOf("LINTER_UNAVAILABLE", error, "Install ruff (pip install ruff) or set SOLO_LINTER=ruff-wasm; the log on stderr has the details."),
+          issue: issueOf(
+            "LINTER_UNAVAILABLE",
+            error,
+            "Install ruff (pip install ruff) or set SOLO_LINTER=ruff-wasm; the log on stderr has the details.",
+          ),
           errors: [],
           fixed: [],
           unfixed: [],
@@ -209,7 +234,11 @@ export class QualityGate {
         tool: typer?.kind ?? "typer",
         duration_ms: Date.now() - started,
         summary: `The type checker could not run: ${message}`,
-        issue: issueOf("TYPER_UNAVAILABLE", error, "Install mypy (pip install mypy) or set SOLO_TYPER=pyright; the log on stderr has the details."),
+        issue: issueOf(
+          "TYPER_UNAVAILABLE",
+          error,
+          "Install mypy (pip install mypy) or set SOLO_TYPER=pyright; the log on stderr has the details.",
+        ),
         errors: [],
       };
     } finally {
@@ -281,7 +310,11 @@ export class QualityGate {
         tool: critic ? `${critic.backend} ${critic.model}` : "critic",
         duration_ms: Date.now() - started,
         summary: `The critic could not score the code: ${message}`,
-        issue: issueOf("CRITIC_UNAVAILABLE", error, "Check the critic's settings (SOLO_CRITIC, the API key or SOLO_CRITIC_MODEL_PATH) or set SOLO_CRITIC=off."),
+        issue: issueOf(
+          "CRITIC_UNAVAILABLE",
+          error,
+          "Check the critic's settings (SOLO_CRITIC, the API key or SOLO_CRITIC_MODEL_PATH) or set SOLO_CRITIC=off.",
+        ),
         threshold,
       };
     }

@@ -97,9 +97,16 @@ const CANDIDATES = 50;
 const REINDEX_BATCH = 32;
 
 function notFound(name: string, version?: number): ToolError {
-  return new ToolError("NOT_FOUND", version === undefined ? `No function named '${name}'.` : `Function '${name}' has no version ${version}.`, {
-    suggestion: version === undefined ? "Search with search_functions or list them with list_functions." : "List the versions with get_function_history.",
-  });
+  return new ToolError(
+    "NOT_FOUND",
+    version === undefined ? `No function named '${name}'.` : `Function '${name}' has no version ${version}.`,
+    {
+      suggestion:
+        version === undefined
+          ? "Search with search_functions or list them with list_functions."
+          : "List the versions with get_function_history.",
+    },
+  );
 }
 
 function checkName(name: string): void {
@@ -186,7 +193,11 @@ export class FunctionLibrary {
       testCases: [...request.testCases],
       metadata,
       // Keywords come from the words, not from type names ("str", "list") that every signature repeats.
-      searchTerms: keywordTerms([splitIdentifier(name), description, docstring, tags.join(" "), parameterNames(signature).map(splitIdentifier).join(" ")].join("\n")),
+      searchTerms: keywordTerms(
+        [splitIdentifier(name), description, docstring, tags.join(" "), parameterNames(signature).map(splitIdentifier).join(" ")].join(
+          "\n",
+        ),
+      ),
       nameTerms: keywordTerms(splitIdentifier(name)),
       at,
     };
@@ -217,7 +228,11 @@ export class FunctionLibrary {
     };
   }
 
-  async get(name: string, version: number | undefined, signal?: AbortSignal): Promise<{ current?: FunctionRecord; version?: VersionRecord }> {
+  async get(
+    name: string,
+    version: number | undefined,
+    signal?: AbortSignal,
+  ): Promise<{ current?: FunctionRecord; version?: VersionRecord }> {
     checkName(name);
     return this.db.read(async (session) => {
       const current = await findFunction(session, name);
@@ -263,7 +278,10 @@ export class FunctionLibrary {
       throw new ToolError("INVALID_INPUT", "The query is empty.", { details: { fields: [{ field: "query", message: "empty" }] } });
     }
     const statuses: FunctionStatus[] | undefined = request.includeBroken ? undefined : ["active", "unverified"];
-    const filter: FunctionFilter = { ...(statuses ? { statuses } : {}), ...(request.tags?.length ? { tags: normaliseTags(request.tags) } : {}) };
+    const filter: FunctionFilter = {
+      ...(statuses ? { statuses } : {}),
+      ...(request.tags?.length ? { tags: normaliseTags(request.tags) } : {}),
+    };
     const model = this.embedder.model;
     let queryVector: Float32Array | undefined;
     let embedError: string | undefined;
@@ -287,12 +305,20 @@ export class FunctionLibrary {
         this.logger.info(message, { done, total });
       });
       if (synced.full || synced.ms > 1_000) {
-        this.logger.info("search index loaded", { functions: index.size, read: synced.read, removed: synced.removed, ms: Math.round(synced.ms) });
+        this.logger.info("search index loaded", {
+          functions: index.size,
+          read: synced.read,
+          removed: synced.removed,
+          ms: Math.round(synced.ms),
+        });
       }
       const ranking = index.rank({ ...(queryVector ? { vector: queryVector } : {}), terms, filter, limit: candidates });
       const { byVector, byKeyword } = ranking;
       const fused = reciprocalRankFusion([byVector.map((c) => c.id), byKeyword.map((c) => c.id)]).slice(0, request.limit);
-      const records = await functionSummariesByIds(session, fused.map((f) => f.id));
+      const records = await functionSummariesByIds(
+        session,
+        fused.map((f) => f.id),
+      );
       const similarity = new Map(byVector.map((c) => [c.id, c.score]));
       const keyword = new Map(byKeyword.map((c) => [c.id, c.score]));
       const hits: SearchHit[] = [];
@@ -329,7 +355,9 @@ export class FunctionLibrary {
    * Gives every function a vector of the current embedding model: those without one, or whose
    * text changed (or all, with `all`). Vectors of other models stay, so switching back is free.
    */
-  async reindex(options: { all?: boolean; signal?: AbortSignal; progress?: (done: number, total: number) => void } = {}): Promise<ReindexOutcome> {
+  async reindex(
+    options: { all?: boolean; signal?: AbortSignal; progress?: (done: number, total: number) => void } = {},
+  ): Promise<ReindexOutcome> {
     const model = this.embedder.model;
     const dimension = this.embedder.dimension;
     const states = await this.db.read((session) => embeddingStates(session, model, dimension), options.signal);

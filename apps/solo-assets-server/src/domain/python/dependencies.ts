@@ -36,7 +36,8 @@ export function normaliseDependencies(dependencies: readonly string[]): string[]
   }
   if (bad.length > 0) {
     throw new ToolError("INVALID_INPUT", `Not a plain package requirement: ${bad.map((d) => JSON.stringify(d)).join(", ")}.`, {
-      suggestion: 'List PyPI distribution names with optional version specifiers, e.g. ["requests>=2.31", "python-dateutil"]; no URLs, paths or pip options.',
+      suggestion:
+        'List PyPI distribution names with optional version specifiers, e.g. ["requests>=2.31", "python-dateutil"]; no URLs, paths or pip options.',
       details: { fields: [{ field: "dependencies", message: "not a plain requirement" }], invalid: bad },
     });
   }

@@ -121,7 +121,11 @@ export class SearchIndex {
     if (full) this.clear();
     const expected = full ? target.count : Math.max(0, target.count - (held?.count ?? 0));
     const progress = onProgress && expected > PROGRESS_EVERY ? onProgress : undefined;
-    let read = await this.load(session, full ? -1 : (held?.max ?? -1), progress && ((done, message) => progress(done, 2 * expected, message)));
+    let read = await this.load(
+      session,
+      full ? -1 : (held?.max ?? -1),
+      progress && ((done, message) => progress(done, 2 * expected, message)),
+    );
     let removed = 0;
     if (this.slotOf.size !== target.count) {
       const present = await allFunctionIds(session);
@@ -160,7 +164,8 @@ export class SearchIndex {
       const slot = this.slotOf.get(id);
       if (slot !== undefined) this.setVector(slot, vector);
       vectors += 1;
-      if (progress && vectors % PROGRESS_EVERY === 0) progress(changed.length + vectors, `search index: ${vectors} of ${changed.length} vectors read`);
+      if (progress && vectors % PROGRESS_EVERY === 0)
+        progress(changed.length + vectors, `search index: ${vectors} of ${changed.length} vectors read`);
     });
     progress?.(2 * changed.length, `search index: loaded ${changed.length} functions`);
     return changed.length;
@@ -172,8 +177,7 @@ export class SearchIndex {
     const hasVector = this.hasVector;
     let unembedded = 0;
     for (let i = 0; i < scope.length; i++) if (hasVector[scope[i] as number] === 0) unembedded += 1;
-    const byVector =
-      query.vector && query.vector.length === this.dimension ? this.rankByVector(query.vector, scope, query.limit) : [];
+    const byVector = query.vector && query.vector.length === this.dimension ? this.rankByVector(query.vector, scope, query.limit) : [];
     return { byVector, byKeyword: this.rankByKeyword(query.terms, scope, query.limit), unembedded };
   }
 
@@ -212,7 +216,10 @@ export class SearchIndex {
     const { ids, vectors, scales, norms, dimension } = this;
     for (let i = 0; i < pool.length; i++) {
       const slot = pool[i] as number;
-      best.offer(ids[slot] as number, cosineInt8(vector, queryNorm, vectors, slot * dimension, scales[slot] as number, norms[slot] as number));
+      best.offer(
+        ids[slot] as number,
+        cosineInt8(vector, queryNorm, vectors, slot * dimension, scales[slot] as number, norms[slot] as number),
+      );
     }
     return best.sorted();
   }
@@ -226,7 +233,8 @@ export class SearchIndex {
     const query = new Uint32Array(this.codec.words);
     this.codec.signature(vector, query);
     const coarseWords = Math.min(COARSE_WORDS, this.codec.words);
-    const coarse = slots.length > COARSE_POOL && coarseWords < this.codec.words ? this.nearest(query, slots, coarseWords, COARSE_POOL) : slots;
+    const coarse =
+      slots.length > COARSE_POOL && coarseWords < this.codec.words ? this.nearest(query, slots, coarseWords, COARSE_POOL) : slots;
     return this.nearest(query, coarse, this.codec.words, POOL);
   }
 
@@ -335,7 +343,11 @@ export class SearchIndex {
   private ensureCapacity(needed: number): void {
     if (needed <= this.capacity) return;
     const capacity = Math.max(needed, this.capacity * 2, 64);
-    const grow = <T extends Int32Array | Float64Array | Uint8Array | Float32Array | Uint32Array | Int8Array>(old: T, make: (n: number) => T, per = 1): T => {
+    const grow = <T extends Int32Array | Float64Array | Uint8Array | Float32Array | Uint32Array | Int8Array>(
+      old: T,
+      make: (n: number) => T,
+      per = 1,
+    ): T => {
       const next = make(capacity * per);
       next.set(old as never);
       return next;

@@ -58,7 +58,8 @@ export function resolveSettings(config: SoloAssetsConfig, stored: StoredSettings
       : { source: "none" };
 
   const embedderChoice = pick(config.overrides.embedder, stored.embedder, "auto" as EmbedderChoice);
-  let embeddingBackend: "local" | "gemini" = embedderChoice.value === "gemini" || (embedderChoice.value === "auto" && key) ? "gemini" : "local";
+  let embeddingBackend: "local" | "gemini" =
+    embedderChoice.value === "gemini" || (embedderChoice.value === "auto" && key) ? "gemini" : "local";
   let embeddingNote: string | undefined;
   if (embeddingBackend === "gemini" && !key) {
     embeddingBackend = "local";
@@ -76,7 +77,13 @@ export function resolveSettings(config: SoloAssetsConfig, stored: StoredSettings
         }
       : (() => {
           const local = new LocalEmbedder({ dimension: dimension ?? LOCAL_EMBEDDER_DEFAULT_DIMENSION });
-          return { choice: embedderChoice.value, source: embedderChoice.source, backend: "local" as const, model: local.model, dimension: local.dimension };
+          return {
+            choice: embedderChoice.value,
+            source: embedderChoice.source,
+            backend: "local" as const,
+            model: local.model,
+            dimension: local.dimension,
+          };
         })();
   if (embeddingNote) embedding.note = embeddingNote;
 
@@ -97,7 +104,11 @@ export function resolveSettings(config: SoloAssetsConfig, stored: StoredSettings
     case "local":
       critic = modelPath
         ? { ...base, backend: "local", model: modelPath.split(/[\\/]/).pop() ?? modelPath, modelPath }
-        : { ...base, backend: "off", note: "The local critic was chosen but no GGUF model is set (SOLO_CRITIC_MODEL_PATH); the critic is off." };
+        : {
+            ...base,
+            backend: "off",
+            note: "The local critic was chosen but no GGUF model is set (SOLO_CRITIC_MODEL_PATH); the critic is off.",
+          };
       break;
     case "auto":
       critic = key

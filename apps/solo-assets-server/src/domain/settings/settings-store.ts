@@ -45,7 +45,9 @@ export class SettingsStore {
     }
     const parsed = StoredSettingsSchema.safeParse(raw);
     if (!parsed.success) {
-      throw new Error(`The settings file ${this.paths.settingsPath} is invalid: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
+      throw new Error(
+        `The settings file ${this.paths.settingsPath} is invalid: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`,
+      );
     }
     return parsed.data;
   }

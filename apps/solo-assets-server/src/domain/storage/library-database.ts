@@ -105,9 +105,9 @@ function hostInstance(): Promise<DuckDBInstance> {
   host ??= loadDuckDb()
     .then((duckdb) => duckdb.DuckDBInstance.create(":memory:"))
     .catch((error: unknown) => {
-    host = undefined;
-    throw error;
-  });
+      host = undefined;
+      throw error;
+    });
   return host;
 }
 
@@ -140,7 +140,10 @@ function enqueue<T>(path: string, work: () => Promise<T>): Promise<T> {
   return next;
 }
 
-function bindings(duckdb: DuckDbModule, params: SqlParams): { values: Record<string, DuckDBValue>; types: Record<string, DuckDBType | undefined> } {
+function bindings(
+  duckdb: DuckDbModule,
+  params: SqlParams,
+): { values: Record<string, DuckDBValue>; types: Record<string, DuckDBType | undefined> } {
   const { BIGINT, BOOLEAN, DOUBLE, FLOAT, INTEGER, LIST, VARCHAR, listValue } = duckdb;
   const values: Record<string, DuckDBValue> = {};
   const types: Record<string, DuckDBType | undefined> = {};
@@ -283,11 +286,7 @@ export class LibraryDatabase {
     }
   }
 
-  private async withConnection<T>(
-    mode: "read" | "write",
-    work: (session: DbSession) => Promise<T>,
-    signal?: AbortSignal,
-  ): Promise<T> {
+  private async withConnection<T>(mode: "read" | "write", work: (session: DbSession) => Promise<T>, signal?: AbortSignal): Promise<T> {
     const duckdb = await loadDuckDb();
     const connection = await (await hostInstance()).connect();
     const alias = `library_${++attachments}`;

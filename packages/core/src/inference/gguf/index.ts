@@ -2,13 +2,7 @@
 // llama.cpp sees a file, and the memory estimate. No node-llama-cpp import here.
 export { GgufCorruptError, GgufTruncatedError } from "./errors.js";
 export { GgmlType, ggmlTensorBytes } from "./ggml-type.js";
-export {
-  float16BitsToFloat32,
-  float32ToBfloat16Bits,
-  float32ToFloat16Bits,
-  roundToBfloat16,
-  roundToFloat16,
-} from "./half-float.js";
+export { float16BitsToFloat32, float32ToBfloat16Bits, float32ToFloat16Bits, roundToBfloat16, roundToFloat16 } from "./half-float.js";
 export { readLoadableLoraHeader, readLoadableModelHeader } from "./loadable.js";
 export { estimateModelMemory } from "./memory-estimate.js";
 export { ggufValue, metadataNumber, metadataString } from "./metadata-values.js";

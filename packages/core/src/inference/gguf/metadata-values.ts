@@ -42,9 +42,7 @@ export function isIntegerValueType(type: number): boolean {
 
 /** `UINT32`, `ARRAY[STRING]`: how a value is stored, for messages. */
 export function describeValueType(value: GgufMetadataValue): string {
-  return value.type === GgufValueType.ARRAY
-    ? `ARRAY[${ggufValueTypeName(value.itemType)}]`
-    : ggufValueTypeName(value.type);
+  return value.type === GgufValueType.ARRAY ? `ARRAY[${ggufValueTypeName(value.itemType)}]` : ggufValueTypeName(value.type);
 }
 
 /** The string value of `key`, or undefined when absent or not a STRING. */

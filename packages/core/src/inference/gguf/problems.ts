@@ -20,7 +20,8 @@ export function describeProblems(problems: readonly GgufProblem[]): string {
 export function throwIfProblems(problems: readonly GgufProblem[], suggestion?: string): void {
   if (problems.length === 0) return;
   throw new ToolError("NOT_READY", describeProblems(problems), {
-    suggestion: suggestion ?? "Fix or replace the named file (re-download or re-convert it), or point the configuration at a compatible one.",
+    suggestion:
+      suggestion ?? "Fix or replace the named file (re-download or re-convert it), or point the configuration at a compatible one.",
     details: { problems: problems.map((p) => ({ file: p.file, problem: p.problem })) },
   });
 }

@@ -68,8 +68,10 @@ async function parseHeader(r: WindowedReader): Promise<GgufHeader> {
   }
   const version = await r.u32();
   if (version === 1) throw new GgufCorruptError(file, "GGUF version 1 is no longer supported by llama.cpp; convert the model again", 4);
-  if (version > 0xffff) throw new GgufCorruptError(file, `GGUF version ${version} looks byte-swapped (big-endian files are not supported)`, 4);
-  if (version !== 2 && version !== 3) throw new GgufCorruptError(file, `unsupported GGUF version ${version} (this reader knows 2 and 3)`, 4);
+  if (version > 0xffff)
+    throw new GgufCorruptError(file, `GGUF version ${version} looks byte-swapped (big-endian files are not supported)`, 4);
+  if (version !== 2 && version !== 3)
+    throw new GgufCorruptError(file, `unsupported GGUF version ${version} (this reader knows 2 and 3)`, 4);
 
   const tensorCount = await r.count("tensor count", 8 + 4 + 4 + 8);
   const metadataCount = await r.count("metadata count", 8 + 4 + 1);
@@ -111,7 +113,11 @@ async function parseHeader(r: WindowedReader): Promise<GgufHeader> {
     if (!isGgmlType(type)) throw new GgufCorruptError(file, `tensor "${name}" has unknown ggml type ${type}`, at);
     const blockSize = ggmlTypeTraits(type)?.blockSize ?? 1;
     if ((dims[0] ?? 1) % blockSize !== 0) {
-      throw new GgufCorruptError(file, `tensor "${name}" has ${dims[0]} values per row, not a multiple of its type's block of ${blockSize}`, at);
+      throw new GgufCorruptError(
+        file,
+        `tensor "${name}" has ${dims[0]} values per row, not a multiple of its type's block of ${blockSize}`,
+        at,
+      );
     }
     const offset = await r.safeU64(`offset of tensor "${name}"`);
     tensors.push({ name, dims, type, offset, byteLength: ggmlTensorBytes(type, dims) });
@@ -133,7 +139,9 @@ async function readArray(r: WindowedReader, key: string): Promise<GgufArrayValue
   for (let i = 0; i < count; i++) {
     // Most items are already in the read window: decode them without an await each.
     items[i] =
-      itemType === GgufValueType.ARRAY ? await readArray(r, `${key}[${i}]`) : (readBufferedScalar(r, itemType) ?? (await readScalar(r, itemType)));
+      itemType === GgufValueType.ARRAY
+        ? await readArray(r, `${key}[${i}]`)
+        : (readBufferedScalar(r, itemType) ?? (await readScalar(r, itemType)));
   }
   return { type: GgufValueType.ARRAY, itemType, value: items };
 }
@@ -220,7 +228,11 @@ class WindowedReader {
   async take(n: number): Promise<DataView> {
     const start = this.position;
     if (start + n > this.size) {
-      throw new GgufTruncatedError(this.file, `the file ends after ${this.size} bytes but the header needs ${start + n - this.size} more`, start);
+      throw new GgufTruncatedError(
+        this.file,
+        `the file ends after ${this.size} bytes but the header needs ${start + n - this.size} more`,
+        start,
+      );
     }
     const windowEnd = this.windowStart + this.window.length;
     if (start < this.windowStart || start + n > windowEnd) {

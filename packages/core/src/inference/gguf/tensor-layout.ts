@@ -11,7 +11,10 @@ export function checkTensorLayout(header: GgufHeader): GgufProblem[] {
   let expected = 0;
   for (const tensor of header.tensors) {
     if (tensor.offset !== expected) {
-      problems.push({ file: header.file, problem: `tensor "${tensor.name}" starts at data offset ${tensor.offset}, expected ${expected} (corrupt tensor table)` });
+      problems.push({
+        file: header.file,
+        problem: `tensor "${tensor.name}" starts at data offset ${tensor.offset}, expected ${expected} (corrupt tensor table)`,
+      });
       break;
     }
     expected += Math.ceil(tensor.byteLength / header.alignment) * header.alignment;

@@ -24,9 +24,7 @@ export const GgufValueType = {
 export type GgufValueType = (typeof GgufValueType)[keyof typeof GgufValueType];
 export type GgufScalarType = Exclude<GgufValueType, typeof GgufValueType.ARRAY>;
 
-const VALUE_TYPE_NAMES: ReadonlyMap<number, string> = new Map(
-  Object.entries(GgufValueType).map(([name, id]) => [id, name] as const),
-);
+const VALUE_TYPE_NAMES: ReadonlyMap<number, string> = new Map(Object.entries(GgufValueType).map(([name, id]) => [id, name] as const));
 
 /** The format's name of a value type (`FLOAT32`), or `type 42` for an unknown one. */
 export function ggufValueTypeName(type: number): string {

@@ -14,7 +14,20 @@ import type { GgufHeader } from "./types.js";
 export const FULLY_CHECKED_ARCHITECTURES = ["llama", "qwen2"] as const;
 
 /** Tokenizer models llama.cpp knows (llama-vocab.cpp); any other aborts the load. */
-const TOKENIZER_MODELS = new Set(["no_vocab", "none", "llama", "bert", "gpt2", "hybriddna", "whitespace", "t5", "rwkv", "test", "plamo2", "gemma4"]);
+const TOKENIZER_MODELS = new Set([
+  "no_vocab",
+  "none",
+  "llama",
+  "bert",
+  "gpt2",
+  "hybriddna",
+  "whitespace",
+  "t5",
+  "rwkv",
+  "test",
+  "plamo2",
+  "gemma4",
+]);
 
 /** Special-token ids llama.cpp reads with a UINT32 type check. */
 const SPECIAL_TOKEN_KEYS = [
@@ -87,7 +100,8 @@ function checkHyperparameters(check: MetadataChecker, arch: string): ModelHyperp
   const contextLength = check.uint32(`${arch}.context_length`, true, { positive: true });
   const embeddingLength = check.uint32(`${arch}.embedding_length`, true, { positive: true });
   const blockCount = check.uint32(`${arch}.block_count`, true, { positive: true });
-  if (blockCount !== undefined && blockCount > 512) check.report(`${arch}.block_count is ${blockCount}; llama.cpp allows at most 512 layers`);
+  if (blockCount !== undefined && blockCount > 512)
+    check.report(`${arch}.block_count is ${blockCount}; llama.cpp allows at most 512 layers`);
   const feedForward = check.perLayer(`${arch}.feed_forward_length`, blockCount, fullyChecked, { positive: fullyChecked });
   const heads = check.perLayer(`${arch}.attention.head_count`, blockCount, fullyChecked, { positive: fullyChecked });
   const headsKv = check.perLayer(`${arch}.attention.head_count_kv`, blockCount, fullyChecked, { positive: fullyChecked });

@@ -123,13 +123,17 @@ function encodeTensor(tensor: GgufTensorToWrite): Uint8Array {
   const bytes = ggmlTensorBytes(tensor.type, tensor.dims);
   if ("bytes" in tensor) {
     if (tensor.bytes.byteLength !== bytes) {
-      throw new Error(`tensor "${tensor.name}" (${ggmlTypeName(tensor.type)} ${tensor.dims.join("x")}) needs ${bytes} bytes, got ${tensor.bytes.byteLength}`);
+      throw new Error(
+        `tensor "${tensor.name}" (${ggmlTypeName(tensor.type)} ${tensor.dims.join("x")}) needs ${bytes} bytes, got ${tensor.bytes.byteLength}`,
+      );
     }
     return tensor.bytes;
   }
   const count = tensor.dims.reduce((a, b) => a * b, 1);
   if (tensor.values.length !== count) {
-    throw new Error(`tensor "${tensor.name}" has dims ${tensor.dims.join("x")} (${count} values) but ${tensor.values.length} values were given`);
+    throw new Error(
+      `tensor "${tensor.name}" has dims ${tensor.dims.join("x")} (${count} values) but ${tensor.values.length} values were given`,
+    );
   }
   if (tensor.type === GgmlType.F32) {
     if (LITTLE_ENDIAN) return new Uint8Array(tensor.values.buffer, tensor.values.byteOffset, tensor.values.byteLength);
@@ -264,7 +268,12 @@ class ByteWriter {
   }
 
   int(type: ValueType, v: number): void {
-    const size = type === GgufValueType.UINT8 || type === GgufValueType.INT8 ? 1 : type === GgufValueType.UINT16 || type === GgufValueType.INT16 ? 2 : 4;
+    const size =
+      type === GgufValueType.UINT8 || type === GgufValueType.INT8
+        ? 1
+        : type === GgufValueType.UINT16 || type === GgufValueType.INT16
+          ? 2
+          : 4;
     this.reserve(size);
     const signed = type === GgufValueType.INT8 || type === GgufValueType.INT16 || type === GgufValueType.INT32;
     if (signed) this.buffer.writeIntLE(v, this.length, size);

@@ -108,7 +108,8 @@ export async function convertPeftToGguf(options: ConvertPeftOptions): Promise<Co
   const rsLora = config.use_rslora;
   // The alpha llama.cpp divides by each tensor's rank: PEFT's scale × r at the config's rank.
   const alpha = rsLora ? config.lora_alpha * Math.sqrt(rank) : config.lora_alpha;
-  if (!(alpha > 0) || !Number.isFinite(alpha)) throw new PeftConversionError("invalid", `${configPath}: lora_alpha must be positive, got ${config.lora_alpha}`);
+  if (!(alpha > 0) || !Number.isFinite(alpha))
+    throw new PeftConversionError("invalid", `${configPath}: lora_alpha must be positive, got ${config.lora_alpha}`);
 
   const outputType = options.outputType === "F16" ? GgmlType.F16 : GgmlType.F32;
   const tensors: GgufTensorToWrite[] = [];
@@ -119,10 +120,18 @@ export async function convertPeftToGguf(options: ConvertPeftOptions): Promise<Co
     const bInfo = weights.tensors.get(pair.b);
     const [r, inputs] = (aInfo?.shape ?? []) as [number?, number?];
     const [outputs, rB] = (bInfo?.shape ?? []) as [number?, number?];
-    if (r === undefined || inputs === undefined || outputs === undefined || rB === undefined || aInfo?.shape.length !== 2 || bInfo?.shape.length !== 2) {
+    if (
+      r === undefined ||
+      inputs === undefined ||
+      outputs === undefined ||
+      rB === undefined ||
+      aInfo?.shape.length !== 2 ||
+      bInfo?.shape.length !== 2
+    ) {
       throw new PeftConversionError("invalid", `${weightsPath}: ${pair.module}: lora_A and lora_B must be 2-D`);
     }
-    if (r !== rB) throw new PeftConversionError("invalid", `${weightsPath}: ${pair.module}: lora_A has rank ${r} but lora_B has rank ${rB}`);
+    if (r !== rB)
+      throw new PeftConversionError("invalid", `${weightsPath}: ${pair.module}: lora_A has rank ${r} but lora_B has rank ${rB}`);
     let b = tensorValues(weights, pair.b);
 
     // PEFT's scale for this module vs what llama.cpp will apply (alpha / r); fold the ratio into B.
@@ -158,7 +167,10 @@ export async function convertPeftToGguf(options: ConvertPeftOptions): Promise<Co
     ["adapter.lora.alpha", ggufValue.f32(alpha)],
   ];
   if (typeof config.base_model_name_or_path === "string") {
-    metadata.push(["general.base_model.count", ggufValue.u32(1)], ["general.base_model.0.name", ggufValue.str(config.base_model_name_or_path)]);
+    metadata.push(
+      ["general.base_model.count", ggufValue.u32(1)],
+      ["general.base_model.0.name", ggufValue.str(config.base_model_name_or_path)],
+    );
   }
   await writeGgufFile(options.outPath, { metadata, tensors });
 
@@ -177,7 +189,17 @@ export async function convertPeftToGguf(options: ConvertPeftOptions): Promise<Co
     alpha,
     rsLora,
   });
-  return { outPath: options.outPath, architecture, alpha, rank, rsLora, tensors: [...pairs.keys()], permuted, rescaled, validated: base !== undefined };
+  return {
+    outPath: options.outPath,
+    architecture,
+    alpha,
+    rank,
+    rsLora,
+    tensors: [...pairs.keys()],
+    permuted,
+    rescaled,
+    validated: base !== undefined,
+  };
 }
 
 function refuseByConfig(config: PeftLoraConfig, path: string): void {
@@ -185,20 +207,35 @@ function refuseByConfig(config: PeftLoraConfig, path: string): void {
     throw new PeftConversionError("unsupported", `${path}: peft_type is ${config.peft_type}; only LORA adapters can be converted`);
   }
   if (config.use_dora) {
-    throw new PeftConversionError("dora", `${path}: use_dora is true; DoRA rescales each weight column by a learned magnitude, which a GGUF LoRA cannot express. Merge the adapter into the model instead.`);
+    throw new PeftConversionError(
+      "dora",
+      `${path}: use_dora is true; DoRA rescales each weight column by a learned magnitude, which a GGUF LoRA cannot express. Merge the adapter into the model instead.`,
+    );
   }
   if (config.bias !== "none" || config.lora_bias) {
     const what = config.bias !== "none" ? `bias is "${config.bias}"` : "lora_bias is true";
-    throw new PeftConversionError("bias", `${path}: ${what}; the adapter trained biases, which a GGUF LoRA (A and B only) would silently drop. Retrain with bias="none" or merge the adapter.`);
+    throw new PeftConversionError(
+      "bias",
+      `${path}: ${what}; the adapter trained biases, which a GGUF LoRA (A and B only) would silently drop. Retrain with bias="none" or merge the adapter.`,
+    );
   }
   if (config.modules_to_save !== null && config.modules_to_save !== undefined && config.modules_to_save.length > 0) {
-    throw new PeftConversionError("modules_to_save", `${path}: modules_to_save is ${JSON.stringify(config.modules_to_save)}; those modules are full fine-tuned copies, not low-rank deltas, and a GGUF LoRA cannot carry them. Merge the adapter into the model instead.`);
+    throw new PeftConversionError(
+      "modules_to_save",
+      `${path}: modules_to_save is ${JSON.stringify(config.modules_to_save)}; those modules are full fine-tuned copies, not low-rank deltas, and a GGUF LoRA cannot carry them. Merge the adapter into the model instead.`,
+    );
   }
   if (config.trainable_token_indices !== undefined && config.trainable_token_indices !== null) {
-    throw new PeftConversionError("resized_vocab", `${path}: trainable_token_indices is set; trained token embeddings cannot be carried by a GGUF LoRA.`);
+    throw new PeftConversionError(
+      "resized_vocab",
+      `${path}: trainable_token_indices is set; trained token embeddings cannot be carried by a GGUF LoRA.`,
+    );
   }
   if (config.fan_in_fan_out) {
-    throw new PeftConversionError("unsupported", `${path}: fan_in_fan_out is true (Conv1D layers); llama and qwen2 use Linear layers, so this adapter is not for them.`);
+    throw new PeftConversionError(
+      "unsupported",
+      `${path}: fan_in_fan_out is true (Conv1D layers); llama and qwen2 use Linear layers, so this adapter is not for them.`,
+    );
   }
   if (config.target_parameters !== null && config.target_parameters !== undefined && config.target_parameters.length > 0) {
     throw new PeftConversionError("unsupported", `${path}: target_parameters (LoRA on raw parameters) is not supported.`);
@@ -208,21 +245,28 @@ function refuseByConfig(config: PeftLoraConfig, path: string): void {
 function resolveArchitecture(options: ConvertPeftOptions, base: GgufHeader | undefined): PeftArchitecture {
   const fromBase = base === undefined ? undefined : metadataString(base, "general.architecture");
   if (fromBase !== undefined && options.architecture !== undefined && fromBase !== options.architecture) {
-    throw new PeftConversionError("invalid", `architecture "${options.architecture}" was given but the base model ${base?.file} is "${fromBase}"`);
+    throw new PeftConversionError(
+      "invalid",
+      `architecture "${options.architecture}" was given but the base model ${base?.file} is "${fromBase}"`,
+    );
   }
   const architecture = options.architecture ?? fromBase;
   if (architecture === undefined) {
     throw new PeftConversionError("invalid", "the architecture is unknown: pass baseModelPath (recommended) or architecture");
   }
   if (!(PEFT_ARCHITECTURES as readonly string[]).includes(architecture)) {
-    throw new PeftConversionError("unsupported", `architecture "${architecture}" is not supported; the converter handles ${PEFT_ARCHITECTURES.join(" and ")}`);
+    throw new PeftConversionError(
+      "unsupported",
+      `architecture "${architecture}" is not supported; the converter handles ${PEFT_ARCHITECTURES.join(" and ")}`,
+    );
   }
   return architecture as PeftArchitecture;
 }
 
 function resolveHeads(options: ConvertPeftOptions, base: GgufHeader | undefined, architecture: PeftArchitecture): { q: number; k: number } {
   const q = options.headCount ?? (base === undefined ? undefined : metadataLayerNumber(base, `${architecture}.attention.head_count`));
-  const k = options.headCountKv ?? (base === undefined ? undefined : metadataLayerNumber(base, `${architecture}.attention.head_count_kv`)) ?? q;
+  const k =
+    options.headCountKv ?? (base === undefined ? undefined : metadataLayerNumber(base, `${architecture}.attention.head_count_kv`)) ?? q;
   return { q: q ?? 0, k: k ?? 0 };
 }
 
@@ -240,20 +284,38 @@ function collectPairs(weights: SafetensorsFile): Map<string, PeftPair> {
     const parsed = parsePeftTensorName(name);
     switch (parsed.kind) {
       case "dora_magnitude":
-        throw new PeftConversionError("dora", `${file}: "${name}" is a DoRA magnitude vector; DoRA cannot be expressed as a GGUF LoRA. Merge the adapter into the model instead.`);
+        throw new PeftConversionError(
+          "dora",
+          `${file}: "${name}" is a DoRA magnitude vector; DoRA cannot be expressed as a GGUF LoRA. Merge the adapter into the model instead.`,
+        );
       case "bias":
-        throw new PeftConversionError("bias", `${file}: "${name}" is a trained bias, which a GGUF LoRA would silently drop. Retrain with bias="none" or merge the adapter.`);
+        throw new PeftConversionError(
+          "bias",
+          `${file}: "${name}" is a trained bias, which a GGUF LoRA would silently drop. Retrain with bias="none" or merge the adapter.`,
+        );
       case "embedding_lora":
-        throw new PeftConversionError("unsupported", `${file}: "${name}" is a LoRA on the token embeddings (${parsed.module}); this converter supports LoRA on attention, MLP and lm_head only.`);
+        throw new PeftConversionError(
+          "unsupported",
+          `${file}: "${name}" is a LoRA on the token embeddings (${parsed.module}); this converter supports LoRA on attention, MLP and lm_head only.`,
+        );
       case "full_weight":
         if (parsed.vocabulary) {
-          throw new PeftConversionError("resized_vocab", `${file}: "${name}" is a full ${parsed.module} weight, saved when the vocabulary was resized or the embeddings trained; the base GGUF's vocabulary would not match. Merge the adapter and convert the merged model instead.`);
+          throw new PeftConversionError(
+            "resized_vocab",
+            `${file}: "${name}" is a full ${parsed.module} weight, saved when the vocabulary was resized or the embeddings trained; the base GGUF's vocabulary would not match. Merge the adapter and convert the merged model instead.`,
+          );
         }
-        throw new PeftConversionError("modules_to_save", `${file}: "${name}" is a full weight (modules_to_save or a trained non-LoRA module), not a low-rank delta; a GGUF LoRA cannot carry it.`);
+        throw new PeftConversionError(
+          "modules_to_save",
+          `${file}: "${name}" is a full weight (modules_to_save or a trained non-LoRA module), not a low-rank delta; a GGUF LoRA cannot carry it.`,
+        );
       case "lora": {
         const target = ggufTensorForModule(parsed.module);
         if (target === undefined) {
-          throw new PeftConversionError("unsupported", `${file}: "${name}" targets ${parsed.module}, which has no llama/qwen2 GGUF counterpart (supported: q/k/v/o_proj, gate/up/down_proj, lm_head)`);
+          throw new PeftConversionError(
+            "unsupported",
+            `${file}: "${name}" targets ${parsed.module}, which has no llama/qwen2 GGUF counterpart (supported: q/k/v/o_proj, gate/up/down_proj, lm_head)`,
+          );
         }
         const entry = found.get(target) ?? { module: parsed.module };
         if (parsed.part === "A") entry.a = name;
@@ -266,7 +328,10 @@ function collectPairs(weights: SafetensorsFile): Map<string, PeftPair> {
   const pairs = new Map<string, PeftPair>();
   for (const [target, entry] of [...found].sort(([x], [y]) => compareTensorNames(x, y))) {
     if (entry.a === undefined || entry.b === undefined) {
-      throw new PeftConversionError("invalid", `${file}: ${entry.module} has lora_${entry.a === undefined ? "B" : "A"} but no lora_${entry.a === undefined ? "A" : "B"}`);
+      throw new PeftConversionError(
+        "invalid",
+        `${file}: ${entry.module} has lora_${entry.a === undefined ? "B" : "A"} but no lora_${entry.a === undefined ? "A" : "B"}`,
+      );
     }
     pairs.set(target, { module: entry.module, a: entry.a, b: entry.b });
   }
@@ -277,11 +342,17 @@ function collectPairs(weights: SafetensorsFile): Map<string, PeftPair> {
 function checkOutputHead(pairs: ReadonlyMap<string, PeftPair>, base: GgufHeader | undefined, file: string): void {
   if (!pairs.has("output.weight")) return;
   if (base === undefined) {
-    throw new PeftConversionError("invalid", `${file}: the adapter has an lm_head LoRA; pass baseModelPath so the converter can check that the base has its own output.weight (not tied to the embeddings) of the same vocabulary size`);
+    throw new PeftConversionError(
+      "invalid",
+      `${file}: the adapter has an lm_head LoRA; pass baseModelPath so the converter can check that the base has its own output.weight (not tied to the embeddings) of the same vocabulary size`,
+    );
   }
   const output = base.tensors.find((t) => t.name === "output.weight");
   if (output === undefined) {
-    throw new PeftConversionError("tied_lm_head", `${file}: the adapter has an lm_head LoRA but the base ${base.file} ties its output to token_embd (no output.weight); llama.cpp has no separate output weight to adapt. Merge the adapter into the model instead.`);
+    throw new PeftConversionError(
+      "tied_lm_head",
+      `${file}: the adapter has an lm_head LoRA but the base ${base.file} ties its output to token_embd (no output.weight); llama.cpp has no separate output weight to adapt. Merge the adapter into the model instead.`,
+    );
   }
 }
 
@@ -289,7 +360,10 @@ function checkOutputHead(pairs: ReadonlyMap<string, PeftPair>, base: GgufHeader 
 function checkVocabulary(base: GgufHeader | undefined, rows: number, file: string): void {
   const vocabulary = base?.tensors.find((t) => t.name === "output.weight")?.dims[1];
   if (vocabulary !== undefined && rows !== vocabulary) {
-    throw new PeftConversionError("resized_vocab", `${file}: the lm_head LoRA has ${rows} output rows but the base ${base?.file} has a ${vocabulary}-token vocabulary; the adapter was trained on a resized vocabulary. Merge it and convert the merged model instead.`);
+    throw new PeftConversionError(
+      "resized_vocab",
+      `${file}: the lm_head LoRA has ${rows} output rows but the base ${base?.file} has a ${vocabulary}-token vocabulary; the adapter was trained on a resized vocabulary. Merge it and convert the merged model instead.`,
+    );
   }
 }
 

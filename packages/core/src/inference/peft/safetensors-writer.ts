@@ -25,7 +25,8 @@ export async function writeSafetensorsFile(
   let offset = 0;
   for (const tensor of tensors) {
     const count = tensor.shape.reduce((a, b) => a * b, 1);
-    if (count !== tensor.values.length) throw new Error(`tensor "${tensor.name}": shape ${JSON.stringify(tensor.shape)} needs ${count} values, got ${tensor.values.length}`);
+    if (count !== tensor.values.length)
+      throw new Error(`tensor "${tensor.name}": shape ${JSON.stringify(tensor.shape)} needs ${count} values, got ${tensor.values.length}`);
     const bytes = encode(tensor);
     header[tensor.name] = { dtype: tensor.dtype, shape: tensor.shape, data_offsets: [offset, offset + bytes.length] };
     chunks.push(bytes);

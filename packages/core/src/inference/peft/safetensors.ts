@@ -70,7 +70,10 @@ export class SafetensorsFile {
     if (bytes.length < 8) throw new SafetensorsFormatError(file, `only ${bytes.length} bytes; not a safetensors file`);
     const headerLength = bytes.readBigUInt64LE(0);
     if (headerLength > BigInt(Math.min(MAX_HEADER_BYTES, bytes.length - 8))) {
-      throw new SafetensorsFormatError(file, `header length ${headerLength} does not fit the ${bytes.length}-byte file (truncated or not safetensors)`);
+      throw new SafetensorsFormatError(
+        file,
+        `header length ${headerLength} does not fit the ${bytes.length}-byte file (truncated or not safetensors)`,
+      );
     }
     const dataStart = 8 + Number(headerLength);
     let header: unknown;
@@ -134,7 +137,8 @@ function parseEntry(file: string, name: string, entry: unknown, dataLength: numb
   const [begin, end] = offsets as [number, number];
   const count = (shape as number[]).reduce((a, b) => a * b, 1);
   const byteLength = count * (DTYPE_BYTES[dtype] ?? 1);
-  if (end - begin !== byteLength) throw bad(`data_offsets span ${end - begin} bytes but ${dtype} ${JSON.stringify(shape)} needs ${byteLength}`);
+  if (end - begin !== byteLength)
+    throw bad(`data_offsets span ${end - begin} bytes but ${dtype} ${JSON.stringify(shape)} needs ${byteLength}`);
   if (end > dataLength) throw bad(`data ends at ${end} but the file holds only ${dataLength} data bytes (truncated)`);
   return { tensor: { name, dtype, shape: shape as number[], byteLength }, begin };
 }

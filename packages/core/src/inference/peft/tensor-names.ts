@@ -51,7 +51,10 @@ export function parsePeftTensorName(name: string): PeftTensorName {
   }
   const embedding = /^(.*)\.lora_embedding_(A|B)(?:\.[\w-]+)?$/.exec(bare);
   if (embedding !== null) return { kind: "embedding_lora", module: embedding[1] ?? "" };
-  const module = bare.replace(/\.(weight|bias)$/, "").replace(/\.modules_to_save(?:\.[\w-]+)?$/, "").replace(/\.original_module$/, "");
+  const module = bare
+    .replace(/\.(weight|bias)$/, "")
+    .replace(/\.modules_to_save(?:\.[\w-]+)?$/, "")
+    .replace(/\.original_module$/, "");
   if (bare.endsWith(".bias")) return { kind: "bias", module };
   return { kind: "full_weight", module, vocabulary: /(^|\.)(embed_tokens|lm_head)$/.test(module) };
 }

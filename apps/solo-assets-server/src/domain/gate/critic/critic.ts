@@ -39,7 +39,10 @@ export const VERDICT_JSON_SCHEMA = {
   additionalProperties: false,
 } as const;
 
-const score = z.coerce.number().finite().transform((n) => Math.max(0, Math.min(100, Math.round(n))));
+const score = z.coerce
+  .number()
+  .finite()
+  .transform((n) => Math.max(0, Math.min(100, Math.round(n))));
 const VerdictSchema = z.object({
   readability: score,
   docstring: score,

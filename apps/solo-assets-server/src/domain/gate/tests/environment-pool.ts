@@ -169,7 +169,15 @@ export class EnvironmentPool {
     const hash = environmentHash(tools.pythonTag, dependencies);
     const dir = join(this.options.envsDir, hash);
     if (existsSync(join(dir, READY_MARKER))) {
-      return { hash, dir, python: venvPython(dir), dependencies: [...dependencies], reused: true, installer: tools.installer, installMs: 0 };
+      return {
+        hash,
+        dir,
+        python: venvPython(dir),
+        dependencies: [...dependencies],
+        reused: true,
+        installer: tools.installer,
+        installMs: 0,
+      };
     }
     let shared = this.building.get(hash);
     // A build is shared by every save that needs this environment meanwhile, so no one caller's
@@ -177,7 +185,10 @@ export class EnvironmentPool {
     // caller starts a new one).
     if (!shared || shared.controller.signal.aborted) {
       const controller = new AbortController();
-      const build = this.build(tools, hash, dir, dependencies, { signal: controller.signal, ...(options.progress ? { progress: options.progress } : {}) });
+      const build = this.build(tools, hash, dir, dependencies, {
+        signal: controller.signal,
+        ...(options.progress ? { progress: options.progress } : {}),
+      });
       const started: SharedBuild = { build, controller, waiting: 0 };
       started.build = build.finally(() => {
         if (this.building.get(hash) === started) this.building.delete(hash);
@@ -205,7 +216,11 @@ export class EnvironmentPool {
     const uvPath = this.options.installer === "pip" ? undefined : findOnPath("uv", env.PATH);
     const uv = uvPath ? await probeTool(uvPath, [], ["--version"], env) : undefined;
     if (this.options.installer === "uv" && !uv) {
-      throw new ToolchainUnavailableError("SOLO_INSTALLER=uv but uv is not on PATH.", "INSTALLER_UNAVAILABLE", "Install uv (pip install uv, or see docs.astral.sh/uv) or set SOLO_INSTALLER=auto.");
+      throw new ToolchainUnavailableError(
+        "SOLO_INSTALLER=uv but uv is not on PATH.",
+        "INSTALLER_UNAVAILABLE",
+        "Install uv (pip install uv, or see docs.astral.sh/uv) or set SOLO_INSTALLER=auto.",
+      );
     }
     if (uv) return { pythonTag, installer: "uv", uv, hostPip: false };
     const pip = await runProcess(this.options.python, ["-m", "pip", "--version"], { env, timeoutMs: 15_000 });
@@ -231,7 +246,12 @@ export class EnvironmentPool {
     };
     const step = async (what: string, command: string, args: string[]) => {
       const remaining = deadline - Date.now();
-      if (remaining <= 0) throw new EnvironmentInstallError(`Installing the environment took longer than ${this.options.installTimeoutMs} ms.`, log.join("\n"), true);
+      if (remaining <= 0)
+        throw new EnvironmentInstallError(
+          `Installing the environment took longer than ${this.options.installTimeoutMs} ms.`,
+          log.join("\n"),
+          true,
+        );
       log.push(`$ ${[command, ...args].join(" ")}`);
       const result = await runProcess(command, args, {
         env: this.options.env,
@@ -245,10 +265,18 @@ export class EnvironmentPool {
       });
       if (result.aborted) throw options.signal.reason;
       if (result.timedOut) {
-        throw new EnvironmentInstallError(`Installing the environment took longer than ${this.options.installTimeoutMs} ms and was stopped.`, log.join("\n"), true);
+        throw new EnvironmentInstallError(
+          `Installing the environment took longer than ${this.options.installTimeoutMs} ms and was stopped.`,
+          log.join("\n"),
+          true,
+        );
       }
       if (result.code !== 0) {
-        throw new EnvironmentInstallError(`${what} failed (exit ${String(result.code)})${result.spawnError ? `: ${result.spawnError}` : ""}.`, log.join("\n"), false);
+        throw new EnvironmentInstallError(
+          `${what} failed (exit ${String(result.code)})${result.spawnError ? `: ${result.spawnError}` : ""}.`,
+          log.join("\n"),
+          false,
+        );
       }
     };
     try {
@@ -268,7 +296,8 @@ export class EnvironmentPool {
         say(`installing ${dependencies.join(", ")}`);
         const python = venvPython(staging);
         if (tools.uv) await step("uv pip install", tools.uv.command, ["pip", "install", "--python", python, ...dependencies]);
-        else if (tools.hostPip) await step("pip install", this.options.python, ["-m", "pip", "--python", python, "install", ...PIP_OPTIONS, ...dependencies]);
+        else if (tools.hostPip)
+          await step("pip install", this.options.python, ["-m", "pip", "--python", python, "install", ...PIP_OPTIONS, ...dependencies]);
         else await step("pip install", python, ["-m", "pip", "install", ...PIP_OPTIONS, ...dependencies]);
       }
       const marker = { python: tools.pythonTag, dependencies, installer: tools.installer, created_at: new Date().toISOString() };

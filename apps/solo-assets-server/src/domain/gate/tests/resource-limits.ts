@@ -84,7 +84,8 @@ function ownGroups(): Map<string, string> {
 /** Our own group's folder in the hierarchy mounted with `fsType`/`controller`, when mounted. */
 function ownGroupDir(fsType: "cgroup" | "cgroup2", controller?: string): string | undefined {
   const groups = ownGroups();
-  const path = fsType === "cgroup2" ? groups.get("") : [...groups].find(([controllers]) => controllers.split(",").includes(controller ?? ""))?.[1];
+  const path =
+    fsType === "cgroup2" ? groups.get("") : [...groups].find(([controllers]) => controllers.split(",").includes(controller ?? ""))?.[1];
   if (path === undefined) return undefined;
   const mount = mounts().find((m) => m.fsType === fsType && (fsType === "cgroup2" || m.options.includes(controller ?? "")));
   if (!mount) return undefined;
@@ -198,7 +199,10 @@ async function systemdRun(env: Readonly<Record<string, string>>): Promise<Resour
   const command = findOnPath("systemd-run", env.PATH);
   if (!command) return undefined;
   const base = [command, "--user", "--scope", "--quiet", "--collect"];
-  const probe = await runProcess(command, [...base.slice(1), "-p", "MemoryMax=64M", "-p", "TasksMax=8", "--", "true"], { env, timeoutMs: 10_000 });
+  const probe = await runProcess(command, [...base.slice(1), "-p", "MemoryMax=64M", "-p", "TasksMax=8", "--", "true"], {
+    env,
+    timeoutMs: 10_000,
+  });
   if (probe.code !== 0) return undefined;
   return {
     kind: "systemd-run",

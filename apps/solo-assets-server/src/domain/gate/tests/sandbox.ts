@@ -220,11 +220,23 @@ export class Sandbox {
       const root = process.getuid?.() === 0;
       const setpriv = root ? findOnPath("setpriv", env.PATH) : undefined;
       if (bwrap && (!root || setpriv)) {
-        const probe = [...this.bwrapNamespaceArgs(root), ...systemMounts(), "--proc", "/proc", "--dev", "/dev", "--", "/usr/bin/env", "true"];
+        const probe = [
+          ...this.bwrapNamespaceArgs(root),
+          ...systemMounts(),
+          "--proc",
+          "/proc",
+          "--dev",
+          "/dev",
+          "--",
+          "/usr/bin/env",
+          "true",
+        ];
         if (await this.works(bwrap, probe)) return { kind: "bwrap", networkIsolated: true, bwrap: { command: bwrap, setpriv }, ...base };
         unavailable = `bubblewrap (${bwrap}) is installed but could not make a sandbox here (user namespaces disabled?).`;
       } else {
-        unavailable = bwrap ? "bubblewrap is installed but setpriv (util-linux), which drops root for the test run, is not." : "bubblewrap (bwrap) is not installed.";
+        unavailable = bwrap
+          ? "bubblewrap is installed but setpriv (util-linux), which drops root for the test run, is not."
+          : "bubblewrap (bwrap) is not installed.";
       }
     } else if (process.platform === "darwin") {
       const sandboxExec = findOnPath("sandbox-exec", env.PATH);
@@ -235,7 +247,8 @@ export class Sandbox {
     } else {
       unavailable = `No sandbox is supported on ${process.platform}.`;
     }
-    if (this.options.mode === "strict") return { kind: undefined, unavailable: `${unavailable} ${INSTALL_HINT}`, networkIsolated: false, ...base };
+    if (this.options.mode === "strict")
+      return { kind: undefined, unavailable: `${unavailable} ${INSTALL_HINT}`, networkIsolated: false, ...base };
     return { ...(await this.detectWeak()), unavailable, ...base };
   }
 
@@ -248,7 +261,8 @@ export class Sandbox {
     const mount = findOnPath("mount", env.PATH);
     if (sh && mount) {
       const script = `${shellQuote(mount)} -t tmpfs -o size=64k solo-probe ${shellQuote(tmpdir())}`;
-      if (await this.works(unshare, [...UNSHARE_FLAGS, "--", sh, "-c", script])) return { kind: "unshare", networkIsolated: true, unshare, namespaces: { sh, mount } };
+      if (await this.works(unshare, [...UNSHARE_FLAGS, "--", sh, "-c", script]))
+        return { kind: "unshare", networkIsolated: true, unshare, namespaces: { sh, mount } };
     }
     return { kind: "unshare", networkIsolated: true, unshare };
   }
@@ -256,7 +270,9 @@ export class Sandbox {
   private bwrapNamespaceArgs(root: boolean): string[] {
     // As root, a user namespace would map the sandbox's user to root outside (kernel uid 0):
     // every namespace but that one, and setpriv makes the code `nobody`.
-    const namespaces = root ? ["--unshare-ipc", "--unshare-pid", "--unshare-net", "--unshare-uts", "--unshare-cgroup-try"] : ["--unshare-all"];
+    const namespaces = root
+      ? ["--unshare-ipc", "--unshare-pid", "--unshare-net", "--unshare-uts", "--unshare-cgroup-try"]
+      : ["--unshare-all"];
     // As root, setpriv needs CAP_SETUID/CAP_SETGID to become nobody, and then drops every
     // capability, the bounding set included, before the code runs.
     const caps = root ? ["--cap-drop", "ALL", "--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID"] : ["--cap-drop", "ALL"];
@@ -299,7 +315,13 @@ export class Sandbox {
     return pending;
   }
 
-  private async bwrapCommand(bwrap: NonNullable<Detected["bwrap"]>, python: string, args: readonly string[], workDir: string, venvDir: string): Promise<string[]> {
+  private async bwrapCommand(
+    bwrap: NonNullable<Detected["bwrap"]>,
+    python: string,
+    args: readonly string[],
+    workDir: string,
+    venvDir: string,
+  ): Promise<string[]> {
     const root = bwrap.setpriv !== undefined;
     const command = [bwrap.command, ...this.bwrapNamespaceArgs(root), ...systemMounts()];
     const covered = (path: string) => ["/usr", "/bin", "/lib", "/lib64", "/sbin"].some((top) => contains(top, path));
@@ -323,7 +345,16 @@ export class Sandbox {
     for (const [key, value] of Object.entries(sandboxEnvironment("/tmp", venvDir))) command.push("--setenv", key, value);
     command.push("--");
     if (bwrap.setpriv) {
-      command.push(bwrap.setpriv, "--reuid=65534", "--regid=65534", "--clear-groups", "--inh-caps=-all", "--bounding-set=-all", "--no-new-privs", "--");
+      command.push(
+        bwrap.setpriv,
+        "--reuid=65534",
+        "--regid=65534",
+        "--clear-groups",
+        "--inh-caps=-all",
+        "--bounding-set=-all",
+        "--no-new-privs",
+        "--",
+      );
     }
     command.push(python, ...args);
     return command;
@@ -402,7 +433,11 @@ export class Sandbox {
         }
         case "unshare":
           if (caps.namespaces) {
-            const script = await this.hidingScript(caps.namespaces.mount, options.workDir, [options.workDir, options.tmpDir, options.venvDir]);
+            const script = await this.hidingScript(caps.namespaces.mount, options.workDir, [
+              options.workDir,
+              options.tmpDir,
+              options.venvDir,
+            ]);
             command.push(caps.unshare ?? "unshare", ...UNSHARE_FLAGS, "--", caps.namespaces.sh, "-c", script, "solo-sandbox");
           } else {
             command.push(caps.unshare ?? "unshare", "-rn");

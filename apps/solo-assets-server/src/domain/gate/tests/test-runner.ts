@@ -63,9 +63,14 @@ export class PythonTestRunner {
       });
     }
     if (input.cases.length === 0) {
-      return report("no_tests", "skipped", "No test cases were given, so the function is stored as unverified; add test_cases to verify it.", {
-        issue: { code: "NO_TESTS", suggestion: 'Save again with test_cases, e.g. [{"input": {"x": 1}, "expected": 2}].' },
-      });
+      return report(
+        "no_tests",
+        "skipped",
+        "No test cases were given, so the function is stored as unverified; add test_cases to verify it.",
+        {
+          issue: { code: "NO_TESTS", suggestion: 'Save again with test_cases, e.g. [{"input": {"x": 1}, "expected": 2}].' },
+        },
+      );
     }
 
     let environment;
@@ -73,7 +78,10 @@ export class PythonTestRunner {
       environment = await this.pool.acquire(input.dependencies, context);
     } catch (error) {
       if (error instanceof ToolchainUnavailableError) {
-        return report("error", "error", `Tests NOT run: ${error.message}`, { tool: "python", issue: { code: error.code, suggestion: error.suggestion } });
+        return report("error", "error", `Tests NOT run: ${error.message}`, {
+          tool: "python",
+          issue: { code: error.code, suggestion: error.suggestion },
+        });
       }
       if (!(error instanceof EnvironmentInstallError)) throw error;
       return report("install_failed", "failed", `${error.message} Check the names and versions in dependencies.`, {
@@ -113,7 +121,11 @@ export class PythonTestRunner {
         return report("sandbox_unavailable", "error", `Tests NOT run: no sandbox. ${error.message}`, {
           environment: envInfo,
           tool: "sandbox",
-          issue: { code: "SANDBOX_UNAVAILABLE", suggestion: "Install bubblewrap (apt install bubblewrap), or set SOLO_SANDBOX=weak to accept the weaker fallback (docs/solo-assets.md, the sandbox)." },
+          issue: {
+            code: "SANDBOX_UNAVAILABLE",
+            suggestion:
+              "Install bubblewrap (apt install bubblewrap), or set SOLO_SANDBOX=weak to accept the weaker fallback (docs/solo-assets.md, the sandbox).",
+          },
         });
       }
       if (run.aborted) throw context.signal.reason;
@@ -129,14 +141,21 @@ export class PythonTestRunner {
       const output = parseHarnessOutput(run.stdout, probes.length, run.stdout.length >= 4 * 1024 * 1024);
       const cases = output.load?.status === "ok" || output.tampered ? judgeCases(plans, output) : [];
       const common = { environment: envInfo, sandbox, cases, tool };
-      const memory = run.oomKilled ? ` The memory limit of ${sandbox.memory_mb} MB for the whole run was exceeded: the kernel killed a process of the run.` : "";
+      const memory = run.oomKilled
+        ? ` The memory limit of ${sandbox.memory_mb} MB for the whole run was exceeded: the kernel killed a process of the run.`
+        : "";
       const failedCases = () => {
         const failed = cases.filter((c) => !c.passed);
         const first = failed[0];
-        return report("test_failed", "failed", `${failed.length} of ${cases.length} test case(s) failed${first ? `; first: ${first.label}` : ""}.${memory}`, {
-          ...common,
-          ...(first?.error ? { traceback: first.error } : {}),
-        });
+        return report(
+          "test_failed",
+          "failed",
+          `${failed.length} of ${cases.length} test case(s) failed${first ? `; first: ${first.label}` : ""}.${memory}`,
+          {
+            ...common,
+            ...(first?.error ? { traceback: first.error } : {}),
+          },
+        );
       };
       if (output.tampered) return failedCases();
       // The CPU limit (prlimit --cpu) ends a busy loop with SIGXCPU or SIGKILL: a timeout too.
@@ -150,27 +169,43 @@ export class PythonTestRunner {
       }
       const ended = run.signal ? `was killed by ${run.signal}` : run.code !== 0 ? `exited with code ${String(run.code)}` : "";
       if (!output.load) {
-        return report("test_failed", "failed", `The test process ${ended || "ended"} before reporting (a crash, the ${sandbox.memory_mb} MB memory limit or the limit of ${sandbox.max_processes} processes).${memory}`, {
-          ...common,
-          traceback: tail(`${run.stderr}${run.spawnError ? `\n${run.spawnError}` : ""}`, 4000),
-        });
+        return report(
+          "test_failed",
+          "failed",
+          `The test process ${ended || "ended"} before reporting (a crash, the ${sandbox.memory_mb} MB memory limit or the limit of ${sandbox.max_processes} processes).${memory}`,
+          {
+            ...common,
+            traceback: tail(`${run.stderr}${run.spawnError ? `\n${run.spawnError}` : ""}`, 4000),
+          },
+        );
       }
-      if (output.load.status === "syntax_error") return report("syntax_error", "failed", "The code does not parse.", { ...common, traceback: output.load.error });
+      if (output.load.status === "syntax_error")
+        return report("syntax_error", "failed", "The code does not parse.", { ...common, traceback: output.load.error });
       if (output.load.status === "load_error") {
-        return report("test_failed", "failed", "The code failed while being loaded (an import or a top-level statement raised).", { ...common, traceback: output.load.error });
+        return report("test_failed", "failed", "The code failed while being loaded (an import or a top-level statement raised).", {
+          ...common,
+          traceback: output.load.error,
+        });
       }
       if (cases.some((c) => !c.passed)) return failedCases();
       if (ended || run.oomKilled) {
         // Every case passed, but the run did not end cleanly: not a pass.
-        return report("test_failed", "failed", `Every case returned, but the test process ${ended || "lost a process to the memory limit"}.${memory}`, {
-          ...common,
-          traceback: tail(run.stderr, 4000) || undefined,
-        });
+        return report(
+          "test_failed",
+          "failed",
+          `Every case returned, but the test process ${ended || "lost a process to the memory limit"}.${memory}`,
+          {
+            ...common,
+            traceback: tail(run.stderr, 4000) || undefined,
+          },
+        );
       }
       return report("passed", "passed", `All ${cases.length} test case(s) passed.`, common);
     } finally {
       for (const folder of [workDir, scratch]) {
-        await rm(folder, { recursive: true, force: true }).catch((error: unknown) => this.logger.warn("could not remove a test folder", { folder, error }));
+        await rm(folder, { recursive: true, force: true }).catch((error: unknown) =>
+          this.logger.warn("could not remove a test folder", { folder, error }),
+        );
       }
     }
   }
@@ -185,13 +220,15 @@ async function planAsserts(python: string, statements: readonly string[], signal
     signal,
   });
   if (result.aborted) throw signal.reason;
-  const parsed = z.array(AssertPlanSchema).safeParse((() => {
-    try {
-      return JSON.parse(result.stdout) as unknown;
-    } catch {
-      return undefined;
-    }
-  })());
+  const parsed = z.array(AssertPlanSchema).safeParse(
+    (() => {
+      try {
+        return JSON.parse(result.stdout) as unknown;
+      } catch {
+        return undefined;
+      }
+    })(),
+  );
   if (!parsed.success || parsed.data.length !== statements.length) {
     throw new Error(`Could not read the assert statements (${tail(result.stderr || result.spawnError || "no output", 500)}).`);
   }

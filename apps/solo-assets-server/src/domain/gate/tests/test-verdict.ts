@@ -77,7 +77,10 @@ export function display(value: Encoded, limit = 2000): string {
   const show = (v: Encoded): string => {
     if (v === null || typeof v !== "object") return JSON.stringify(v);
     if (Array.isArray(v)) return `[${v.map(show).join(", ")}]`;
-    if ("$dict" in v) return `{${Object.entries(v.$dict).map(([k, item]) => `${JSON.stringify(k)}: ${show(item)}`).join(", ")}}`;
+    if ("$dict" in v)
+      return `{${Object.entries(v.$dict)
+        .map(([k, item]) => `${JSON.stringify(k)}: ${show(item)}`)
+        .join(", ")}}`;
     if ("$int" in v) return v.$int;
     if ("$float" in v) return v.$float;
     if ("$set" in v) return v.$set.length === 0 ? "set()" : `{${v.$set.map(show).join(", ")}}`;
@@ -121,14 +124,24 @@ export function sameValue(actual: Encoded, expected: Encoded): boolean {
   }
   if (actual === null || expected === null || typeof actual === "string" || typeof expected === "string") return actual === expected;
   if (Array.isArray(actual) || Array.isArray(expected)) {
-    return Array.isArray(actual) && Array.isArray(expected) && actual.length === expected.length && actual.every((item, i) => sameValue(item, expected[i] ?? null));
+    return (
+      Array.isArray(actual) &&
+      Array.isArray(expected) &&
+      actual.length === expected.length &&
+      actual.every((item, i) => sameValue(item, expected[i] ?? null))
+    );
   }
   if (isTag(actual, "$dict") && isTag(expected, "$dict")) {
     const keys = Object.keys(actual.$dict);
-    return keys.length === Object.keys(expected.$dict).length && keys.every((k) => k in expected.$dict && sameValue(actual.$dict[k] ?? null, expected.$dict[k] ?? null));
+    return (
+      keys.length === Object.keys(expected.$dict).length &&
+      keys.every((k) => k in expected.$dict && sameValue(actual.$dict[k] ?? null, expected.$dict[k] ?? null))
+    );
   }
   if (isTag(actual, "$set") && isTag(expected, "$set")) {
-    return actual.$set.length === expected.$set.length && actual.$set.every((item) => expected.$set.some((other) => sameValue(item, other)));
+    return (
+      actual.$set.length === expected.$set.length && actual.$set.every((item) => expected.$set.some((other) => sameValue(item, other)))
+    );
   }
   if (isTag(actual, "$bytes") && isTag(expected, "$bytes")) return actual.$bytes === expected.$bytes;
   // $repr: an object the harness could not encode is equal to nothing.
@@ -175,11 +188,16 @@ function compare(op: string, left: Encoded, right: Encoded): boolean | string {
 }
 
 /** The probes the sandbox runs and the plan of every case; expected values stay in the plans. */
-export function planCases(name: string, cases: readonly TestCase[], assertPlans: readonly AssertPlan[]): { probes: Probe[]; plans: CasePlan[] } {
+export function planCases(
+  name: string,
+  cases: readonly TestCase[],
+  assertPlans: readonly AssertPlan[],
+): { probes: Probe[]; plans: CasePlan[] } {
   const probes: Probe[] = [];
   const plans: CasePlan[] = [];
   let assertIndex = 0;
-  type NewProbe = { case: number; kind: "call"; input: Record<string, unknown> } | { case: number; kind: "eval"; source: string; truth?: boolean };
+  type NewProbe =
+    { case: number; kind: "call"; input: Record<string, unknown> } | { case: number; kind: "eval"; source: string; truth?: boolean };
   const probe = (p: NewProbe): number => {
     const id = probes.length;
     probes.push({ ...p, id });
@@ -196,7 +214,12 @@ export function planCases(name: string, cases: readonly TestCase[], assertPlans:
           plans.push({ kind: "compare", label, op: plan.op, left: operand(plan.left), right: operand(plan.right) });
           break;
         case "truth":
-          plans.push({ kind: "truth", label, negate: plan.negate, probe: probe({ case: index, kind: "eval", source: plan.expr, truth: true }) });
+          plans.push({
+            kind: "truth",
+            label,
+            negate: plan.negate,
+            probe: probe({ case: index, kind: "eval", source: plan.expr, truth: true }),
+          });
           break;
         case "invalid":
           plans.push({ kind: "invalid", label, error: plan.error });
@@ -267,7 +290,8 @@ export function parseHarnessOutput(stdout: string, probeCount: number, truncated
       continue;
     }
     if (n === 0) return fail("The result channel does not start with the load report: the code wrote to it.");
-    if (data.id >= probeCount || out.outcomes.has(data.id)) return fail(`The result channel holds a second or unknown result for probe ${data.id}: the code wrote to it.`);
+    if (data.id >= probeCount || out.outcomes.has(data.id))
+      return fail(`The result channel holds a second or unknown result for probe ${data.id}: the code wrote to it.`);
     if ("value" in data) {
       const value = EncodedSchema.safeParse(data.value);
       if (!value.success) return fail(`The result for probe ${data.id} is not a value the harness writes: the code wrote to it.`);
@@ -316,6 +340,8 @@ export function judgeCases(plans: readonly CasePlan[], output: HarnessOutput): T
     const verdict = compare(plan.op, left, right);
     const actual = "probe" in plan.left ? display(left) : display(right);
     if (typeof verdict === "string") return { ...base, passed: false, actual, error: verdict };
-    return verdict ? { ...base, passed: true, actual } : { ...base, passed: false, actual, error: `AssertionError: ${display(left)} ${plan.op} ${display(right)} is false` };
+    return verdict
+      ? { ...base, passed: true, actual }
+      : { ...base, passed: false, actual, error: `AssertionError: ${display(left)} ${plan.op} ${display(right)} is false` };
   });
 }

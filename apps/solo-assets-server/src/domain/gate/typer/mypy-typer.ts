@@ -37,7 +37,10 @@ export class MypyTyper implements Typer {
     if (result.aborted) throw signal.reason;
     // 0: clean, 1: type errors, 2: mypy itself failed (a crash, a bad option).
     if (result.code !== 0 && result.code !== 1) {
-      throw new ToolError("INTERNAL", `mypy failed (exit ${String(result.code)}): ${(result.spawnError ?? result.stderr ?? result.stdout).slice(0, 500)}`);
+      throw new ToolError(
+        "INTERNAL",
+        `mypy failed (exit ${String(result.code)}): ${(result.spawnError ?? result.stderr ?? result.stdout).slice(0, 500)}`,
+      );
     }
     const errors: CodeDiagnostic[] = [];
     for (const line of result.stdout.split("\n")) {

@@ -47,7 +47,10 @@ export class PyrightTyper implements Typer {
     try {
       output = JSON.parse(result.stdout) as PyrightOutput;
     } catch {
-      throw new ToolError("INTERNAL", `pyright failed (exit ${String(result.code)}): ${(result.spawnError ?? result.stderr ?? result.stdout).slice(0, 500)}`);
+      throw new ToolError(
+        "INTERNAL",
+        `pyright failed (exit ${String(result.code)}): ${(result.spawnError ?? result.stderr ?? result.stdout).slice(0, 500)}`,
+      );
     }
     const errors = (output.generalDiagnostics ?? [])
       .filter((d) => d.severity === "error")
