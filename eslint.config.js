@@ -1,6 +1,7 @@
 // ESLint flat config: typescript-eslint on every package; `no-console` in server code, because
 // stdout of a stdio MCP server carries JSON-RPC only (log through core's stderr logger).
 import js from "@eslint/js";
+import checkFile from "eslint-plugin-check-file";
 import globals from "globals";
 import tseslint from "typescript-eslint";
 
@@ -13,6 +14,20 @@ export default tseslint.config(
     rules: {
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
       "@typescript-eslint/consistent-type-imports": "error",
+    },
+  },
+  {
+    // File names are kebab-case (a tool `catdoc_get_graph` lives in tools/catdoc-get-graph.ts). Example
+    // projects and test fixtures are data shaped like other people's code, so they keep their names.
+    files: ["**/*.{ts,mts,cts,js,mjs,cjs}"],
+    ignores: ["examples/**", "**/fixtures/**"],
+    plugins: { "check-file": checkFile },
+    rules: {
+      "check-file/filename-naming-convention": [
+        "error",
+        { "**/*.{ts,mts,cts,js,mjs,cjs}": "KEBAB_CASE" },
+        { ignoreMiddleExtensions: true },
+      ],
     },
   },
   {
@@ -35,7 +50,11 @@ export default tseslint.config(
     rules: {
       "no-restricted-properties": [
         "error",
-        { object: "process", property: "env", message: "Read the environment in the package's config or entry module (config.ts, cli.ts, mcp.ts) and pass the parsed value in." },
+        {
+          object: "process",
+          property: "env",
+          message: "Read the environment in the package's config or entry module (config.ts, cli.ts, mcp.ts) and pass the parsed value in.",
+        },
       ],
     },
   },
@@ -44,8 +63,17 @@ export default tseslint.config(
     files: ["packages/*/src/**/*.ts", "apps/*/src/**/*.ts", "bench/**", "scripts/**"],
     ignores: ["packages/core/src/inference/**"],
     rules: {
-      "no-restricted-imports": ["error", { paths: [{ name: "node-llama-cpp", message: "Use @local-mcp/core/inference." }], patterns: [{ group: ["node-llama-cpp/*"], message: "Use @local-mcp/core/inference." }] }],
-      "no-restricted-syntax": ["error", { selector: "ImportExpression[source.value=/^node-llama-cpp/]", message: "Use @local-mcp/core/inference." }],
+      "no-restricted-imports": [
+        "error",
+        {
+          paths: [{ name: "node-llama-cpp", message: "Use @local-mcp/core/inference." }],
+          patterns: [{ group: ["node-llama-cpp/*"], message: "Use @local-mcp/core/inference." }],
+        },
+      ],
+      "no-restricted-syntax": [
+        "error",
+        { selector: "ImportExpression[source.value=/^node-llama-cpp/]", message: "Use @local-mcp/core/inference." },
+      ],
     },
   },
   {
