@@ -100,3 +100,14 @@ export type {
 } from "./store/edit-inputs.js";
 export type { LockOptions } from "./store/lock.js";
 export { writeFileAtomic } from "@local-mcp/core";
+
+export {
+  currentDocumentHashes,
+  findSuspectLinks,
+  impactCounts,
+  modelDocumentHashes,
+  projectImpact,
+  projectLinks,
+  reviewLinks,
+} from "./change-impact/index.js";
+export type { ChangeImpact, ChangeLink, DocumentHash, ReviewOutcome, ReviewRequest, SuspectLink } from "./change-impact/index.js";

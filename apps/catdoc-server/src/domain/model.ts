@@ -11,6 +11,14 @@ import { idMapping, list, optional, text } from "./schema-fields.js";
 
 const metadata = optional(z.record(z.string(), z.unknown()));
 
+/**
+ * What a review recorded about a link (change-impact/links.ts): the content hashes of the
+ * documents at its two ends when it was last reviewed (`catdoc review`).
+ */
+export const ReviewStampSchema = z.object({ source: text, target: text });
+/** A functor's or natural transformation's stamps, by the source object id of the mapping or component. */
+const reviewStamps = optional(z.record(z.string(), ReviewStampSchema));
+
 export const CatDocObjectSchema = z.object({
   id: text,
   title: text,
@@ -26,6 +34,7 @@ export const MorphismSchema = z.object({
   source: text,
   target: text,
   metadata,
+  reviewed: optional(ReviewStampSchema),
 });
 
 export const CategorySchema = z.object({
@@ -44,6 +53,8 @@ export const FunctorSchema = z.object({
   objectMapping: idMapping,
   /** source morphism id → target morphism id */
   morphismMapping: idMapping,
+  /** source object id → the review stamp of its object mapping */
+  reviewed: reviewStamps,
 });
 
 export const NaturalTransformationSchema = z.object({
@@ -53,6 +64,8 @@ export const NaturalTransformationSchema = z.object({
   targetFunctor: text,
   /** object id A of the functors' source category → morphism id of η_A in their target category */
   components: idMapping,
+  /** object id A → the review stamp of the component η_A */
+  reviewed: reviewStamps,
 });
 
 export const CatDocModelSchema = z.preprocess(
@@ -66,6 +79,7 @@ export const CatDocModelSchema = z.preprocess(
 
 export type CatDocObject = z.output<typeof CatDocObjectSchema>;
 export type Morphism = z.output<typeof MorphismSchema>;
+export type ReviewStamp = z.output<typeof ReviewStampSchema>;
 export type Category = z.output<typeof CategorySchema>;
 export type Functor = z.output<typeof FunctorSchema>;
 export type NaturalTransformation = z.output<typeof NaturalTransformationSchema>;

@@ -5,10 +5,13 @@
 import { describe, expect, it } from "vitest";
 import { VALIDATION_CODES, indexProject, validateProject } from "../../src/domain/index.js";
 import type { CatDocModel, ValidationCode, ValidationIssue } from "../../src/domain/index.js";
+import { findSuspectLinks, modelDocumentHashes, withSuspectLinks } from "../../src/domain/change-impact/index.js";
 import { squareModel, validModel } from "./helpers.js";
 
+/** The laws, plus the suspect links of a model whose documents are its titles (what `catdoc validate` adds). */
 function validate(model: CatDocModel) {
-  return validateProject(indexProject(model));
+  const index = indexProject(model);
+  return withSuspectLinks(validateProject(index), findSuspectLinks(index, modelDocumentHashes(model)));
 }
 
 function issues(model: CatDocModel, code: ValidationCode): ValidationIssue[] {
@@ -23,6 +26,13 @@ function edited(change: (model: CatDocModel) => void): CatDocModel {
 }
 
 const C = (m: CatDocModel) => m.categories[0]!;
+/** An object's document hash when its document is its title (change-impact/document-hashes.ts). */
+const hashOf = (title: string) =>
+  modelDocumentHashes({
+    categories: [{ id: "X", name: "X", objects: [{ id: "o", title, domain: "d" }], morphisms: [] }],
+    functors: [],
+    naturalTransformations: [],
+  }).get("o")!.hash;
 const D = (m: CatDocModel) => m.categories[1]!;
 const F = (m: CatDocModel) => m.functors[0]!;
 const eta = (m: CatDocModel) => m.naturalTransformations[0]!;
@@ -150,6 +160,17 @@ const cases: Case[] = [
       morphismIds: ["f", "g"],
       objectIds: ["a", "b", "c"],
     },
+  },
+  {
+    code: "SUSPECT_LINK",
+    // f was reviewed when b's document (its title here) read differently.
+    failing: edited(
+      (m) => (C(m).morphisms.find((x) => x.id === "f")!.reviewed = { source: hashOf("Object a"), target: hashOf("b before") }),
+    ),
+    expected: { severity: "warning", categoryId: "C", morphismId: "f", linkId: "f", documentIds: ["b"] },
+    passing: edited(
+      (m) => (C(m).morphisms.find((x) => x.id === "f")!.reviewed = { source: hashOf("Object a"), target: hashOf("Object b") }),
+    ),
   },
   {
     code: "NT_SQUARE_OPEN",

@@ -3,7 +3,7 @@
  * name slugged as the original tool did; frontmatter `title`, else the first heading, else the
  * file name; frontmatter `domain`; frontmatter `tags`), a hash of its bytes, and its references.
  */
-import { createHash } from "node:crypto";
+import { documentHash } from "../content-hash.js";
 import { MAX_DOCUMENT_BYTES } from "../documents.js";
 import { frontmatterText, parseMarkdown, slugFromFileName } from "../frontmatter.js";
 import { readInsideRoot } from "../paths.js";
@@ -44,9 +44,7 @@ function tagsOf(value: unknown): string[] | undefined {
   return tags.length === 0 ? undefined : [...new Set(tags)];
 }
 
-export function documentHash(bytes: Buffer | string): string {
-  return `sha256:${createHash("sha256").update(bytes).digest("hex").slice(0, 16)}`;
-}
+export { documentHash };
 
 export async function readCandidate(file: FoundFile): Promise<ImportCandidate> {
   // Read through what was opened, confined to the root: a file swapped for a link since discovery is refused.

@@ -7,7 +7,7 @@
  * operations in one edit and read `changes` for a dry run.
  */
 import type { Document } from "yaml";
-import type { CatDocModel } from "../model.js";
+import type { CatDocModel, ReviewStamp } from "../model.js";
 import type {
   AddObjectOptions,
   NewCategory,
@@ -21,6 +21,8 @@ import type {
   UpsertOutcome,
 } from "./edit-inputs.js";
 import { addObject, removeObject, updateObject, upsertObject } from "./edit-objects.js";
+import { setReviewStamp } from "./edit-reviews.js";
+import type { StampTarget } from "./edit-reviews.js";
 import { EditState } from "./edit-state.js";
 import { addCategory, addFunctor, addMorphism, addNaturalTransformation, removeMorphism } from "./edit-structure.js";
 import { YAML_OUTPUT_OPTIONS, detectIndentStyle } from "./yaml-edit.js";
@@ -105,5 +107,10 @@ export class CategoryEditor {
 
   addNaturalTransformation(nt: NewNaturalTransformation): void {
     addNaturalTransformation(this.state, nt);
+  }
+
+  /** Records the review of a link (its ends' document hashes); returns whether anything changed. */
+  setReviewStamp(target: StampTarget, stamp: ReviewStamp): boolean {
+    return setReviewStamp(this.state, target, stamp);
   }
 }

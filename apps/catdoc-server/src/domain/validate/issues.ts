@@ -44,6 +44,11 @@ export const VALIDATION_CHECKS = {
     severity: "warning",
     description: "For f: A → B, there is no morphism F(A) → G(B) for η_B∘F(f) and G(f)∘η_A to compose to.",
   },
+  SUSPECT_LINK: {
+    severity: "warning",
+    description:
+      "A reviewed link (morphism, functor object mapping, NT component) whose end's document changed since its review, or that a suspect link reaches through a composition, a functor or a natural transformation; catdoc review clears it.",
+  },
 } as const;
 
 export type ValidationCode = keyof typeof VALIDATION_CHECKS;
@@ -65,6 +70,9 @@ export interface IssueIds {
   objectIds?: string[];
   /** Further morphisms (MISSING_COMPOSITION: [f, g], the path order of g∘f). */
   morphismIds?: string[];
+  /** SUSPECT_LINK: the link (`f`, `F/A`, `η/A`; change-impact/links.ts) and the objects whose documents changed. */
+  linkId?: string;
+  documentIds?: string[];
 }
 
 export interface ValidationIssue extends IssueIds {
