@@ -75,6 +75,11 @@ export { DEFAULT_MAX_DEPTH, DEFAULT_MAX_PATHS, allSimplePathsIn, shortestPathIn,
 export type { TraceOptions, TracePath, TraceResult } from "./trace/paths.js";
 export { traceAcross } from "./trace/across.js";
 export type { CrossCategoryPath, CrossStep, CrossTraceOptions, CrossTraceResult } from "./trace/across.js";
+export { traceBackward } from "./trace/backward.js";
+export type { BackwardTraceOptions, BackwardTraceResult } from "./trace/backward.js";
+
+export { computeCoverage, coverageUnder, functorCoverage, orphansOf } from "./coverage.js";
+export type { CategoryCoverage, CoveragePercent, CoverageReport, CoverageStatus, FunctorCoverage, ObjectCoverage } from "./coverage.js";
 
 export { frontmatterText, parseMarkdown, slugFromFileName } from "./frontmatter.js";
 export type { MarkdownDocument } from "./frontmatter.js";
