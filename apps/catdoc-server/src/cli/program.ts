@@ -16,11 +16,13 @@ import type { CliIo } from "./cli-io.js";
 import { CommandContext } from "./command-context.js";
 import { registerDashboardCommand } from "./commands/dashboard.js";
 import { registerGraphCommand } from "./commands/graph.js";
+import { registerDiffCommand } from "./commands/diff.js";
 import { registerImportCommand } from "./commands/import.js";
 import { registerInitCommand } from "./commands/init.js";
 import { registerListCommand } from "./commands/list.js";
 import { registerMcpCommand } from "./commands/mcp.js";
 import { registerSearchCommand } from "./commands/search.js";
+import { registerReviewCommand } from "./commands/review.js";
 import { registerShowCommand } from "./commands/show.js";
 import { registerTraceCommand } from "./commands/trace.js";
 import { registerValidateCommand } from "./commands/validate.js";
@@ -108,6 +110,8 @@ export function createProgram(setup: CliSetup, state: { exitCode: number }): Com
   registerGraphCommand(registry);
   registerDashboardCommand(registry);
   registerMcpCommand(registry);
+  registerReviewCommand(registry);
+  registerDiffCommand(registry);
   return program;
 }
 

@@ -1,5 +1,6 @@
 /** `catdoc validate`: the laws of every category, functor and natural transformation (or one). */
 import { Option } from "commander";
+import type { ImpactScope } from "../../domain/change-impact/index.js";
 import type { ProjectIndex, ValidationReport } from "../../domain/index.js";
 import { EXIT_FAILURE, EXIT_OK } from "../cli-errors.js";
 import { formatOption } from "../option-parsers.js";
@@ -22,10 +23,19 @@ async function runChecks(index: ProjectIndex, options: ValidateOptions): Promise
   return validateProject(index);
 }
 
+function scopeOf(options: ValidateOptions): ImpactScope {
+  if (options.category !== undefined) return { kind: "category", id: options.category };
+  if (options.functor !== undefined) return { kind: "functor", id: options.functor };
+  if (options.nt !== undefined) return { kind: "naturalTransformation", id: options.nt };
+  return { kind: "project" };
+}
+
 export function registerValidateCommand({ program, action }: CommandRegistry): void {
   const command = program
     .command("validate")
-    .description("check the category laws (errors) and missing compositions, empty categories, open naturality squares (warnings)")
+    .description(
+      "check the category laws (errors) and missing compositions, empty categories, open naturality squares, suspect links (warnings)",
+    )
     .addOption(formatOption(["table", "json"], "table"))
     .addOption(new Option("--category <id>", "validate only this category").conflicts(["functor", "nt"]))
     .addOption(new Option("--functor <id>", "validate only this functor").conflicts(["category", "nt"]))
@@ -34,15 +44,19 @@ export function registerValidateCommand({ program, action }: CommandRegistry): v
     .addHelpText(
       "after",
       "\nExit status: 0 valid; 1 invalid (any error), or any warning with --strict; 2 bad usage.\n" +
-        "Give at most one of --category, --functor, --nt. JSON output is the report {isValid, errors, warnings, summary}.",
+        "Give at most one of --category, --functor, --nt. JSON output is the report {isValid, errors, warnings, summary, changeImpact}.\n" +
+        "SUSPECT_LINK: a document at an end of a reviewed link changed since `catdoc review` (see `catdoc diff`).",
     );
   command.action(
     action(async (context, options: ValidateOptions) => {
       const project = await context.load();
-      const report = await context.progress.around("Validating", () => runChecks(project.index, options));
-      const { renderValidationTable } = await import("../render/validation-table.js");
-      if (options.format === "json") context.json(report);
-      else context.out(renderValidationTable(report, options.strict === true));
+      const laws = await context.progress.around("Validating", () => runChecks(project.index, options));
+      const { impactCounts, projectImpact, withSuspectLinks } = await import("../../domain/change-impact/index.js");
+      const impact = await context.progress.around("Comparing documents with their reviews", () => projectImpact(project));
+      const report = withSuspectLinks(laws, impact, scopeOf(options));
+      const { renderValidationTable, unreviewedNote } = await import("../render/validation-table.js");
+      if (options.format === "json") context.json({ ...report, changeImpact: impactCounts(impact) });
+      else context.out(renderValidationTable(report, options.strict === true, unreviewedNote(impact)));
       const failed = !report.isValid || (options.strict === true && report.summary.totalWarnings > 0);
       return failed ? EXIT_FAILURE : EXIT_OK;
     }),

@@ -1,4 +1,5 @@
 /** The validation report as a terminal table with a summary line. */
+import type { ChangeImpact } from "../../domain/change-impact/index.js";
 import type { ValidationIssue, ValidationReport } from "../../domain/index.js";
 import { renderTable } from "../table.js";
 
@@ -8,6 +9,8 @@ function plural(count: number, word: string, many = `${word}s`): string {
 
 /** The ids an item concerns, compactly: `category=c object=a morphisms=f,g`. */
 export function issueIds(issue: ValidationIssue): string {
+  // A suspect link: its name says where it is (`f`, `F/a`, `eta/a`); then the changed documents.
+  if (issue.linkId !== undefined) return `link=${issue.linkId} documents=${(issue.documentIds ?? []).join(",")}`;
   const parts: string[] = [];
   const add = (label: string, value: string | undefined) => {
     if (value !== undefined) parts.push(`${label}=${value}`);
@@ -31,7 +34,17 @@ export function validationSummary(report: ValidationReport, strict: boolean): st
   return `${verdict}: ${found} (${checked})`;
 }
 
-export function renderValidationTable(report: ValidationReport, strict: boolean): string {
+/**
+ * The line about links never reviewed, once a project records reviews (a project that has none
+ * does not use change impact: nothing is said, nothing is suspect).
+ */
+export function unreviewedNote(impact: Pick<ChangeImpact, "reviewed" | "unreviewed">): string | undefined {
+  const count = impact.unreviewed.length;
+  if (impact.reviewed === 0 || count === 0) return undefined;
+  return `note: ${plural(count, "link")} never reviewed (${impact.unreviewed.slice(0, 5).join(", ")}${count > 5 ? ", …" : ""}); \`catdoc review --all\` records them`;
+}
+
+export function renderValidationTable(report: ValidationReport, strict: boolean, note?: string): string {
   const issues = [...report.errors, ...report.warnings];
   const table =
     issues.length === 0
@@ -40,5 +53,5 @@ export function renderValidationTable(report: ValidationReport, strict: boolean)
           ["SEVERITY", "CODE", "IDS", "MESSAGE"],
           issues.map((issue) => [issue.severity, issue.code, issueIds(issue), issue.message]),
         );
-  return `${table}${table === "" ? "" : "\n"}${validationSummary(report, strict)}\n`;
+  return `${table}${table === "" ? "" : "\n"}${note === undefined ? "" : `${note}\n`}${validationSummary(report, strict)}\n`;
 }

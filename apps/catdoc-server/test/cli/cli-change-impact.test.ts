@@ -1,0 +1,120 @@
+/**
+ * `catdoc validate` (SUSPECT_LINK), `catdoc review` and `catdoc diff`, run in-process through the
+ * CLI's own program (runCli with captured stdout and stderr), on the requirements → design → tests
+ * project of the domain tests.
+ */
+import { readFile } from "node:fs/promises";
+import { describe, expect, it } from "vitest";
+import { loadCatDocConfig } from "../../src/config.js";
+import { runCli } from "../../src/cli/program.js";
+import { categoryFile, editDocument, writeTraceProject } from "../domain/change-impact-fixture.js";
+import { useTempDirs } from "../domain/helpers.js";
+
+const tempDir = useTempDirs();
+
+async function catdoc(root: string, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = "";
+  let stderr = "";
+  const code = await runCli(["--project", root, ...args], {
+    io: { stdout: { write: (text: string) => (stdout += text) }, stderr: { write: (text: string) => (stderr += text) } },
+    loadConfig: async () => loadCatDocConfig({ LOCAL_MCP_LOG_LEVEL: "silent" }, root),
+    cwd: root,
+    version: "0.0.0-test",
+    waitForStop: () => new Promise<string>(() => undefined),
+  });
+  return { code, stdout, stderr };
+}
+
+interface JsonReport {
+  isValid: boolean;
+  warnings: { code: string; linkId?: string; documentIds?: string[]; message: string }[];
+  changeImpact: Record<string, number>;
+}
+
+describe("catdoc validate, review and diff", () => {
+  it("an edited requirement: SUSPECT_LINK warnings naming link and document (exit 0; 1 with --strict); review silences them", async () => {
+    const root = await writeTraceProject(await tempDir());
+    // Before any review (a project from before reviews): nothing suspect, nothing said.
+    expect(await catdoc(root, "validate", "--strict")).toEqual({
+      code: 0,
+      stdout: "VALID: 0 errors, 0 warnings (3 categories, 2 functors, 0 natural transformations checked)\n",
+      stderr: "",
+    });
+    const baseline = await catdoc(root, "review", "--all");
+    expect(baseline).toMatchObject({ code: 0, stderr: "" });
+    expect(baseline.stdout).toContain("Reviewed 15 links.");
+
+    await editDocument(root, "docs/req-session.md");
+    const json = await catdoc(root, "validate", "--format", "json");
+    expect(json.code).toBe(0);
+    const report = JSON.parse(json.stdout) as JsonReport;
+    expect(report.isValid).toBe(true);
+    const suspect = report.warnings.filter((w) => w.code === "SUSPECT_LINK");
+    expect(suspect.find((w) => w.linkId === "req-login-session")).toMatchObject({ documentIds: ["req-session"] });
+    expect(suspect.find((w) => w.linkId === "req-login-session")?.message).toContain("document 'req-session' (target");
+    expect(suspect.find((w) => w.linkId === "tests/design-session")?.message).toContain("suspect through 'designs/req-session' (functor)");
+    expect(report.changeImpact).toMatchObject({ links: 15, reviewed: 15, unreviewed: 0, suspect: suspect.length, direct: 3 });
+
+    const table = await catdoc(root, "validate");
+    expect(table.code).toBe(0);
+    expect(table.stdout).toMatch(/^warning\s+SUSPECT_LINK\s+link=req-login-session documents=req-session\s+/m);
+    const strict = await catdoc(root, "validate", "--strict");
+    expect(strict.code).toBe(1);
+    expect(strict.stdout.trimEnd().split("\n").at(-1)).toMatch(/^FAILED \(--strict: warnings count\): 0 errors, \d+ warnings/);
+    // Scoped: the functor's own mapping only.
+    const scoped = JSON.parse((await catdoc(root, "validate", "--functor", "tests", "--format", "json")).stdout) as JsonReport;
+    expect(scoped.warnings.map((w) => w.linkId)).toEqual(["tests/design-session"]);
+
+    const reviewed = await catdoc(root, "review", "req-login-session", "req-session-audit", "designs/req-session");
+    expect(reviewed).toMatchObject({ code: 0, stderr: "" });
+    expect(reviewed.stdout).toMatch(/^req-login-session\s+morphism\s+req-login → req-session\s+suspect$/m);
+    expect(reviewed.stdout).toContain("Reviewed 3 links; cleared through them: ");
+    expect(await catdoc(root, "validate", "--strict")).toMatchObject({ code: 0 });
+  });
+
+  it("diff shows the changed document, its hashes and the links it makes suspect", async () => {
+    const root = await writeTraceProject(await tempDir());
+    await catdoc(root, "review", "--all");
+    expect((await catdoc(root, "diff")).stdout).toBe("No document changed since the last review (15 links reviewed, 0 never reviewed).\n");
+    await editDocument(root, "docs/req-audit.md");
+    const table = await catdoc(root, "diff");
+    expect(table.code).toBe(0);
+    const lines = table.stdout.trimEnd().split("\n");
+    expect(lines[0]).toMatch(/^DOCUMENT\s+PATH\s+REVIEWED\s+NOW\s+SUSPECT LINKS\s+THROUGH THEM$/);
+    expect(lines[1]).toMatch(
+      /^req-audit\s+docs\/req-audit\.md\s+sha256:[0-9a-f]{16}\s+sha256:[0-9a-f]{16}\s+req-session-audit, req-login-audit, designs\/req-audit\s+/,
+    );
+    expect(lines.at(-1)).toMatch(
+      /^1 document changed since the last review: \d+ suspect links \(3 at the changed documents, \d+ through them;/,
+    );
+    const json = JSON.parse((await catdoc(root, "diff", "--format", "json")).stdout) as {
+      changedDocuments: { objectId: string; reviewed: string[]; current: string }[];
+      suspect: { id: string; via?: unknown }[];
+    };
+    expect(json.changedDocuments.map((d) => d.objectId)).toEqual(["req-audit"]);
+    expect(json.changedDocuments[0]?.reviewed[0]).not.toBe(json.changedDocuments[0]?.current);
+    expect(json.suspect.map((s) => s.id)).toContain("design-session-audit");
+  });
+
+  it("bad requests write nothing: usage errors exit 2, an unknown or a clean link exits 1 with one line", async () => {
+    const root = await writeTraceProject(await tempDir());
+    await catdoc(root, "review", "--all");
+    await editDocument(root, "docs/req-login.md");
+    const bytes = await readFile(categoryFile(root));
+    const cases: [string[], number, RegExp][] = [
+      [["review"], 2, /^catdoc: USAGE: give the link ids to review, or --all/],
+      [["review", "--all", "req-login-session"], 2, /^catdoc: USAGE: give link ids or --all, not both/],
+      [["review", "nope"], 1, /^catdoc: No link 'nope'/],
+      [["review", "req-login-session", "tests/design-audit"], 1, /^catdoc: Link 'tests\/design-audit' is not suspect/],
+      [["review", "tests/design-login"], 1, /^catdoc: Link 'tests\/design-login' is suspect only through 'designs\/req-login' \(functor\)/],
+    ];
+    for (const [args, code, pattern] of cases) {
+      const result = await catdoc(root, ...args);
+      expect(result.code, args.join(" ")).toBe(code);
+      expect(result.stdout, args.join(" ")).toBe("");
+      expect(result.stderr, args.join(" ")).toMatch(pattern);
+      expect(result.stderr.trim().split("\n"), args.join(" ")).toHaveLength(1);
+      expect(await readFile(categoryFile(root)), args.join(" ")).toEqual(bytes);
+    }
+  });
+});
