@@ -24,4 +24,5 @@ process.exitCode = await runCli(process.argv.slice(2), {
   cwd: process.cwd(),
   version: APP_INFO.version,
   waitForStop,
+  openUrl: async (url) => (await import("./cli/open-browser.js")).openInBrowser(url),
 });

@@ -26,6 +26,7 @@ import { registerReviewCommand } from "./commands/review.js";
 import { registerShowCommand } from "./commands/show.js";
 import { registerTraceCommand } from "./commands/trace.js";
 import { registerValidateCommand } from "./commands/validate.js";
+import { adaptOriginalArguments } from "./original-flags.js";
 
 export interface CliSetup {
   io: CliIo;
@@ -40,6 +41,8 @@ export interface CliSetup {
   version: string;
   /** Resolves when the process is asked to stop (SIGINT/SIGTERM); only long-running commands call it. */
   waitForStop: () => Promise<string>;
+  /** Opens a URL in the user's browser (`catdoc dashboard --open`); absent, --open says to open it by hand. */
+  openUrl?: (url: string) => Promise<void>;
 }
 
 /** What a command's action returns: its exit status (default 0). */
@@ -61,7 +64,10 @@ export interface CommandRegistry {
 
 const EXIT_STATUS_HELP = `
 Exit status: 0 done; 1 the command failed (or validate found the project invalid); 2 bad usage.
-The project is --project <path>, else $CATDOC_PROJECT_PATH, else the working directory.`;
+The project is --project <path>, else $CATDOC_PROJECT_PATH, else the working directory.
+Coming from the original CatDoc: list without a kind lists objects; -d -l -a, init -f -n and
+dashboard -p <port> -o work as there; -c <root>/.catdoc/config.yaml is --project <root>; -v and
+the flags that mean something else here are refused with what to use (docs/catdoc.md).`;
 
 export function createProgram(setup: CliSetup, state: { exitCode: number }): Command {
   const program = new Command("catdoc");
@@ -70,7 +76,10 @@ export function createProgram(setup: CliSetup, state: { exitCode: number }): Com
       "CatDoc: documents as a category — objects (documents), morphisms (their relations), functors and natural transformations, kept in .catdoc/category.yaml",
     )
     .version(setup.version, "-V, --version", "print the version")
-    .option("-p, --project <path>", "project root (default: $CATDOC_PROJECT_PATH or the working directory)")
+    .option(
+      "-p, --project <path>",
+      "project root (default: $CATDOC_PROJECT_PATH or the working directory); after `dashboard`, -p is its --port",
+    )
     .helpOption("-h, --help", "show help")
     .helpCommand("help [command]", "show help for a command")
     .configureOutput({
@@ -120,9 +129,10 @@ export async function runCli(argv: readonly string[], setup: CliSetup): Promise<
   const state = { exitCode: EXIT_OK };
   const program = createProgram(setup, state);
   try {
-    if (namesNoCommand(argv))
+    const args = adaptOriginalArguments(argv, setup.cwd);
+    if (namesNoCommand(args))
       throw new CliUsageError("no command given (init, import, validate, list, show, search, trace, graph, dashboard, mcp)");
-    await program.parseAsync([...argv], { from: "user" });
+    await program.parseAsync(args, { from: "user" });
     return state.exitCode;
   } catch (error) {
     if (error instanceof CommanderError) {

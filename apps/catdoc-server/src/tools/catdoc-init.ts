@@ -10,6 +10,7 @@ const input = lazySchema(() =>
   z.object({
     directory: z.string().min(1).optional().describe("default: the project root"),
     force: z.boolean().optional().describe("replace an existing project (destroys it)"),
+    projectName: z.string().min(1).optional().describe("default: the folder's name"),
   }),
 );
 
@@ -38,19 +39,21 @@ export function catdocInitTool(project: ProjectAccess): ToolDefinition {
       return output();
     },
     annotations: DESTRUCTIVE,
-    handler: async ({ directory, force }, { signal }) => {
+    handler: async ({ directory, force, projectName }, { signal }) => {
       const root = directory === undefined ? project.root : await resolveInsideRoot(project.root, directory, "directory");
       const store = root === project.root ? await project.store() : new (await import("../domain/store/store.js")).CatDocStore(root);
-      const result = await store.init({ force: force === true, signal }).catch((error: unknown) => {
-        if (error instanceof CatDocConflictError) {
-          throw new ToolError("CONFLICT", error.message, {
-            suggestion:
-              "The project exists: use it as it is, or call catdoc_init with force: true to replace category.yaml and config.yaml (their content is lost).",
-            details: error.details,
-          });
-        }
-        throw error;
-      });
+      const result = await store
+        .init({ force: force === true, signal, ...(projectName === undefined ? {} : { projectName }) })
+        .catch((error: unknown) => {
+          if (error instanceof CatDocConflictError) {
+            throw new ToolError("CONFLICT", error.message, {
+              suggestion:
+                "The project exists: use it as it is, or call catdoc_init with force: true to replace category.yaml and config.yaml (their content is lost).",
+              details: error.details,
+            });
+          }
+          throw error;
+        });
       const name = (await store.load()).settings.projectName;
       return new LeveledResponse(() => ({
         minimal: { initialized: true, root: result.root, files: result.files, overwritten: result.overwritten },

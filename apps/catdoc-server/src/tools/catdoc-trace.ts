@@ -7,13 +7,14 @@ import { DEFAULT_MAX_DEPTH, traceObjectsInSteps } from "../domain/trace/paths.js
 import { runInSteps } from "../domain/trace/steps.js";
 import type { ProjectAccess } from "../project-access.js";
 import { withToolErrors } from "./catdoc-tool.js";
+import { ORIGINAL_TRACE_INPUTS, objectNamingOriginalInputs } from "./support/original-inputs.js";
 import { TracePathOutput, acrossPathAt, withinPathAt } from "./support/trace-view.js";
 
 const DEFAULT_MAX_PATHS = 10;
 const MAX_PATHS = 100;
 
 const input = lazySchema(() =>
-  z.object({
+  objectNamingOriginalInputs(ORIGINAL_TRACE_INPUTS, {
     sourceId: z.string().min(1),
     targetId: z.string().min(1),
     findAll: z.boolean().optional().describe("every simple path, not only the shortest"),

@@ -20,7 +20,8 @@ its identity, pointing to its file with metadata.path; references to other objec
 [[wiki links]], relative links to imported files) become morphisms. Directories are searched
 recursively. Paths outside the project root are refused. Importing again updates instead of
 duplicating: objects whose document changed keep their values unless --force.
-Without --category, the project's only category is used.`;
+Without --category, the project's only category is used. -f is --format (the original CatDoc's
+-f, overwrite existing objects, is --force).`;
 
 export function registerImportCommand({ program, action, setup }: CommandRegistry): void {
   program
@@ -29,7 +30,7 @@ export function registerImportCommand({ program, action, setup }: CommandRegistr
     .argument("<paths...>", "Markdown files or directories inside the project")
     .option("--category <id>", "category the documents become objects of (default: the only category)")
     .option("--create-category <name>", "create --category with this name when it does not exist")
-    .option("--domain <domain>", "domain of documents whose frontmatter names none (default: import.defaultDomain of config.yaml)")
+    .option("-d, --domain <domain>", "domain of documents whose frontmatter names none (default: import.defaultDomain of config.yaml)")
     .option("--dry-run", "show what would change; write nothing")
     .option("--force", "overwrite title, domain and tags of existing objects with their documents' values")
     .addOption(formatOption(["text", "json"], "text"))

@@ -11,8 +11,8 @@ export function registerInitCommand({ program, action }: CommandRegistry): void 
   program
     .command("init")
     .description("create .catdoc/category.yaml and .catdoc/config.yaml in the project root")
-    .option("--force", "replace an existing category.yaml and config.yaml")
-    .option("--name <name>", "project name written to config.yaml (default: the folder's name)")
+    .option("-f, --force", "replace an existing category.yaml and config.yaml")
+    .option("-n, --name <name>", "project name written to config.yaml (default: the folder's name)")
     .addHelpText("after", "\nFails (exit 1) when the project already has .catdoc/category.yaml, unless --force.")
     .action(
       action(async (context, options: InitOptions) => {

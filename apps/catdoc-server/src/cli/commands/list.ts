@@ -92,12 +92,12 @@ async function listing(index: ProjectIndex, kind: Kind, options: ListOptions): P
 export function registerListCommand({ program, action }: CommandRegistry): void {
   program
     .command("list")
-    .description("list objects, morphisms, categories, functors or nts (natural transformations)")
-    .addArgument(new Argument("<kind>", "what to list").choices(Object.keys(KINDS)))
+    .description("list objects (the default), morphisms, categories, functors or nts (natural transformations)")
+    .addArgument(new Argument("[kind]", "what to list").choices(Object.keys(KINDS)).default("objects"))
     .addOption(formatOption(["table", "json"], "table"))
-    .option("--domain <domain>", "objects of this domain only")
+    .option("-d, --domain <domain>", "objects of this domain only")
     .option("--category <id>", "objects or morphisms of this category; functors and nts from or to it")
-    .option("--limit <n>", "list at most n items", positiveInteger)
+    .option("-l, --limit <n>", "list at most n items", positiveInteger)
     .addHelpText("after", "\nJSON output is {<kind>: [...], total} (the dashboard's /api/<kind> shape); total counts before --limit.")
     .action(
       action(async (context, kindArgument: string, options: ListOptions) => {

@@ -16,9 +16,9 @@ export function registerSearchCommand({ program, action }: CommandRegistry): voi
     .description("ranked full-text search over ids, titles, domains, tags, metadata and document content")
     .argument("<query...>", "words to look for (several words are one query)")
     .addOption(formatOption(["table", "json"], "table"))
-    .option("--domain <domain>", "only objects of this domain")
+    .option("-d, --domain <domain>", "only objects of this domain")
     .option("--category <id>", "only objects of this category")
-    .option("--limit <n>", `at most n results (1-${MAX_SEARCH_LIMIT})`, positiveInteger, DEFAULT_SEARCH_LIMIT)
+    .option("-l, --limit <n>", `at most n results (1-${MAX_SEARCH_LIMIT})`, positiveInteger, DEFAULT_SEARCH_LIMIT)
     .addHelpText("after", "\nScores are BM25+ with field boosts (title > id > tags > domain > metadata, content); higher is better.")
     .action(
       action(async (context, words: string[], options: SearchOptions) => {

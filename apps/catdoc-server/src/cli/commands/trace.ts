@@ -26,7 +26,7 @@ export function registerTraceCommand({ program, action }: CommandRegistry): void
     .argument("<source>", "source object id")
     .argument("[target]", "target object id (optional with --to-category)")
     .addOption(formatOption(["text", "json"], "text"))
-    .option("--all", "list every simple path, not only the shortest")
+    .option("-a, --all", "list every simple path, not only the shortest")
     .option(
       "--max-depth <n>",
       "longest path listed by --all (morphisms), or most functor/component steps across categories (default 10)",

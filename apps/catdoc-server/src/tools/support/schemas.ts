@@ -17,4 +17,9 @@ export const MorphismOutput = lazySchema(() =>
   }),
 );
 
-export const FORMAT_INPUT = lazySchema(() => z.enum(["json"]).optional());
+/**
+ * `format` of catdoc_list_categories, kept for the original CatDoc's clients: its `json` and
+ * `summary` answered alike (the response level decides the detail here), so `summary` is read as
+ * `json` without being listed (a preprocess is not part of the input's JSON Schema).
+ */
+export const FORMAT_INPUT = lazySchema(() => z.preprocess((value) => (value === "summary" ? "json" : value), z.enum(["json"])).optional());
