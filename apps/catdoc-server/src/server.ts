@@ -1,5 +1,5 @@
 /**
- * The CatDoc MCP server: its 19 tools (tools/index.ts) and resources (resources/index.ts) over
+ * The CatDoc MCP server: its 20 tools (tools/index.ts) and resources (resources/index.ts) over
  * one project, built by core's createServer. server-main.ts makes one per session; mcp.ts and
  * the CLI's `catdoc mcp` serve them over stdio or HTTP.
  */

@@ -26,7 +26,7 @@ async function project(): Promise<string> {
   return root;
 }
 
-/** A cheap valid call of every tool (the writing ones write nothing: a dry run, a fresh folder). */
+/** A cheap valid call of every tool (the writing ones write little: a dry run, a fresh folder, one review stamp). */
 const CASES: Record<string, ToolCase> = {
   catdoc_init: { args: { directory: "fresh" } },
   catdoc_list_categories: { args: {} },
@@ -41,17 +41,19 @@ const CASES: Record<string, ToolCase> = {
   catdoc_validate_functor: { args: { functorId: "F0" } },
   catdoc_validate_natural_transformation: { args: { id: "eta-0" } },
   catdoc_trace: { args: { sourceId: "c0-o3", targetId: "c0-o1" } },
+  catdoc_coverage: { args: {} },
   catdoc_search: { args: { query: "vector" } },
   catdoc_list_functors: { args: {} },
   catdoc_show_functor: { args: { functorId: "F0" } },
   catdoc_list_natural_transformations: { args: {} },
   catdoc_show_natural_transformation: { args: { id: "eta-0" } },
   catdoc_get_graph: { args: {} },
+  catdoc_review: { args: { ids: ["c0-m0"] } },
 };
 
 async function exercise(client: Client): Promise<void> {
   const outcomes = await callEveryTool(client, CASES);
-  expect(outcomes).toHaveLength(19);
+  expect(outcomes).toHaveLength(21);
   expect(outcomes.find((o) => o.name === "catdoc_trace")?.structuredContent).toMatchObject({ found: true });
   const read = await readEveryResource(client);
   expect(read).toContain("catdoc://graph");

@@ -255,6 +255,8 @@ const SUITES: BudgetSuite[] = [
       { tool: "catdoc_validate_functor", args: { functorId: "F0" } },
       { tool: "catdoc_validate_natural_transformation", args: { id: "eta-0" } },
       { tool: "catdoc_trace", args: { sourceId: "c0-o1", targetId: "c0-o7", findAll: true } },
+      { tool: "catdoc_trace", args: { sourceId: "c1-o7", direction: "backward" }, label: "catdoc_trace backward" },
+      { tool: "catdoc_coverage", args: {} },
     ],
     worst: () => [
       { tool: "catdoc_list_objects", args: { limit: 1000 } },
@@ -265,6 +267,8 @@ const SUITES: BudgetSuite[] = [
       { tool: "catdoc_trace", args: { sourceId: "c0-o1", targetId: "c0-o7", findAll: true, maxPaths: 100, maxDepth: 50 } },
       { tool: "catdoc_show_category", args: { categoryId: "cat-0", limit: 1000 } },
       { tool: "catdoc_show_functor", args: { functorId: "F0", limit: 1000 } },
+      { tool: "catdoc_trace", args: { sourceId: "c1-o7", direction: "backward", maxPaths: 100, maxDepth: 50 }, label: "catdoc_trace backward" },
+      { tool: "catdoc_coverage", args: { limit: 2000 } },
     ],
     every: async (server, dir) => {
       await Promise.all(LEVELS.map((level) => mkdir(join(dir, `fresh-${level}`))));
@@ -289,6 +293,7 @@ const SUITES: BudgetSuite[] = [
         { tool: "catdoc_validate_functor", args: { functorId: "F0" } },
         { tool: "catdoc_validate_natural_transformation", args: { id: "eta-0" } },
         { tool: "catdoc_trace", args: { sourceId: "c0-o1", targetId: "c0-o7" } },
+        { tool: "catdoc_coverage", args: {} },
         { tool: "catdoc_search", args: { query: "algebra topology" } },
         { tool: "catdoc_list_functors", args: {} },
         { tool: "catdoc_show_functor", args: { functorId: "F0" } },
@@ -297,6 +302,12 @@ const SUITES: BudgetSuite[] = [
         { tool: "catdoc_get_graph", args: {} },
         { tool: "catdoc_import_document", args: { filePath: "imported.md", categoryId: "cat-0", dryRun: true } },
         { tool: "catdoc_init", args: {}, perLevel: (level) => ({ directory: `fresh-${level}` }) },
+        // A review writes: each level stamps a link of its own (never reviewed, so each is accepted).
+        {
+          tool: "catdoc_review",
+          args: {},
+          perLevel: (level) => ({ ids: [{ minimal: "c0-m0", standard: "c0-m1", full: "c0-m2" }[level]] }),
+        },
       ];
     },
     // A document of ~100,000 tokens (in its own file, imported as an object): its resource comes in parts.

@@ -17,7 +17,7 @@ export function catdocValidateTool(project: ProjectAccess): ToolDefinition {
     name: "catdoc_validate",
     title: "Validate the project",
     description:
-      "Checks the category laws over the project or one category: identities, endpoints, duplicate ids, functors, natural transformations. Use after editing or importing. isValid: false is a result, not an error.",
+      "Checks the category laws over the project or one category: identities, endpoints, duplicate ids, functors, natural transformations; warns of suspect links (SUSPECT_LINK). Use after editing or importing. isValid: false is a result, not an error.",
     get input() {
       return input();
     },
@@ -26,9 +26,14 @@ export function catdocValidateTool(project: ProjectAccess): ToolDefinition {
     },
     annotations: READ_ONLY,
     handler: async ({ categoryId, limit, offset }) => {
-      const index = (await project.load()).index;
-      const report = categoryId === undefined ? await validateProjectOnce(index) : (await validators()).validateCategory(index, categoryId);
-      return validationView(report, categoryId === undefined ? { kind: "project" } : { kind: "category", id: categoryId }, {
+      const loaded = await project.load();
+      const index = loaded.index;
+      const laws = categoryId === undefined ? await validateProjectOnce(index) : (await validators()).validateCategory(index, categoryId);
+      // Suspect links compare the documents on disk now: never cached with the laws' report.
+      const { projectImpact, withSuspectLinks } = await import("../domain/change-impact/index.js");
+      const scope = categoryId === undefined ? ({ kind: "project" } as const) : ({ kind: "category", id: categoryId } as const);
+      const report = withSuspectLinks(laws, await projectImpact(loaded), scope);
+      return validationView(report, scope, {
         limit,
         offset,
       });

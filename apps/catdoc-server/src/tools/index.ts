@@ -1,4 +1,4 @@
-/** The 19 tools of catdoc-mcp, in the order tools/list shows them. */
+/** The 20 tools of catdoc-mcp, in the order tools/list shows them. */
 import type { AnyToolDefinition } from "@local-mcp/core";
 import type { ProjectAccess } from "../project-access.js";
 import { catdocGetGraphTool } from "./catdoc-get-graph.js";
@@ -9,6 +9,7 @@ import { catdocListFunctorsTool } from "./catdoc-list-functors.js";
 import { catdocListMorphismsTool } from "./catdoc-list-morphisms.js";
 import { catdocListNaturalTransformationsTool } from "./catdoc-list-natural-transformations.js";
 import { catdocListObjectsTool } from "./catdoc-list-objects.js";
+import { catdocReviewTool } from "./catdoc-review.js";
 import { catdocSearchTool } from "./catdoc-search.js";
 import { catdocShowCategoryTool } from "./catdoc-show-category.js";
 import { catdocShowFunctorTool } from "./catdoc-show-functor.js";
@@ -43,5 +44,6 @@ export function catDocTools(project: ProjectAccess): AnyToolDefinition[] {
     catdocListNaturalTransformationsTool(project),
     catdocShowNaturalTransformationTool(project),
     catdocGetGraphTool(project),
+    catdocReviewTool(project),
   ];
 }

@@ -1,4 +1,4 @@
-/** The tool list: the 19 tools of the seed's table, each on the core contract. */
+/** The tool list: the 19 tools of the seed's table and those added since (catdoc_coverage, catdoc_review), each on the core contract. */
 import { describe, expect, it } from "vitest";
 import { ProjectAccess } from "../../src/project-access.js";
 import { catDocTools } from "../../src/tools/index.js";
@@ -20,19 +20,21 @@ const SEED_TABLE: [string, string[], string[]][] = [
   ["catdoc_validate_category", ["categoryId"], []],
   ["catdoc_validate_functor", ["functorId"], []],
   ["catdoc_validate_natural_transformation", ["id"], []],
-  ["catdoc_trace", ["sourceId", "targetId"], ["findAll"]],
+  ["catdoc_trace", ["sourceId"], ["targetId", "direction", "findAll"]],
+  ["catdoc_coverage", [], ["functorId", "limit"]],
   ["catdoc_search", ["query"], ["domain", "limit"]],
   ["catdoc_list_functors", [], []],
   ["catdoc_show_functor", ["functorId"], []],
   ["catdoc_list_natural_transformations", [], []],
   ["catdoc_show_natural_transformation", ["id"], []],
   ["catdoc_get_graph", [], ["categoryId"]],
+  ["catdoc_review", [], ["ids", "all"]],
 ];
 
-const WRITERS = new Set(["catdoc_init", "catdoc_import_document"]);
+const WRITERS = new Set(["catdoc_init", "catdoc_import_document", "catdoc_review"]);
 
 describe("tools/list", () => {
-  it("lists the seed's 19 tools with its inputs, explicit annotations and output schemas", async () => {
+  it("lists the seed's 19 tools, catdoc_coverage and catdoc_review with its inputs, explicit annotations and output schemas", async () => {
     const { root, client } = await example("math-docs");
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name)).toEqual(SEED_TABLE.map(([name]) => name));

@@ -44,8 +44,9 @@ describe("catdoc_validate", () => {
     ]);
     // full: every check the project scope runs, with its severity and meaning.
     const checks = full.checks as Record<string, string>;
-    expect(Object.keys(checks)).toHaveLength(18);
+    expect(Object.keys(checks)).toHaveLength(19);
     expect(checks).toMatchObject({
+      SUSPECT_LINK: expect.stringMatching(/^warning: A reviewed link/),
       MISSING_COMPOSITION: expect.stringMatching(/^warning: .*composable/),
       MISSING_IDENTITY: expect.stringMatching(/^error: /),
     });

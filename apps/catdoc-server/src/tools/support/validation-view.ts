@@ -58,6 +58,8 @@ const IssueOutput = lazySchema(() =>
     morphismId: z.string().optional(),
     objectIds: z.array(z.string()).optional(),
     morphismIds: z.array(z.string()).optional(),
+    linkId: z.string().optional(),
+    documentIds: z.array(z.string()).optional(),
     message: z.string().optional(),
     severity: z.enum(["error", "warning"]).optional(),
   }),
@@ -93,7 +95,7 @@ export type ValidationScope = z.infer<ReturnType<typeof ScopeOutput>>;
 /** The checks each scope runs (DUPLICATE_ID guards the ids of everything checked). */
 const SCOPE_CHECKS: Record<ValidationScope["kind"], readonly ValidationCode[]> = {
   project: VALIDATION_CODES,
-  category: ["DUPLICATE_ID", "MISSING_IDENTITY", "UNDEFINED_ENDPOINT", "EMPTY_CATEGORY", "MISSING_COMPOSITION"],
+  category: ["DUPLICATE_ID", "MISSING_IDENTITY", "UNDEFINED_ENDPOINT", "EMPTY_CATEGORY", "MISSING_COMPOSITION", "SUSPECT_LINK"],
   functor: VALIDATION_CODES.filter((code) => code === "DUPLICATE_ID" || code.startsWith("FUNCTOR_")),
   naturalTransformation: VALIDATION_CODES.filter((code) => code === "DUPLICATE_ID" || code.startsWith("NT_")),
 };
