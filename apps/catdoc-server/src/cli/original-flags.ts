@@ -5,9 +5,9 @@
  * letter means something else here or which have no counterpart:
  * - `-p` after `dashboard` is the original's `--port` (everywhere else `-p` is `--project`);
  * - `-c, --config <root>/.catdoc/config.yaml` names the project: it becomes `--project <root>`;
- * - `-v, --verbose`, `import -f` without a format, `trace --category` without an id, and
- *   `validate --categories|--functors|--natural-transformations` are bad usage whose message
- *   names what to use instead.
+ * - `-v, --verbose`, `import -f` without a format, `trace --category` without an id,
+ *   `validate --categories|--functors|--natural-transformations` and `search --functor|--natural`
+ *   are bad usage whose message names what to use instead.
  * The original's flags are those of its `src/index.ts` (commander), listed in docs/catdoc.md
  * ("Coming from the original CatDoc").
  */
@@ -23,6 +23,12 @@ const VALIDATE_SCOPES: Record<string, string> = {
   "--categories": "--category <id>",
   "--functors": "--functor <id>",
   "--natural-transformations": "--nt <id>",
+};
+
+/** The original's `search --functor <name>` and `--natural <name>`: searches by mapping, which `show` lists here. */
+const SEARCH_BY_MAPPING: Record<string, string> = {
+  "--functor": "a functor's object and morphism mappings are `catdoc show functor <id>`",
+  "--natural": "a natural transformation's components are `catdoc show nt <id>`",
 };
 
 function refuseVerbose(flag: string): never {
@@ -98,6 +104,12 @@ export function adaptOriginalArguments(argv: readonly string[], cwd: string): st
     if (command === "validate" && Object.hasOwn(VALIDATE_SCOPES, arg)) {
       throw new CliUsageError(
         `validate ${arg} is the original CatDoc's: catdoc validate checks every category, functor and natural transformation; one of them: ${VALIDATE_SCOPES[arg]}`,
+      );
+    }
+    const flag = arg.split("=")[0] ?? arg;
+    if (command === "search" && Object.hasOwn(SEARCH_BY_MAPPING, flag)) {
+      throw new CliUsageError(
+        `search ${flag} is the original CatDoc's search by mapping: ${SEARCH_BY_MAPPING[flag]}; search itself narrows with --domain or --category <id>`,
       );
     }
     out.push(arg);

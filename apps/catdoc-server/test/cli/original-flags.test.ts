@@ -203,6 +203,12 @@ describe("the original's flags that mean something else here: exit 2 naming the 
     ],
     ["validate --categories", ["validate", "--categories"], /one of them: --category <id>/],
     ["validate --natural-transformations", ["validate", "--natural-transformations"], /one of them: --nt <id>/],
+    [
+      "search --functor <name>",
+      ["search", "group", "--functor", "f"],
+      /search --functor is the original CatDoc's .*`catdoc show functor <id>`/,
+    ],
+    ["search --natural=<name>", ["search", "--natural=eta", "group"], /search --natural is the original CatDoc's .*`catdoc show nt <id>`/],
   ];
   it.each(cases)("%s", async (_name, args, message) => {
     const root = await copyExample(await tempDir(), "math-docs");
