@@ -1,8 +1,10 @@
 import { lazySchema, LeveledResponse, READ_ONLY } from "@local-mcp/core";
 import type { ToolDefinition } from "@local-mcp/core";
 import { z } from "zod";
+import { CatDocInputError } from "../domain/errors.js";
 import { categoryOfObject, requireObject } from "../domain/project-index.js";
 import { traceAcrossInSteps } from "../domain/trace/across.js";
+import { traceBackwardInSteps } from "../domain/trace/backward.js";
 import { DEFAULT_MAX_DEPTH, traceObjectsInSteps } from "../domain/trace/paths.js";
 import { runInSteps } from "../domain/trace/steps.js";
 import type { ProjectAccess } from "../project-access.js";
@@ -16,7 +18,11 @@ const MAX_PATHS = 100;
 const input = lazySchema(() =>
   objectNamingOriginalInputs(ORIGINAL_TRACE_INPUTS, {
     sourceId: z.string().min(1),
-    targetId: z.string().min(1),
+    targetId: z.string().min(1).optional().describe("required forward"),
+    direction: z
+      .enum(["forward", "backward"])
+      .optional()
+      .describe("backward: paths from targetId to sourceId; without targetId, what leads to and covers sourceId"),
     findAll: z.boolean().optional().describe("every simple path, not only the shortest"),
     categoryId: z.string().min(1).optional().describe("default: the source's"),
     targetCategoryId: z.string().min(1).optional().describe("default: the target's"),
@@ -27,9 +33,12 @@ const input = lazySchema(() =>
 
 const output = lazySchema(() =>
   z.object({
-    mode: z.enum(["within", "across"]).describe("within: inside one category; across: through functors."),
+    mode: z
+      .enum(["within", "across", "backward"])
+      .describe("within: inside one category; across: through functors; backward: what leads to and covers the source."),
+    direction: z.literal("backward").optional().describe("Paths run from the target to the source."),
     source: z.string(),
-    target: z.string(),
+    target: z.string().optional(),
     found: z.boolean(),
     length: z.number().int().nullable().describe("Length of the shortest path; null when none was found."),
     pathCount: z.number().int(),
@@ -38,6 +47,8 @@ const output = lazySchema(() =>
     categoryId: z.string().optional(),
     sourceCategory: z.string().optional(),
     targetCategory: z.string().optional(),
+    leadsTo: z.array(z.string()).optional().describe("backward: objects with a path to the source, nearest first."),
+    coveredBy: z.array(z.string()).optional().describe("backward: objects functors carry onto the source, fewest functors first."),
   }),
 );
 
@@ -46,7 +57,7 @@ export function catdocTraceTool(project: ProjectAccess): ToolDefinition {
     name: "catdoc_trace",
     title: "Trace a path between documents",
     description:
-      "Finds how one document leads to another: the shortest path of morphisms between two objects (findAll: every path up to maxDepth), across categories through functors. found: false is a result.",
+      "Finds how one document leads to another: the shortest path of morphisms between two objects (findAll: every path up to maxDepth), across categories through functors. direction backward: what leads to sourceId and what covers it. found: false is a result.",
     get input() {
       return input();
     },
@@ -54,23 +65,67 @@ export function catdocTraceTool(project: ProjectAccess): ToolDefinition {
       return output();
     },
     annotations: READ_ONLY,
-    handler: async ({ sourceId, targetId, findAll, categoryId, targetCategoryId, maxDepth, maxPaths }, { signal, progress }) => {
+    handler: async ({ sourceId, targetId, direction, findAll, categoryId, targetCategoryId, maxDepth, maxPaths }, { signal, progress }) => {
       const index = (await project.load()).index;
       // The search yields to the event loop between slices: a cancellation or the deadline stops it
       // there, and a client that asked for progress hears how far it has got.
       const steps = { signal, onProgress: (work: number) => progress({ progress: work, message: `searched ${work} steps` }) };
       const limit = maxPaths ?? DEFAULT_MAX_PATHS;
-      let across = targetCategoryId;
-      if (across === undefined && categoryId === undefined) {
-        const from = categoryOfObject(index, sourceId);
-        const to = categoryOfObject(index, targetId);
-        if (from !== undefined && to !== undefined && from.category.id !== to.category.id) across = to.category.id;
+      const backward = direction === "backward";
+      if (targetId === undefined) {
+        if (!backward)
+          throw new CatDocInputError('targetId is required (or direction: "backward" for what leads to sourceId)', { field: "targetId" });
+        const result = await runInSteps(
+          traceBackwardInSteps(index, sourceId, {
+            ...(categoryId === undefined ? {} : { categoryId }),
+            ...(targetCategoryId === undefined ? {} : { coveringCategoryId: targetCategoryId }),
+            maxDepth: maxDepth ?? DEFAULT_MAX_DEPTH,
+            maxPaths: limit,
+          }),
+          steps,
+        );
+        const lengths = [...result.leadsTo, ...result.coveredBy].map((p) => p.length);
+        return new LeveledResponse((level) => ({
+          minimal: {
+            mode: "backward",
+            direction: "backward",
+            source: sourceId,
+            found: lengths.length > 0,
+            length: lengths.length === 0 ? null : Math.min(...lengths),
+            pathCount: lengths.length,
+            truncated: result.truncated,
+            leadsTo: result.leadsTo.map((p) => p.objectIds[0] ?? ""),
+            coveredBy: result.coveredBy.map((p) => p.steps[0]?.fromObject ?? ""),
+            paths: [
+              ...result.leadsTo.map((p) => withinPathAt(level, index, p, false)),
+              ...result.coveredBy.map((p) => acrossPathAt(level, index, p, false)),
+            ],
+            categoryId: result.categoryId,
+          },
+        }));
+      }
+      // Backward between two objects: the paths from targetId to sourceId, along the arrows.
+      // categoryId stays the source's category and targetCategoryId the target's: backwards, the
+      // trace goes from the target's category (across, when it is another) into the source's.
+      const [from, to] = backward ? [targetId, sourceId] : [sourceId, targetId];
+      let [fromCategory, toCategory] = [categoryId, targetCategoryId];
+      if (backward) {
+        const acrossBack = targetCategoryId !== undefined && targetCategoryId !== categoryId;
+        fromCategory = acrossBack ? targetCategoryId : categoryId;
+        toCategory = acrossBack ? (categoryId ?? categoryOfObject(index, sourceId)?.category.id) : undefined;
+      }
+      const asked = { ...(backward ? { direction: "backward" as const } : {}), source: sourceId, target: targetId };
+      let across = toCategory;
+      if (across === undefined && fromCategory === undefined) {
+        const fromHome = categoryOfObject(index, from);
+        const toHome = categoryOfObject(index, to);
+        if (fromHome !== undefined && toHome !== undefined && fromHome.category.id !== toHome.category.id) across = toHome.category.id;
       }
       if (across !== undefined) {
-        requireObject(index, sourceId, categoryId);
+        requireObject(index, from, fromCategory);
         const result = await runInSteps(
-          traceAcrossInSteps(index, sourceId, across, {
-            targetObjectId: targetId,
+          traceAcrossInSteps(index, from, across, {
+            targetObjectId: to,
             maxSteps: maxDepth ?? DEFAULT_MAX_DEPTH,
             maxPaths: limit,
           }),
@@ -80,8 +135,7 @@ export function catdocTraceTool(project: ProjectAccess): ToolDefinition {
         return new LeveledResponse((level) => ({
           minimal: {
             mode: "across",
-            source: sourceId,
-            target: targetId,
+            ...asked,
             found: result.found,
             length: result.paths[0]?.length ?? null,
             pathCount: paths.length,
@@ -93,8 +147,8 @@ export function catdocTraceTool(project: ProjectAccess): ToolDefinition {
         }));
       }
       const result = await runInSteps(
-        traceObjectsInSteps(index, sourceId, targetId, {
-          ...(categoryId === undefined ? {} : { categoryId }),
+        traceObjectsInSteps(index, from, to, {
+          ...(fromCategory === undefined ? {} : { categoryId: fromCategory }),
           all: findAll === true,
           maxDepth: maxDepth ?? DEFAULT_MAX_DEPTH,
           maxPaths: limit,
@@ -104,8 +158,7 @@ export function catdocTraceTool(project: ProjectAccess): ToolDefinition {
       return new LeveledResponse((level) => ({
         minimal: {
           mode: "within",
-          source: sourceId,
-          target: targetId,
+          ...asked,
           found: result.found,
           length: result.shortestPath?.length ?? null,
           pathCount: result.paths.length,

@@ -1,6 +1,7 @@
-/** The 20 tools of catdoc-mcp, in the order tools/list shows them. */
+/** The 21 tools of catdoc-mcp, in the order tools/list shows them. */
 import type { AnyToolDefinition } from "@local-mcp/core";
 import type { ProjectAccess } from "../project-access.js";
+import { catdocCoverageTool } from "./catdoc-coverage.js";
 import { catdocGetGraphTool } from "./catdoc-get-graph.js";
 import { catdocImportDocumentTool } from "./catdoc-import-document.js";
 import { catdocInitTool } from "./catdoc-init.js";
@@ -38,6 +39,7 @@ export function catDocTools(project: ProjectAccess): AnyToolDefinition[] {
     catdocValidateFunctorTool(project),
     catdocValidateNaturalTransformationTool(project),
     catdocTraceTool(project),
+    catdocCoverageTool(project),
     catdocSearchTool(project),
     catdocListFunctorsTool(project),
     catdocShowFunctorTool(project),

@@ -20,6 +20,7 @@ const CALLS: [string, Record<string, unknown>][] = [
   ["catdoc_validate_functor", { functorId: "f" }],
   ["catdoc_validate_natural_transformation", { id: "n" }],
   ["catdoc_trace", { sourceId: "a", targetId: "b" }],
+  ["catdoc_coverage", {}],
   ["catdoc_search", { query: "x" }],
   ["catdoc_list_functors", {}],
   ["catdoc_show_functor", { functorId: "f" }],
