@@ -34,8 +34,13 @@ function isWide(codePoint: number): boolean {
   return false;
 }
 
+/** Printable ASCII only: one column per character. */
+const PRINTABLE_ASCII = /^[\u0020-\u007e]*$/;
+
 /** Columns `text` takes in a terminal. */
 export function displayWidth(text: string): number {
+  // Most cells (ids, codes, messages) are plain ASCII: one test instead of one per character.
+  if (PRINTABLE_ASCII.test(text)) return text.length;
   let width = 0;
   for (const char of text) {
     if (ZERO_WIDTH.test(char)) continue;

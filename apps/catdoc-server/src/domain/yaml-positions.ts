@@ -34,15 +34,23 @@ export function parseYamlDocument(text: string, file: string): ParsedYaml {
 
 /** Parses YAML text and checks it against a schema; every failure carries line and column. */
 export function parseYamlWithSchema<S extends z.ZodType>(text: string, file: string, schema: S): z.output<S> {
+  return checkYamlData(parseYamlData(text, file), file, schema);
+}
+
+/** YAML text's document and its plain data (what the schemas check, and the parsed-YAML cache keeps). */
+export function parseYamlData(text: string, file: string): ParsedYaml & { data: unknown } {
   const parsed = parseYamlDocument(text, file);
-  let data: unknown;
   try {
-    data = parsed.doc.toJS({ maxAliasCount: 1000 });
+    return { ...parsed, data: parsed.doc.toJS({ maxAliasCount: 1000 }) };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     throw new CatDocParseError(file, [{ path: "", message, line: 1, column: 1 }]);
   }
-  const result = schema.safeParse(data);
+}
+
+/** Checks parsed data against a schema; an issue is placed at its node in the document. */
+export function checkYamlData<S extends z.ZodType>(parsed: ParsedYaml & { data: unknown }, file: string, schema: S): z.output<S> {
+  const result = schema.safeParse(parsed.data);
   if (result.success) return result.data;
   throw new CatDocParseError(
     file,

@@ -72,7 +72,7 @@ import { open, stat } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { atomicWriteTempPath, errnoCode, isProcessAlive, syncDirectorySync } from "@local-mcp/core";
 import { CatDocConflictError } from "../errors.js";
-import { contentVersion } from "../load.js";
+import { contentVersion } from "../project-files.js";
 
 /** The points between the commit's steps, in order; `withdrawn` only on a put-back after step 3. */
 export type CommitStep = "checked-before" | "stashed" | "checked" | "linked" | "withdrawn" | "verified";

@@ -20,11 +20,12 @@
 import { access, mkdir, readFile, stat } from "node:fs/promises";
 import { basename } from "node:path";
 import { CatDocConflictError, CatDocNotFoundError, ProjectNotInitializedError } from "../errors.js";
-import { contentVersion, projectFromText, readCategoryText, readConfigText } from "../load.js";
+import { parseProjectTexts } from "../project-parse.js";
+import type { ParsedFrom, ProjectParseOptions } from "../project-parse.js";
+import { contentVersion, readCategoryText, readConfigText } from "../project-files.js";
 import { projectPaths } from "../paths.js";
 import type { ProjectPaths } from "../paths.js";
 import { CatDocProject } from "../project.js";
-import { parseYamlDocument } from "../yaml-positions.js";
 import { writeFileAtomic } from "@local-mcp/core";
 import type {
   AddObjectOptions,
@@ -39,10 +40,9 @@ import type {
 } from "./edit-inputs.js";
 import { commitCategoryFile, inspectMissing, restoreFromStash } from "./commit.js";
 import type { CommitStep } from "./commit.js";
-import { CategoryEditor } from "./editor.js";
+import type { CategoryEditor } from "./editor.js";
 import { withProjectLock } from "./lock.js";
 import type { LockOptions } from "./lock.js";
-import { categoryTemplate, configTemplate } from "./templates.js";
 
 export interface EditOptions {
   /** Fail with CONFLICT unless category.yaml still has this version (sha256) when the edit starts. */
@@ -101,6 +101,8 @@ export interface StoreOptions {
    * that act between the steps: an editor's save, a kill -9.
    */
   onCommitStep?: (step: CommitStep) => void;
+  /** How projects are parsed: with the parsed-YAML cache in `.catdoc/cache/` (../parsed-cache.ts) unless `cache: false`. */
+  parse?: ProjectParseOptions;
 }
 
 /** How long a reader waits for a live process's commit to bring category.yaml back before it reads the stash. */
@@ -113,6 +115,10 @@ export class CatDocStore {
   private readonly lockOptions: LockOptions;
   private readonly onCommitStep: ((step: CommitStep) => void) | undefined;
   private cached: { key: string; project: CatDocProject } | undefined;
+  private parsing: { key: string; project: Promise<CatDocProject> } | undefined;
+  private readonly parseOptions: ProjectParseOptions;
+  /** How many projects this store built from the parsed-YAML cache, and from a parse of the YAML. */
+  readonly parses: Record<ParsedFrom, number> = { cache: 0, yaml: 0 };
   /** Edits of this store run one after another (the file lock covers other stores/processes). */
   private queue: Promise<unknown> = Promise.resolve();
 
@@ -120,6 +126,7 @@ export class CatDocStore {
     this.paths = projectPaths(root);
     this.lockOptions = options.lock ?? {};
     this.onCommitStep = options.onCommitStep;
+    this.parseOptions = options.parse ?? {};
   }
 
   /** Whether category.yaml exists (or is inside a commit, or restored from one that was killed). */
@@ -146,12 +153,25 @@ export class CatDocStore {
     return `${version}:${configText === null ? "-" : contentVersion(configText)}`;
   }
 
-  private projectFor(text: string, version: string, configText: string | null): CatDocProject {
+  /** The project of these texts: the one kept in memory, the one being parsed already, or a new one (../project-parse.ts). */
+  private projectFor(text: string, version: string, configText: string | null): Promise<CatDocProject> {
     const key = CatDocStore.cacheKey(version, configText);
-    if (this.cached?.key === key) return this.cached.project;
-    const project = projectFromText(this.paths, text, version, configText);
-    this.cached = { key, project };
-    return project;
+    if (this.cached?.key === key) return Promise.resolve(this.cached.project);
+    if (this.parsing?.key === key) return this.parsing.project;
+    const parsing = {
+      key,
+      project: parseProjectTexts(this.paths, text, version, configText, this.parseOptions)
+        .then(({ project, parsedFrom }) => {
+          this.parses[parsedFrom] += 1;
+          this.cached = { key, project };
+          return project;
+        })
+        .finally(() => {
+          if (this.parsing === parsing) this.parsing = undefined;
+        }),
+    };
+    this.parsing = parsing;
+    return parsing.project;
   }
 
   /**
@@ -286,7 +306,10 @@ export class CatDocStore {
   /** Reads the project from `text` and runs the caller's operations on its document. */
   private async plan<R>(edit: EditFunction<R>, text: string, version: string) {
     const configText = await readConfigText(this.paths);
-    const current = this.projectFor(text, version, configText);
+    const current = await this.projectFor(text, version, configText);
+    // The editor and the yaml parser load with the first edit: a process that only reads takes its
+    // project from the parsed-YAML cache without them (../parsed-cache.ts).
+    const [{ CategoryEditor }, { parseYamlDocument }] = await Promise.all([import("./editor.js"), import("../yaml-positions.js")]);
     const editor = new CategoryEditor(parseYamlDocument(text, ".catdoc/category.yaml").doc, current.model, text);
     const result = await edit(editor, current);
     return { result, editor, current, configText };
@@ -328,6 +351,7 @@ export class CatDocStore {
             throw new CatDocConflictError(`CatDoc project already initialized at '${root}'; use force to overwrite`, { root });
           }
           const name = options.projectName ?? basename(root);
+          const { categoryTemplate, configTemplate } = await import("./templates.js");
           const categoryText = categoryTemplate(name);
           // The commit point: cancelled before category.yaml is in place, init writes nothing.
           await writeFileAtomic(this.paths.categoryFile, categoryText, options.signal === undefined ? {} : { signal: options.signal });

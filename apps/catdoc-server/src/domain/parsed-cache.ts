@@ -1,0 +1,179 @@
+/**
+ * The parsed-YAML cache: what the `yaml` parser made of `.catdoc/category.yaml` and
+ * `.catdoc/config.yaml` (the plain data of `toJS`, before the schemas check it), kept in
+ * `.catdoc/cache/parsed-yaml.cache` so that a process reading the same bytes again skips the parse
+ * (about a second for a 1.6 MB file) and does not even load the parser.
+ *
+ * It never serves data for other content: an entry names the sha256 of the exact category.yaml
+ * bytes and of the config.yaml text it was parsed from, and is used only when both equal those of
+ * what the caller has just read (the same bytes it parses on a miss). The entry's own bytes carry
+ * their length and sha256, so a truncated, corrupt or foreign file is ignored (and replaced by the
+ * next parse); a format version and the parser's version invalidate entries of another format or
+ * parser. The schemas run on the cached data on every load, so a change of the model's schema
+ * never needs a new entry. Entries are written with core's writeFileAtomic (a reader sees a whole
+ * entry or none; concurrent writers each write a whole one). One entry per project: the latest.
+ *
+ * The data is kept as JSON (JSON.parse reads it faster than v8.deserialize) when JSON holds it
+ * exactly — plain objects, lists, text, booleans, null and finite numbers other than -0, which is
+ * all a YAML file without tags or `.inf`/`.nan` gives; anything else is not cached. Small files
+ * are not cached either (parsing them costs less than the cache saves).
+ */
+import { createHash } from "node:crypto";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { writeFileAtomic } from "@local-mcp/core";
+import type { ProjectPaths } from "./paths.js";
+
+/** What the first line of an entry says it is. */
+export const PARSED_CACHE_FORMAT = "catdoc-parsed-yaml";
+/** Bumped whenever the entry's layout or the way the data is produced changes. */
+export const PARSED_CACHE_VERSION = 1;
+/**
+ * The parser that produced the data (the `yaml` package this app bundles; a test checks it
+ * against the installed one, so an upgrade invalidates older entries).
+ */
+export const YAML_PARSER = "yaml@2.9.1";
+/** category.yaml below this size is parsed every time (≈ 40 ms of parsing). */
+export const MIN_CACHED_BYTES = 64 * 1024;
+/** The longest first line an entry may have. */
+const MAX_HEADER_BYTES = 4096;
+
+/** Which contents an entry holds: sha256 (hex) of category.yaml's bytes and of config.yaml's text (null: no config.yaml). */
+export interface ParsedCacheKey {
+  category: string;
+  config: string | null;
+}
+
+/** The parsed data of both files (yaml's `toJS`, before any schema). */
+export interface ParsedData {
+  category: unknown;
+  config: unknown;
+}
+
+interface EntryHeader {
+  format: string;
+  version: number;
+  parser: string;
+  key: ParsedCacheKey;
+  payloadBytes: number;
+  payloadSha256: string;
+}
+
+/** `<root>/.catdoc/cache`: the folder (a `.gitignore` in it keeps it out of git). */
+export function parsedCacheDir(paths: ProjectPaths): string {
+  return join(paths.catdocDir, "cache");
+}
+
+/** `<root>/.catdoc/cache/parsed-yaml.cache` */
+export function parsedCacheFile(paths: ProjectPaths): string {
+  return join(parsedCacheDir(paths), "parsed-yaml.cache");
+}
+
+function sha256(bytes: Uint8Array): string {
+  return createHash("sha256").update(bytes).digest("hex");
+}
+
+function isHeader(value: unknown): value is EntryHeader {
+  if (typeof value !== "object" || value === null) return false;
+  const header = value as Partial<EntryHeader>;
+  return (
+    typeof header.key === "object" &&
+    header.key !== null &&
+    typeof header.payloadBytes === "number" &&
+    typeof header.payloadSha256 === "string"
+  );
+}
+
+/** Whether JSON.parse(JSON.stringify(value)) gives `value` back exactly (same types, same keys, same numbers). */
+export function isExactJson(value: unknown): boolean {
+  switch (typeof value) {
+    case "string":
+    case "boolean":
+      return true;
+    case "number":
+      return Number.isFinite(value) && !Object.is(value, -0);
+    case "object": {
+      if (value === null) return true;
+      if (Array.isArray(value)) {
+        for (let i = 0; i < value.length; i += 1) if (!(i in value) || !isExactJson(value[i])) return false;
+        return true;
+      }
+      if (Object.getPrototypeOf(value) !== Object.prototype) return false;
+      for (const key of Reflect.ownKeys(value)) {
+        if (typeof key !== "string" || key === "__proto__") return false;
+        const descriptor = Object.getOwnPropertyDescriptor(value, key);
+        if (descriptor === undefined || !descriptor.enumerable || !("value" in descriptor) || !isExactJson(descriptor.value)) return false;
+      }
+      return true;
+    }
+    default:
+      return false;
+  }
+}
+
+/** The entry's data when it is whole and holds exactly `key`'s contents; otherwise undefined (never throws). */
+export async function readParsedCache(paths: ProjectPaths, key: ParsedCacheKey): Promise<ParsedData | undefined> {
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(parsedCacheFile(paths));
+  } catch {
+    return undefined;
+  }
+  const newline = bytes.subarray(0, MAX_HEADER_BYTES).indexOf(0x0a);
+  if (newline < 0) return undefined;
+  let header: unknown;
+  try {
+    header = JSON.parse(bytes.subarray(0, newline).toString("utf8"));
+  } catch {
+    return undefined;
+  }
+  if (
+    !isHeader(header) ||
+    header.format !== PARSED_CACHE_FORMAT ||
+    header.version !== PARSED_CACHE_VERSION ||
+    header.parser !== YAML_PARSER ||
+    header.key.category !== key.category ||
+    header.key.config !== key.config
+  ) {
+    return undefined;
+  }
+  const payload = bytes.subarray(newline + 1);
+  if (payload.length !== header.payloadBytes || sha256(payload) !== header.payloadSha256) return undefined;
+  try {
+    const data: unknown = JSON.parse(payload.toString("utf8"));
+    if (typeof data !== "object" || data === null || !("category" in data) || !("config" in data)) return undefined;
+    return { category: data.category, config: data.config };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Writes the entry for `key` atomically (replacing the project's previous one). Returns whether
+ * it was written: a project whose folder cannot be written (read-only, full disk) simply has no
+ * cache, and data JSON cannot hold exactly is not cached.
+ */
+export async function writeParsedCache(paths: ProjectPaths, key: ParsedCacheKey, data: ParsedData): Promise<boolean> {
+  try {
+    const value = { category: data.category, config: data.config };
+    if (!isExactJson(value)) return false;
+    const payload = Buffer.from(JSON.stringify(value), "utf8");
+    const header: EntryHeader = {
+      format: PARSED_CACHE_FORMAT,
+      version: PARSED_CACHE_VERSION,
+      parser: YAML_PARSER,
+      key,
+      payloadBytes: payload.length,
+      payloadSha256: sha256(payload),
+    };
+    const dir = parsedCacheDir(paths);
+    // mkdir answers the folder's path only when it created it: then it gets its .gitignore.
+    if ((await mkdir(dir, { recursive: true })) !== undefined) {
+      await writeFile(join(dir, ".gitignore"), "# CatDoc's parsed-YAML cache (safe to delete)\n*\n");
+    }
+    await writeFileAtomic(parsedCacheFile(paths), Buffer.concat([Buffer.from(`${JSON.stringify(header)}\n`, "utf8"), payload]));
+    return true;
+  } catch {
+    return false;
+  }
+}
