@@ -14,15 +14,16 @@ import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, CliConfigError, CliUsageError, failu
 import type { CatDocConfig } from "../config.js";
 import type { CliIo } from "./cli-io.js";
 import { CommandContext } from "./command-context.js";
+import { registerCoverageCommand } from "./commands/coverage.js";
 import { registerDashboardCommand } from "./commands/dashboard.js";
-import { registerGraphCommand } from "./commands/graph.js";
 import { registerDiffCommand } from "./commands/diff.js";
+import { registerGraphCommand } from "./commands/graph.js";
 import { registerImportCommand } from "./commands/import.js";
 import { registerInitCommand } from "./commands/init.js";
 import { registerListCommand } from "./commands/list.js";
 import { registerMcpCommand } from "./commands/mcp.js";
-import { registerSearchCommand } from "./commands/search.js";
 import { registerReviewCommand } from "./commands/review.js";
+import { registerSearchCommand } from "./commands/search.js";
 import { registerShowCommand } from "./commands/show.js";
 import { registerTraceCommand } from "./commands/trace.js";
 import { registerValidateCommand } from "./commands/validate.js";
@@ -112,15 +113,16 @@ export function createProgram(setup: CliSetup, state: { exitCode: number }): Com
   registerInitCommand(registry);
   registerImportCommand(registry);
   registerValidateCommand(registry);
+  registerReviewCommand(registry);
+  registerDiffCommand(registry);
   registerListCommand(registry);
   registerShowCommand(registry);
   registerSearchCommand(registry);
   registerTraceCommand(registry);
+  registerCoverageCommand(registry);
   registerGraphCommand(registry);
   registerDashboardCommand(registry);
   registerMcpCommand(registry);
-  registerReviewCommand(registry);
-  registerDiffCommand(registry);
   return program;
 }
 
@@ -131,7 +133,7 @@ export async function runCli(argv: readonly string[], setup: CliSetup): Promise<
   try {
     const args = adaptOriginalArguments(argv, setup.cwd);
     if (namesNoCommand(args))
-      throw new CliUsageError("no command given (init, import, validate, list, show, search, trace, graph, dashboard, mcp)");
+      throw new CliUsageError("no command given (init, import, validate, list, show, search, trace, coverage, graph, dashboard, mcp)");
     await program.parseAsync(args, { from: "user" });
     return state.exitCode;
   } catch (error) {

@@ -8,7 +8,7 @@ import { assertBuilt, catdoc } from "./run-catdoc.js";
 beforeAll(assertBuilt);
 const tempDir = useTempDirs();
 
-const COMMANDS = ["init", "import", "validate", "list", "show", "search", "trace", "graph", "dashboard", "mcp"];
+const COMMANDS = ["init", "import", "validate", "list", "show", "search", "trace", "coverage", "graph", "dashboard", "mcp"];
 
 describe("catdoc --help", () => {
   it("lists every command, the global --project option and the exit statuses", async () => {
@@ -37,7 +37,8 @@ describe("catdoc --help", () => {
       list: ['choices: "objects", "morphisms", "categories", "functors", "nts"', "--domain <domain>", "--category <id>", "--limit <n>"],
       show: ['choices: "object", "morphism", "category", "functor", "nt"', "<id>", "--content"],
       search: ["<query...>", "--domain <domain>", "--limit <n>", "default: 20"],
-      trace: ["<source>", "[target]", "--all", "--max-depth <n>", "--to-category <id>"],
+      trace: ["<source>", "[target]", "--all", "--max-depth <n>", "--to-category <id>", "--reverse"],
+      coverage: ['choices: "table", "json"', "--functor <id>", "--fail-under <pct>", "Exit status: 0 done; 1 with --fail-under"],
       graph: ['choices: "mermaid", "dot", "json"', 'default: "mermaid"', "--category <id>"],
       dashboard: ["--port <port>", "3917", "127.0.0.1"],
       mcp: ["--dashboard", "stderr", "stdio"],

@@ -6,7 +6,7 @@ function plural(count: number, word: string): string {
   return `${count} ${word}${count === 1 ? "" : "s"}`;
 }
 
-function arrow(step: TraceStep): string {
+export function arrow(step: TraceStep): string {
   const label = `${oneLine(step.name)} (${oneLine(step.id)})`;
   switch (step.kind) {
     case "morphism":

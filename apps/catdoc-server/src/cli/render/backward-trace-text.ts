@@ -1,0 +1,103 @@
+/**
+ * A backward trace without a target (`catdoc trace --reverse <object>`): what leads to the object
+ * in its category and what covers it across functors, as JSON (steps shaped as the dashboard's
+ * trace steps) and as text.
+ */
+import type { TraceStep } from "../../dashboard/trace-view.js";
+import type { BackwardTraceResult } from "../../domain/trace/backward.js";
+import { oneLine } from "../text-width.js";
+import { arrow } from "./trace-text.js";
+
+export interface BackwardEntry {
+  /** The object that leads to, or covers, the traced object. */
+  objectId: string;
+  categoryId: string;
+  /** Its path to the traced object, along the arrows. */
+  path: TraceStep[];
+}
+
+export interface BackwardView {
+  direction: "backward";
+  target: string;
+  categoryId: string;
+  found: boolean;
+  leadsTo: BackwardEntry[];
+  coveredBy: BackwardEntry[];
+  truncated: boolean;
+}
+
+export function backwardView(result: BackwardTraceResult): BackwardView {
+  const leadsTo = result.leadsTo.map((path) => ({
+    objectId: path.objectIds[0] ?? "",
+    categoryId: path.categoryId,
+    path: path.morphisms.map((m): TraceStep => ({
+      kind: "morphism",
+      id: m.id,
+      name: m.name,
+      source: m.source,
+      target: m.target,
+      categoryId: path.categoryId,
+    })),
+  }));
+  const coveredBy = result.coveredBy.map((path) => {
+    const first = path.steps[0];
+    return {
+      objectId: first?.fromObject ?? "",
+      categoryId: first?.kind === "functor" ? first.fromCategory : result.categoryId,
+      path: path.steps.map((step): TraceStep =>
+        step.kind === "functor"
+          ? {
+              kind: "functor",
+              id: step.id,
+              name: step.name,
+              source: step.fromObject,
+              target: step.toObject,
+              categoryId: step.fromCategory,
+              toCategoryId: step.toCategory,
+            }
+          : {
+              kind: "naturalTransformation",
+              id: step.morphism.id,
+              name: step.morphism.name,
+              source: step.fromObject,
+              target: step.toObject,
+              categoryId: step.categoryId,
+              naturalTransformationId: step.id,
+              componentOf: step.componentOf,
+            },
+      ),
+    };
+  });
+  return {
+    direction: "backward",
+    target: result.target,
+    categoryId: result.categoryId,
+    found: leadsTo.length + coveredBy.length > 0,
+    leadsTo,
+    coveredBy,
+    truncated: result.truncated,
+  };
+}
+
+function plural(count: number, word: string): string {
+  return `${count} ${word}${count === 1 ? "" : "s"}`;
+}
+
+function entryLines(entry: BackwardEntry, withCategory: boolean): string {
+  const where = withCategory ? `  [${oneLine(entry.categoryId)}]` : "";
+  return `  ${oneLine(entry.objectId)}${where}, ${plural(entry.path.length, "step")}\n${entry.path.map((step) => `      ${arrow(step)}\n`).join("")}`;
+}
+
+export function renderBackward(view: BackwardView): string {
+  const target = oneLine(view.target);
+  const within =
+    view.leadsTo.length === 0
+      ? `Nothing leads to ${target} in category ${oneLine(view.categoryId)}.\n`
+      : `What leads to ${target} in category ${oneLine(view.categoryId)}: ${plural(view.leadsTo.length, "object")}, nearest first\n${view.leadsTo.map((e) => entryLines(e, false)).join("")}`;
+  const across =
+    view.coveredBy.length === 0
+      ? `No functor maps an object onto ${target}.\n`
+      : `What covers ${target}: ${plural(view.coveredBy.length, "object")}, fewest functors first\n${view.coveredBy.map((e) => entryLines(e, true)).join("")}`;
+  const more = view.truncated ? "(more exist; only the first of each list are shown)\n" : "";
+  return `${within}${across}${more}`;
+}
