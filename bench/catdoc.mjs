@@ -7,6 +7,9 @@
 //   2. Validation of the whole project: index build + every check (target ≤ 1 s).
 //   3. Search (BM25+ with prefix and fuzzy matching): one query on a built index (target ≤ 20 ms).
 //   4. Shortest trace (BFS) between two objects of a category (target ≤ 10 ms).
+//   4c. Suspect links (change impact): every link stamped as `catdoc review --all` leaves it, then 5
+//      documents changed; hashing the documents at the stamped links' ends and finding the suspect
+//      links with their spread, on a built index (issue 17: target ≤ 100 ms).
 //   5. catdoc_list_objects of 1,000 objects through the real MCP client over stdio (target ≤ 200 ms).
 // "cold" is the first run in a fresh process (or, over MCP, the first call of a fresh server,
 // which also reads and parses category.yaml); "warm" is the p50 over repetitions.
@@ -21,9 +24,13 @@ import { runInNewContext } from "node:vm";
 import { seededRandom } from "../packages/core/dist/seeded-random.js";
 import { spawnStdioServer } from "../packages/core/dist/testing/index.js";
 import {
+  CatDocProject,
   indexProject,
   loadProject,
+  modelDocumentHashes,
   parseCategoryYaml,
+  projectImpact,
+  projectLinks,
   projectPaths,
   readCategoryText,
   traceAcross,
@@ -43,6 +50,8 @@ const gc = runInNewContext("gc");
 const REPS = Number(process.env.BENCH_CATDOC_REPS ?? 20);
 const SIZE = { objects: 2000, morphisms: 10_000, functors: 5, seed: 42 };
 const TARGETS = { validate: 1000, search: 20, trace: 10, listObjects: 200 };
+/** Issue 17: suspect-link detection of the whole project in-process. */
+const SUSPECT_TARGET_MS = 100;
 const benchStarted = performance.now();
 
 const scratch = mkdtempSync(join(tmpdir(), "bench-catdoc-"));
@@ -195,6 +204,44 @@ const across = [];
 for (let i = 0; i < 20; i++)
   across.push(time(() => traceAcross(index, `c0-o${i}`, "cat-3", { targetObjectId: `c3-o${(i * 7) % perCategory}` })).ms);
 info("warm: trace across 3 functors to an object, p50", fmt(stats(across).p50));
+
+// 4c. Suspect links: a copy of the model with every link stamped, then 5 documents (inline content)
+// changed; a project over it with its index built, as every command has it before it looks.
+console.log("suspect links (change impact)");
+const stamped = structuredClone(project.model);
+{
+  // Stamps from the loaded model's documents; the copy's objects are hashed afresh by the measured calls.
+  const hashes = modelDocumentHashes(project.model);
+  const stamp = (link) => ({ source: hashes.get(link.source).hash, target: hashes.get(link.target).hash });
+  for (const link of projectLinks(indexProject(stamped))) {
+    if (link.kind === "morphism") {
+      const category = stamped.categories.find((c) => c.id === link.categoryId);
+      category.morphisms.find((m) => m.id === link.id).reviewed = stamp(link);
+    } else {
+      const owners = link.kind === "mapping" ? stamped.functors : stamped.naturalTransformations;
+      const owner = owners.find((o) => o.id === (link.functorId ?? link.naturalTransformationId));
+      owner.reviewed = { ...owner.reviewed, [link.objectId]: stamp(link) };
+    }
+  }
+  for (let i = 0; i < 5; i++) stamped.categories[0].objects[i * 50].content += " Changed.";
+}
+const stampedProject = new CatDocProject(paths, stamped, project.config, "bench-stamped");
+const detect = () => projectImpact(stampedProject); // what `catdoc validate` and catdoc_validate run
+indexProject(stamped);
+gc();
+const coldSuspect = await timeAsync(detect);
+const suspectRuns = [];
+for (let i = 0; i < REPS; i++) suspectRuns.push((await timeAsync(detect)).ms);
+const impact = coldSuspect.value;
+const direct = impact.suspect.filter((s) => s.changed.length > 0).length;
+if (impact.changedDocuments.length !== 5) throw new Error(`5 documents changed, found ${impact.changedDocuments.length}`);
+info(
+  "impact",
+  `${impact.links} links, all reviewed; ${impact.suspect.length} suspect (${direct} at the 5 changed documents, ` +
+    `${impact.suspect.length - direct} through compositions and functors)`,
+);
+figure("cold: hash documents + find suspect links", coldSuspect.ms, SUSPECT_TARGET_MS);
+figure("warm: hash documents + find suspect links, p50", stats(suspectRuns).p50, SUSPECT_TARGET_MS, `  p95 ${fmt(stats(suspectRuns).p95)}`);
 
 // 5. catdoc_list_objects through MCP over stdio. Two fresh servers: the first call of the first
 // one also reads and parses category.yaml (section 1's cost, not held to the target); the second

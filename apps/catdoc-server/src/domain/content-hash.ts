@@ -3,8 +3,9 @@
  * bytes. `catdoc import` records it as `metadata.contentHash`; reviews record it for the documents
  * at a link's ends (change-impact/document-hashes.ts).
  */
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 
 export function documentHash(bytes: Buffer | string): string {
-  return `sha256:${createHash("sha256").update(bytes).digest("hex").slice(0, 16)}`;
+  // crypto.hash (Node 20.12+): one call, no Hash object — about 5× faster on short texts.
+  return `sha256:${hash("sha256", bytes, "hex").slice(0, 16)}`;
 }

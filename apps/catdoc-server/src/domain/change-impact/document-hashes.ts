@@ -42,10 +42,18 @@ function objectsOf(model: CatDocModel): CatDocObject[] {
   return objects;
 }
 
+/** Hashes of inline content and titles, by object: a loaded model never changes (a new version of category.yaml is a new model). */
+const fromModel = new WeakMap<CatDocObject, DocumentHash>();
+
 function withoutFile(object: CatDocObject): DocumentHash {
-  return hasInlineContent(object)
-    ? { hash: documentHash(object.content ?? ""), path: null, from: "inline" }
-    : { hash: documentHash(object.title), path: null, from: "title" };
+  let known = fromModel.get(object);
+  if (known === undefined) {
+    known = hasInlineContent(object)
+      ? { hash: documentHash(object.content ?? ""), path: null, from: "inline" }
+      : { hash: documentHash(object.title), path: null, from: "title" };
+    fromModel.set(object, known);
+  }
+  return known;
 }
 
 /**

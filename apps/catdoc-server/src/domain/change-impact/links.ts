@@ -21,17 +21,33 @@ export interface ChangeLink {
   id: string;
   kind: LinkKind;
   /** The category of a morphism (or of a component's morphism). */
-  categoryId?: string;
-  functorId?: string;
-  naturalTransformationId?: string;
+  categoryId: string | undefined;
+  functorId: string | undefined;
+  naturalTransformationId: string | undefined;
   /** The source object of a mapping or component. */
-  objectId?: string;
+  objectId: string | undefined;
   /** The morphism itself, or a component's morphism. */
-  morphismId?: string;
+  morphismId: string | undefined;
   /** The object ids at its two ends, whose documents the stamp records. */
   source: string;
   target: string;
   reviewed: ReviewStamp | undefined;
+}
+
+/** Every link has every field, in one order (one object shape: the checks over 10,000 links stay fast). */
+function link(fields: Partial<ChangeLink> & Pick<ChangeLink, "id" | "kind" | "source" | "target" | "reviewed">): ChangeLink {
+  return {
+    id: fields.id,
+    kind: fields.kind,
+    categoryId: fields.categoryId,
+    functorId: fields.functorId,
+    naturalTransformationId: fields.naturalTransformationId,
+    objectId: fields.objectId,
+    morphismId: fields.morphismId,
+    source: fields.source,
+    target: fields.target,
+    reviewed: fields.reviewed,
+  };
 }
 
 /** Every link of the project (first definitions of each id), in file order. */
@@ -41,15 +57,17 @@ export function projectLinks(index: ProjectIndex): ChangeLink[] {
     for (const morphism of category.morphisms.values()) {
       if (category.identities.get(morphism.source) === morphism) continue;
       if (!category.objects.has(morphism.source) || !category.objects.has(morphism.target)) continue;
-      links.push({
-        id: morphism.id,
-        kind: "morphism",
-        categoryId: category.category.id,
-        morphismId: morphism.id,
-        source: morphism.source,
-        target: morphism.target,
-        reviewed: morphism.reviewed,
-      });
+      links.push(
+        link({
+          id: morphism.id,
+          kind: "morphism",
+          categoryId: category.category.id,
+          morphismId: morphism.id,
+          source: morphism.source,
+          target: morphism.target,
+          reviewed: morphism.reviewed,
+        }),
+      );
     }
   }
   for (const functor of index.functors.values()) {
@@ -58,15 +76,17 @@ export function projectLinks(index: ProjectIndex): ChangeLink[] {
     if (from === undefined || to === undefined) continue;
     for (const [objectId, image] of Object.entries(functor.objectMapping)) {
       if (!from.objects.has(objectId) || !to.objects.has(image)) continue;
-      links.push({
-        id: `${functor.id}/${objectId}`,
-        kind: "mapping",
-        functorId: functor.id,
-        objectId,
-        source: objectId,
-        target: image,
-        reviewed: functor.reviewed?.[objectId],
-      });
+      links.push(
+        link({
+          id: `${functor.id}/${objectId}`,
+          kind: "mapping",
+          functorId: functor.id,
+          objectId,
+          source: objectId,
+          target: image,
+          reviewed: functor.reviewed?.[objectId],
+        }),
+      );
     }
   }
   for (const nt of index.naturalTransformations.values()) {
@@ -76,17 +96,19 @@ export function projectLinks(index: ProjectIndex): ChangeLink[] {
     for (const [objectId, morphismId] of Object.entries(nt.components)) {
       const morphism = category.morphisms.get(morphismId);
       if (morphism === undefined || !category.objects.has(morphism.source) || !category.objects.has(morphism.target)) continue;
-      links.push({
-        id: `${nt.id}/${objectId}`,
-        kind: "component",
-        categoryId: category.category.id,
-        naturalTransformationId: nt.id,
-        objectId,
-        morphismId,
-        source: morphism.source,
-        target: morphism.target,
-        reviewed: nt.reviewed?.[objectId],
-      });
+      links.push(
+        link({
+          id: `${nt.id}/${objectId}`,
+          kind: "component",
+          categoryId: category.category.id,
+          naturalTransformationId: nt.id,
+          objectId,
+          morphismId,
+          source: morphism.source,
+          target: morphism.target,
+          reviewed: nt.reviewed?.[objectId],
+        }),
+      );
     }
   }
   return links;

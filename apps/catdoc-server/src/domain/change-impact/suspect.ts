@@ -65,15 +65,20 @@ export interface ChangeImpact {
   changedDocuments: ChangedDocument[];
 }
 
-function changedEnds(link: ChangeLink, hashes: ReadonlyMap<string, DocumentHash>): ChangedEnd[] {
+const NONE: readonly ChangedEnd[] = Object.freeze([]);
+
+/** The ends of a stamped link whose documents hash differently now (no allocation when none did: most links). */
+function changedEnds(link: ChangeLink, hashes: ReadonlyMap<string, DocumentHash>): readonly ChangedEnd[] {
+  const stamp = link.reviewed;
+  if (stamp === undefined) return NONE;
+  const source = hashes.get(link.source)?.hash;
+  const target = hashes.get(link.target)?.hash;
+  const sourceChanged = source !== undefined && source !== stamp.source;
+  const targetChanged = target !== undefined && target !== stamp.target;
+  if (!sourceChanged && !targetChanged) return NONE;
   const changed: ChangedEnd[] = [];
-  if (link.reviewed === undefined) return changed;
-  for (const end of ["source", "target"] as const) {
-    const objectId = link[end];
-    const current = hashes.get(objectId)?.hash;
-    const reviewed = link.reviewed[end];
-    if (current !== undefined && current !== reviewed) changed.push({ objectId, end, reviewed, current });
-  }
+  if (sourceChanged) changed.push({ objectId: link.source, end: "source", reviewed: stamp.source, current: source });
+  if (targetChanged) changed.push({ objectId: link.target, end: "target", reviewed: stamp.target, current: target });
   return changed;
 }
 
@@ -152,8 +157,6 @@ export function findSuspectLinks(
   hashes: ReadonlyMap<string, DocumentHash>,
   links: readonly ChangeLink[] = projectLinks(index),
 ): ChangeImpact {
-  const byId = new Map<string, ChangeLink>();
-  for (const link of links) if (!byId.has(link.id)) byId.set(link.id, link);
   const suspect = new Map<string, SuspectLink>();
   const unreviewed: string[] = [];
   for (const link of links) {
@@ -163,11 +166,14 @@ export function findSuspectLinks(
     }
     const changed = changedEnds(link, hashes);
     if (changed.length > 0 && !suspect.has(link.id)) {
-      suspect.set(link.id, { link, changed, documents: [...new Set(changed.map((c) => c.objectId))] });
+      suspect.set(link.id, { link, changed: [...changed], documents: [...new Set(changed.map((c) => c.objectId))] });
     }
   }
-  const graph = new SpreadGraph(index);
   const queue = [...suspect.values()];
+  // The spread needs links by id; nothing is built when nothing changed (the usual case).
+  const byId = new Map<string, ChangeLink>();
+  if (queue.length > 0) for (const link of links) if (!byId.has(link.id)) byId.set(link.id, link);
+  const graph = new SpreadGraph(index);
   for (let i = 0; i < queue.length; i += 1) {
     const from = queue[i] as SuspectLink;
     for (const [id, rule] of graph.reached(from.link)) {
