@@ -1,16 +1,37 @@
 /** Plain-text tables for the terminal: aligned columns, two spaces apart, no trailing padding. */
-import { displayWidth, oneLine, padEnd } from "./text-width.js";
+import { PRINTABLE_ASCII, displayWidth, oneLine } from "./text-width.js";
 
+/**
+ * The table as text, one line per row. Built in one pass over the cells, each cleaned and measured
+ * once: a validation of a large project prints tens of thousands of rows.
+ */
 export function renderTable(headers: readonly string[], rows: ReadonlyArray<readonly string[]>): string {
-  const clean = rows.map((row) => headers.map((_, i) => oneLine(row[i] ?? "")));
-  // A loop, not Math.max(...cells): tens of thousands of rows (a validation's warnings) would overflow the call stack.
-  const widths = headers.map((header, i) =>
-    clean.reduce((widest, row) => Math.max(widest, displayWidth(row[i] ?? "")), displayWidth(header)),
-  );
-  const line = (cells: readonly string[]) =>
-    cells
-      .map((cell, i) => (i === cells.length - 1 ? cell : padEnd(cell, widths[i] ?? 0)))
-      .join("  ")
-      .trimEnd();
-  return [line(headers), ...clean.map(line)].map((text) => `${text}\n`).join("");
+  const columns = headers.length;
+  const cells: string[] = [];
+  const cellWidths: number[] = [];
+  const widths = headers.map((header) => displayWidth(header));
+  for (const row of [headers, ...rows]) {
+    for (let i = 0; i < columns; i += 1) {
+      const raw = row[i] ?? "";
+      // Printable ASCII (nearly every cell) is clean and one column a character as it is.
+      const plain = PRINTABLE_ASCII.test(raw);
+      const cell = plain ? raw : oneLine(raw);
+      const width = plain ? cell.length : displayWidth(cell);
+      cells.push(cell);
+      cellWidths.push(width);
+      if (width > (widths[i] ?? 0)) widths[i] = width;
+    }
+  }
+  const spaces: string[] = [];
+  const pad = (count: number) => (spaces[count] ??= " ".repeat(count));
+  let text = "";
+  for (let start = 0; start < cells.length; start += columns) {
+    let line = "";
+    for (let i = 0; i < columns; i += 1) {
+      const cell = cells[start + i] ?? "";
+      line += i === columns - 1 ? cell : `${cell}${pad(Math.max(0, (widths[i] ?? 0) - (cellWidths[start + i] ?? 0)))}  `;
+    }
+    text += `${line.trimEnd()}\n`;
+  }
+  return text;
 }

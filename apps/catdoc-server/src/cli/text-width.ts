@@ -34,8 +34,8 @@ function isWide(codePoint: number): boolean {
   return false;
 }
 
-/** Printable ASCII only: one column per character. */
-const PRINTABLE_ASCII = /^[\u0020-\u007e]*$/;
+/** Printable ASCII only: no control character, one column per character. */
+export const PRINTABLE_ASCII = /^[\u0020-\u007e]*$/;
 
 /** Columns `text` takes in a terminal. */
 export function displayWidth(text: string): number {
