@@ -10,11 +10,20 @@
 //   4c. Suspect links (change impact): every link stamped as `catdoc review --all` leaves it, then 5
 //      documents changed; hashing the documents at the stamped links' ends and finding the suspect
 //      links with their spread, on a built index (issue 17: target ≤ 100 ms).
+//   4d. Whole-process `catdoc validate` (node start to exit, the default table written to a pipe):
+//      cold (no parsed-YAML cache: it parses category.yaml and writes .catdoc/cache/) and warm (the
+//      cache present), against the original tool's whole-process `catdoc validate` on the same
+//      project (target ≤ 0.25× its time). The original is run side by side when a clone of it is
+//      given — CATDOC_ORIGINAL=<clone>, run as `<runtime> <clone>/<its package.json bin> validate`
+//      with CATDOC_ORIGINAL_RUNTIME (default bun, the original's runtime), or the whole command in
+//      CATDOC_ORIGINAL_COMMAND (run by sh with `validate` appended) — else its recorded 3.1 s is
+//      the reference. Repetitions: BENCH_CATDOC_PROCESS_REPS (default 5), medians.
 //   5. catdoc_list_objects of 1,000 objects through the real MCP client over stdio (target ≤ 200 ms).
 // "cold" is the first run in a fresh process (or, over MCP, the first call of a fresh server,
 // which also reads and parses category.yaml); "warm" is the p50 over repetitions.
 // Imports the built dist files: build first (`pnpm bench` does). Sizes: BENCH_CATDOC_REPS.
-import { mkdtempSync, rmSync, statSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -49,7 +58,10 @@ const gc = runInNewContext("gc");
 
 const REPS = Number(process.env.BENCH_CATDOC_REPS ?? 20);
 const SIZE = { objects: 2000, morphisms: 10_000, functors: 5, seed: 42 };
-const TARGETS = { validate: 1000, search: 20, trace: 10, listObjects: 200 };
+const TARGETS = { validate: 1000, search: 20, trace: 10, listObjects: 200, processRatio: 0.25 };
+const PROCESS_REPS = Number(process.env.BENCH_CATDOC_PROCESS_REPS ?? 5);
+/** The original's whole-process `catdoc validate` on this project, as recorded in issue 17. */
+const ORIGINAL_RECORDED_MS = 3100;
 /** Issue 17: suspect-link detection of the whole project in-process. */
 const SUSPECT_TARGET_MS = 100;
 const benchStarted = performance.now();
@@ -242,6 +254,62 @@ info(
 );
 figure("cold: hash documents + find suspect links", coldSuspect.ms, SUSPECT_TARGET_MS);
 figure("warm: hash documents + find suspect links, p50", stats(suspectRuns).p50, SUSPECT_TARGET_MS, `  p95 ${fmt(stats(suspectRuns).p95)}`);
+
+// 4d. Whole-process `catdoc validate`, as a user runs it in the project folder.
+console.log("whole-process `catdoc validate` (node start to exit; default table output to a pipe)");
+const cliBin = fileURLToPath(new URL("../apps/catdoc-server/dist/cli.js", import.meta.url));
+const processEnv = { ...process.env };
+delete processEnv.CATDOC_PROJECT_PATH;
+function timeProcess(command, args, { okStatuses = [0] } = {}) {
+  const started = performance.now();
+  const run = spawnSync(command, args, { cwd: scratch, env: processEnv, stdio: ["ignore", "pipe", "pipe"], maxBuffer: 256 * 1024 * 1024 });
+  const ms = performance.now() - started;
+  if (run.error !== undefined || !okStatuses.includes(run.status)) {
+    throw new Error(
+      `${command} ${args.join(" ")} failed (status ${run.status}): ${run.error?.message ?? run.stderr.toString().slice(0, 500)}`,
+    );
+  }
+  return ms;
+}
+/** How to run the original, from CATDOC_ORIGINAL / CATDOC_ORIGINAL_COMMAND (see the top of this file); undefined without a clone. */
+function originalCommand() {
+  const clone = process.env.CATDOC_ORIGINAL;
+  const whole = process.env.CATDOC_ORIGINAL_COMMAND;
+  if (whole) return { command: "sh", args: ["-c", `${whole} validate`], label: whole };
+  if (!clone) return undefined;
+  const pkg = JSON.parse(readFileSync(join(clone, "package.json"), "utf8"));
+  const bin = typeof pkg.bin === "string" ? pkg.bin : (pkg.bin?.catdoc ?? Object.values(pkg.bin ?? {})[0]);
+  if (typeof bin !== "string")
+    throw new Error(`${clone}/package.json names no bin: set CATDOC_ORIGINAL_COMMAND to the command that runs its CLI`);
+  const runtime = process.env.CATDOC_ORIGINAL_RUNTIME ?? "bun";
+  return { command: runtime, args: [join(clone, bin), "validate"], label: `${runtime} ${join(clone, bin)}` };
+}
+const original = originalCommand();
+const cacheDir = join(scratch, ".catdoc", "cache");
+const cold = [];
+const warmRuns = [];
+const originals = [];
+timeProcess(process.execPath, [cliBin, "validate"]); // one run first, so the files are in the page cache for every command alike
+if (original) timeProcess(original.command, original.args, { okStatuses: [0, 1] });
+for (let i = 0; i < PROCESS_REPS; i++) {
+  // Interleaved, so a change in the machine's load falls on every figure alike.
+  rmSync(cacheDir, { recursive: true, force: true });
+  cold.push(timeProcess(process.execPath, [cliBin, "validate"]));
+  warmRuns.push(timeProcess(process.execPath, [cliBin, "validate"]));
+  if (original) originals.push(timeProcess(original.command, original.args, { okStatuses: [0, 1] }));
+}
+const reference = original ? stats(originals).p50 : ORIGINAL_RECORDED_MS;
+const ratioTarget = reference * TARGETS.processRatio;
+info(
+  original ? `reference: the original, median of ${PROCESS_REPS}` : "reference: the original's recorded time",
+  `${fmt(reference)}${original ? ` (${original.label} validate)` : " (issue 17; CATDOC_ORIGINAL=<clone> runs it side by side)"}`,
+);
+const ratio = (ms) => `  ${(ms / reference).toFixed(2)}× the original (target ≤ ${TARGETS.processRatio}×)`;
+figure(`cold: no cache (parse + write cache), median of ${PROCESS_REPS}`, stats(cold).p50, ratioTarget, ratio(stats(cold).p50));
+figure(`warm: parsed-YAML cache present, median of ${PROCESS_REPS}`, stats(warmRuns).p50, ratioTarget, ratio(stats(warmRuns).p50));
+const node0 = [];
+for (let i = 0; i < PROCESS_REPS; i++) node0.push(timeProcess(process.execPath, ["-e", "0"]));
+info("node -e 0 (node's own start), median", fmt(stats(node0).p50));
 
 // 5. catdoc_list_objects through MCP over stdio. Two fresh servers: the first call of the first
 // one also reads and parses category.yaml (section 1's cost, not held to the target); the second
