@@ -7,6 +7,8 @@
 //   2. Validation of the whole project: index build + every check (target ≤ 1 s).
 //   3. Search (BM25+ with prefix and fuzzy matching): one query on a built index (target ≤ 20 ms).
 //   4. Shortest trace (BFS) between two objects of a category (target ≤ 10 ms).
+//   4b. Coverage of every functor and the orphans of every category, index build included (issue 17:
+//      target ≤ 200 ms).
 //   4c. Suspect links (change impact): every link stamped as `catdoc review --all` leaves it, then 5
 //      documents changed; hashing the documents at the stamped links' ends and finding the suspect
 //      links with their spread, on a built index (issue 17: target ≤ 100 ms).
@@ -34,6 +36,7 @@ import { seededRandom } from "../packages/core/dist/seeded-random.js";
 import { spawnStdioServer } from "../packages/core/dist/testing/index.js";
 import {
   CatDocProject,
+  computeCoverage,
   indexProject,
   loadProject,
   modelDocumentHashes,
@@ -62,6 +65,8 @@ const TARGETS = { validate: 1000, search: 20, trace: 10, listObjects: 200, proce
 const PROCESS_REPS = Number(process.env.BENCH_CATDOC_PROCESS_REPS ?? 5);
 /** The original's whole-process `catdoc validate` on this project, as recorded in issue 17. */
 const ORIGINAL_RECORDED_MS = 3100;
+/** Issue 17: coverage of the whole project in-process. */
+const COVERAGE_TARGET_MS = 200;
 /** Issue 17: suspect-link detection of the whole project in-process. */
 const SUSPECT_TARGET_MS = 100;
 const benchStarted = performance.now();
@@ -216,6 +221,30 @@ const across = [];
 for (let i = 0; i < 20; i++)
   across.push(time(() => traceAcross(index, `c0-o${i}`, "cat-3", { targetObjectId: `c3-o${(i * 7) % perCategory}` })).ms);
 info("warm: trace across 3 functors to an object, p50", fmt(stats(across).p50));
+
+// 4b. Coverage, from a parsed model: building the index is part of it (a fresh model each time).
+console.log("coverage (every functor, every category's orphans)");
+const coverageModel = structuredClone(project.model); // a model no index was built for
+gc();
+const coldCoverage = time(() => computeCoverage(indexProject(coverageModel)));
+const coverages = [];
+const coverageOnly = [];
+for (let i = 0; i < REPS; i++) {
+  const model = structuredClone(project.model);
+  coverages.push(time(() => computeCoverage(indexProject(model))).ms);
+  const built = indexProject(model);
+  coverageOnly.push(time(() => computeCoverage(built)).ms);
+}
+const coverageReport = coldCoverage.value;
+if (coverageReport.functors.some((f) => f.covered !== f.objects)) throw new Error("the generated functors should cover every object");
+info(
+  "report",
+  `${coverageReport.functors.length} functors, ${coverageReport.functors.reduce((n, f) => n + f.objects, 0)} source objects covered, ` +
+    `${coverageReport.categories.reduce((n, c) => n + c.orphans.length, 0)} orphans`,
+);
+figure("cold: index + coverage", coldCoverage.ms, COVERAGE_TARGET_MS);
+figure("warm: index + coverage, p50", stats(coverages).p50, COVERAGE_TARGET_MS, `  p95 ${fmt(stats(coverages).p95)}`);
+info("warm: coverage on a built index, p50", fmt(stats(coverageOnly).p50));
 
 // 4c. Suspect links: a copy of the model with every link stamped, then 5 documents (inline content)
 // changed; a project over it with its index built, as every command has it before it looks.
