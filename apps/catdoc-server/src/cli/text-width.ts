@@ -43,8 +43,10 @@ export function displayWidth(text: string): number {
   if (PRINTABLE_ASCII.test(text)) return text.length;
   let width = 0;
   for (const char of text) {
-    if (ZERO_WIDTH.test(char)) continue;
-    width += isWide(char.codePointAt(0) ?? 0) ? 2 : 1;
+    const codePoint = char.codePointAt(0) ?? 0;
+    // Below U+0300 (the first combining mark) nothing is zero-width or wide.
+    if (codePoint < 0x300) width += 1;
+    else if (!ZERO_WIDTH.test(char)) width += isWide(codePoint) ? 2 : 1;
   }
   return width;
 }

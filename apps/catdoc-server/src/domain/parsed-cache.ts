@@ -1,50 +1,59 @@
 /**
- * The parsed-YAML cache: what the `yaml` parser made of `.catdoc/category.yaml` and
- * `.catdoc/config.yaml` (the plain data of `toJS`, before the schemas check it), kept in
+ * The parsed-model cache: the models that parsing `.catdoc/category.yaml` and
+ * `.catdoc/config.yaml` and checking them with their schemas gave, kept in
  * `.catdoc/cache/parsed-yaml.cache` so that a process reading the same bytes again skips the parse
- * (about a second for a 1.6 MB file) and does not even load the parser.
+ * (about a second for a 1.6 MB file), the schemas' checks, and does not even load the parser.
  *
- * It never serves data for other content: an entry names the sha256 of the exact category.yaml
+ * It never serves a model of other content: an entry names the sha256 of the exact category.yaml
  * bytes and of the config.yaml text it was parsed from, and is used only when both equal those of
- * what the caller has just read (the same bytes it parses on a miss). The entry's own bytes carry
- * their length and sha256, so a truncated, corrupt or foreign file is ignored (and replaced by the
- * next parse); a format version and the parser's version invalidate entries of another format or
- * parser. The schemas run on the cached data on every load, so a change of the model's schema
- * never needs a new entry. Entries are written with core's writeFileAtomic (a reader sees a whole
- * entry or none; concurrent writers each write a whole one). One entry per project: the latest.
+ * what the caller has just read (the same bytes it parses on a miss). It never serves a model made
+ * by other code: the entry also names the schemas' fingerprint (./schema-fingerprint.ts), a format
+ * version and the versions of the parser and of zod. The entry's own bytes carry their length
+ * and sha256, so a truncated, corrupt or foreign file is ignored (and replaced by the next parse).
+ * Entries are written with core's writeFileAtomic (a reader sees a whole entry or none; concurrent
+ * writers each write a whole one). One entry per project: the latest.
  *
- * The data is kept as JSON (JSON.parse reads it faster than v8.deserialize) when JSON holds it
- * exactly — plain objects, lists, text, booleans, null and finite numbers other than -0, which is
- * all a YAML file without tags or `.inf`/`.nan` gives; anything else is not cached. Small files
- * are not cached either (parsing them costs less than the cache saves).
+ * The models are kept as JSON when JSON holds them exactly (plain objects and lists, text,
+ * booleans, null, finite numbers other than -0: JSON.parse reads them about three times faster),
+ * else with v8.serialize, which gives back exactly what it was given (keys whose value is
+ * undefined — an empty optional field —, -0, Infinity, NaN, dates); a value neither holds is not
+ * cached.
+ * Small files are not cached (parsing them costs less than the cache saves).
  */
 import { createHash } from "node:crypto";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { deserialize, serialize } from "node:v8";
 import { writeFileAtomic } from "@local-mcp/core";
 import type { ProjectPaths } from "./paths.js";
 
 /** What the first line of an entry says it is. */
 export const PARSED_CACHE_FORMAT = "catdoc-parsed-yaml";
 /** Bumped whenever the entry's layout or the way the data is produced changes. */
-export const PARSED_CACHE_VERSION = 1;
+export const PARSED_CACHE_VERSION = 3;
 /**
  * The parser that produced the data (the `yaml` package this app bundles; a test checks it
  * against the installed one, so an upgrade invalidates older entries).
  */
 export const YAML_PARSER = "yaml@2.9.1";
+/** The schema library that checked and shaped the data (a test checks it against the installed one). */
+export const SCHEMA_LIBRARY = "zod@4.6.7";
 /** category.yaml below this size is parsed every time (≈ 40 ms of parsing). */
 export const MIN_CACHED_BYTES = 64 * 1024;
 /** The longest first line an entry may have. */
 const MAX_HEADER_BYTES = 4096;
 
-/** Which contents an entry holds: sha256 (hex) of category.yaml's bytes and of config.yaml's text (null: no config.yaml). */
+/**
+ * Which contents an entry holds: sha256 (hex) of category.yaml's bytes and of config.yaml's text
+ * (null: no config.yaml), and the fingerprint of the schemas that made the models.
+ */
 export interface ParsedCacheKey {
   category: string;
   config: string | null;
+  schemas: string;
 }
 
-/** The parsed data of both files (yaml's `toJS`, before any schema). */
+/** The models of both files, as their schemas gave them. */
 export interface ParsedData {
   category: unknown;
   config: unknown;
@@ -54,7 +63,9 @@ interface EntryHeader {
   format: string;
   version: number;
   parser: string;
+  schemaLibrary: string;
   key: ParsedCacheKey;
+  encoding: "json" | "v8";
   payloadBytes: number;
   payloadSha256: string;
 }
@@ -79,6 +90,7 @@ function isHeader(value: unknown): value is EntryHeader {
   return (
     typeof header.key === "object" &&
     header.key !== null &&
+    (header.encoding === "json" || header.encoding === "v8") &&
     typeof header.payloadBytes === "number" &&
     typeof header.payloadSha256 === "string"
   );
@@ -132,15 +144,17 @@ export async function readParsedCache(paths: ProjectPaths, key: ParsedCacheKey):
     header.format !== PARSED_CACHE_FORMAT ||
     header.version !== PARSED_CACHE_VERSION ||
     header.parser !== YAML_PARSER ||
+    header.schemaLibrary !== SCHEMA_LIBRARY ||
     header.key.category !== key.category ||
-    header.key.config !== key.config
+    header.key.config !== key.config ||
+    header.key.schemas !== key.schemas
   ) {
     return undefined;
   }
   const payload = bytes.subarray(newline + 1);
   if (payload.length !== header.payloadBytes || sha256(payload) !== header.payloadSha256) return undefined;
   try {
-    const data: unknown = JSON.parse(payload.toString("utf8"));
+    const data: unknown = header.encoding === "json" ? JSON.parse(payload.toString("utf8")) : deserialize(payload);
     if (typeof data !== "object" || data === null || !("category" in data) || !("config" in data)) return undefined;
     return { category: data.category, config: data.config };
   } catch {
@@ -151,18 +165,20 @@ export async function readParsedCache(paths: ProjectPaths, key: ParsedCacheKey):
 /**
  * Writes the entry for `key` atomically (replacing the project's previous one). Returns whether
  * it was written: a project whose folder cannot be written (read-only, full disk) simply has no
- * cache, and data JSON cannot hold exactly is not cached.
+ * cache, and a value v8.serialize cannot hold is not cached.
  */
 export async function writeParsedCache(paths: ProjectPaths, key: ParsedCacheKey, data: ParsedData): Promise<boolean> {
   try {
     const value = { category: data.category, config: data.config };
-    if (!isExactJson(value)) return false;
-    const payload = Buffer.from(JSON.stringify(value), "utf8");
+    const encoding = isExactJson(value) ? "json" : "v8";
+    const payload = encoding === "json" ? Buffer.from(JSON.stringify(value), "utf8") : serialize(value);
     const header: EntryHeader = {
       format: PARSED_CACHE_FORMAT,
       version: PARSED_CACHE_VERSION,
       parser: YAML_PARSER,
+      schemaLibrary: SCHEMA_LIBRARY,
       key,
+      encoding,
       payloadBytes: payload.length,
       payloadSha256: sha256(payload),
     };

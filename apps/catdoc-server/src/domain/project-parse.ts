@@ -1,19 +1,28 @@
 /**
- * A project from its files' texts as read, through the parsed-YAML cache (./parsed-cache.ts):
- * when the cache holds the data of exactly these contents, only the schemas run on it; otherwise
- * the texts are parsed with positions (./yaml-positions.ts, loaded only then) and, when both
- * files pass their schemas, the data is cached for the next process. A failure is always reported
- * from a fresh parse, so its line and column are those of the file as it is: the cache only ever
- * holds data the schemas accepted, and data from the cache that the schemas refuse (a newer
- * schema) is parsed again.
+ * A project from its files' texts as read, through the parsed-model cache (./parsed-cache.ts):
+ * when the cache holds the models of exactly these contents, made by these schemas, the project is
+ * built from them; otherwise the texts are parsed with positions (./yaml-positions.ts, loaded only
+ * then) and checked by the schemas, and, when both files pass, their models are cached for the
+ * next process. A failure is always reported from a fresh parse, so its line and column are those
+ * of the file as it is: the cache only ever holds models the schemas made.
  */
 import { CatDocModelSchema } from "./model.js";
-import { MIN_CACHED_BYTES, readParsedCache, writeParsedCache } from "./parsed-cache.js";
+import type { CatDocModel } from "./model.js";
+import { MIN_CACHED_BYTES, SCHEMA_LIBRARY, readParsedCache, writeParsedCache } from "./parsed-cache.js";
 import type { ParsedCacheKey } from "./parsed-cache.js";
 import type { ProjectPaths } from "./paths.js";
 import { ProjectConfigSchema } from "./project-config.js";
+import type { ProjectConfig } from "./project-config.js";
 import { CATEGORY_FILE_LABEL, CONFIG_FILE_LABEL, contentVersion } from "./project-files.js";
 import { CatDocProject } from "./project.js";
+import { schemaFingerprint } from "./schema-fingerprint.js";
+
+let fingerprint: string | undefined;
+/** The fingerprint of the two schemas (computed once a process: about a millisecond). */
+function schemasFingerprint(): string {
+  fingerprint ??= schemaFingerprint([CatDocModelSchema, ProjectConfigSchema], SCHEMA_LIBRARY);
+  return fingerprint;
+}
 
 export interface ProjectParseOptions {
   /** Use and fill the parsed-YAML cache (default true). */
@@ -39,15 +48,17 @@ export async function parseProjectTexts(
   options: ProjectParseOptions = {},
 ): Promise<ParsedProject> {
   const cached = options.cache !== false && text.length >= (options.minCachedLength ?? MIN_CACHED_BYTES);
-  const key: ParsedCacheKey = { category: version, config: configText === null ? null : contentVersion(configText) };
+  const key: ParsedCacheKey = {
+    category: version,
+    config: configText === null ? null : contentVersion(configText),
+    schemas: cached ? schemasFingerprint() : "",
+  };
   if (cached) {
     const data = await readParsedCache(paths, key);
+    // What these schemas made of exactly these contents (the key says so): the models as they were.
     if (data !== undefined) {
-      const model = CatDocModelSchema.safeParse(data.category);
-      const config = ProjectConfigSchema.safeParse(data.config);
-      if (model.success && config.success) {
-        return { project: new CatDocProject(paths, model.data, config.data, version), parsedFrom: "cache" };
-      }
+      const project = new CatDocProject(paths, data.category as CatDocModel, data.config as ProjectConfig, version);
+      return { project, parsedFrom: "cache" };
     }
   }
   const { checkYamlData, parseYamlData } = await import("./yaml-positions.js");
@@ -56,6 +67,6 @@ export async function parseProjectTexts(
   // No config.yaml reads as an empty one (every setting at its default).
   const configParsed = parseYamlData(configText ?? "", CONFIG_FILE_LABEL);
   const config = checkYamlData(configParsed, CONFIG_FILE_LABEL, ProjectConfigSchema);
-  if (cached) await writeParsedCache(paths, key, { category: category.data, config: configParsed.data });
+  if (cached) await writeParsedCache(paths, key, { category: model, config });
   return { project: new CatDocProject(paths, model, config, version), parsedFrom: "yaml" };
 }

@@ -10,15 +10,18 @@ import { createRequire } from "node:module";
 import { mkdir, readFile, rm, stat, utimes, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { z } from "zod";
 import { CatDocParseError, CatDocStore, contentVersion, indexProject, validateProject } from "../../src/domain/index.js";
 import {
   MIN_CACHED_BYTES,
   PARSED_CACHE_FORMAT,
+  SCHEMA_LIBRARY,
   YAML_PARSER,
   parsedCacheFile,
   readParsedCache,
   writeParsedCache,
 } from "../../src/domain/parsed-cache.js";
+import { schemaFingerprint } from "../../src/domain/schema-fingerprint.js";
 import { writeGeneratedProject } from "../../src/testing/generate-project.js";
 import { useTempDirs, writeProject } from "./helpers.js";
 
@@ -53,6 +56,7 @@ describe("the parsed-YAML cache", () => {
     expect(first.parses).toEqual({ cache: 0, yaml: 1 });
     expect((await stat(parsedCacheFile(first.paths))).size).toBeGreaterThan(0);
     expect(await readFile(join(root, ".catdoc", "cache", ".gitignore"), "utf8")).toContain("*");
+    expect(await readParsedCacheHeader(root)).toContain('"encoding":"json"'); // JSON holds this model exactly
 
     const second = new CatDocStore(root);
     const cached = await second.load();
@@ -129,6 +133,7 @@ describe("the parsed-YAML cache", () => {
     ["not an entry at all", () => Buffer.from("garbage\n\u0000\u0001")],
     ["empty", () => Buffer.alloc(0)],
     ["another format", (bytes: Buffer) => Buffer.from(bytes.toString("latin1").replace(PARSED_CACHE_FORMAT, "someone-else"), "latin1")],
+    ["another schema library", (bytes: Buffer) => Buffer.from(bytes.toString("latin1").replace(SCHEMA_LIBRARY, "zod@0.0.1"), "latin1")],
     ["another parser", (bytes: Buffer) => Buffer.from(bytes.toString("latin1").replace(YAML_PARSER, "yaml@0.0.1"), "latin1")],
     [
       "another format version",
@@ -147,16 +152,29 @@ describe("the parsed-YAML cache", () => {
     expect(next.parses).toEqual({ cache: 1, yaml: 0 });
   });
 
-  it("parses again when the schemas refuse the cached data (an entry from before a schema change)", async () => {
+  it("does not use an entry made by other schemas, whatever it holds", async () => {
     const { root } = await bigProject();
     const store = new CatDocStore(root);
-    const expected = (await store.load()).model;
-    const key = { category: (await store.load()).version, config: null };
-    expect(await writeParsedCache(store.paths, key, { category: { categories: "not a list" }, config: null })).toBe(true);
-    expect(await readParsedCache(store.paths, key)).toEqual({ category: { categories: "not a list" }, config: null });
+    const project = await store.load();
+    const key = { category: project.version, config: null, schemas: "schemas of another CatDoc" };
+    expect(await writeParsedCache(store.paths, key, { category: { categories: "not a model" }, config: {} })).toBe(true);
+    expect(await readParsedCache(store.paths, key)).toEqual({ category: { categories: "not a model" }, config: {} });
     const fresh = new CatDocStore(root);
-    expect((await fresh.load()).model).toEqual(expected);
+    expect((await fresh.load()).model).toEqual(project.model);
     expect(fresh.parses).toEqual({ cache: 0, yaml: 1 });
+  });
+
+  it("fingerprints schemas by everything that shapes their output: types, keys, checks, function sources", () => {
+    const fingerprint = (schema: z.ZodType) => schemaFingerprint([schema], "tag");
+    const field = (fn: (value: unknown) => unknown, min = 1) => z.preprocess(fn, z.string().min(min));
+    const base = fingerprint(z.object({ id: field((value) => value ?? "") }));
+    expect(fingerprint(z.object({ id: field((value) => value ?? "") }))).toBe(base);
+    expect(fingerprint(z.object({ id: field((value) => value ?? "x") }))).not.toBe(base);
+    expect(fingerprint(z.object({ id: field((value) => value ?? "", 2) }))).not.toBe(base);
+    expect(fingerprint(z.object({ key: field((value) => value ?? "") }))).not.toBe(base);
+    expect(fingerprint(z.looseObject({ id: field((value) => value ?? "") }))).not.toBe(base);
+    expect(fingerprint(z.object({ id: field((value) => value ?? "").optional() }))).not.toBe(base);
+    expect(schemaFingerprint([z.object({ id: field((value) => value ?? "") })], "other tag")).not.toBe(base);
   });
 
   it("reports a file's errors at the same line and column with and without the cache, and caches no invalid file", async () => {
@@ -174,9 +192,8 @@ describe("the parsed-YAML cache", () => {
     expect(withCache).toMatchObject({ error: { message: expect.stringContaining(`category.yaml:${at + 1}:`) as unknown } });
     expect(again).toEqual(withCache);
     expect(without).toEqual(withCache);
-    expect(await readParsedCache(projectPathsOf(root), { category: contentVersion(Buffer.from(lines.join("\n"))), config: null })).toBe(
-      undefined,
-    );
+    const invalidVersion = contentVersion(Buffer.from(lines.join("\n")));
+    expect(await readParsedCacheHeader(root)).not.toContain(invalidVersion);
 
     await writeFile(categoryFile(root), "categories: [\n"); // a syntax error: never cached either
     const broken = await outcome(new CatDocStore(root));
@@ -184,17 +201,17 @@ describe("the parsed-YAML cache", () => {
     expect(broken).toMatchObject({ error: { message: expect.stringContaining("category.yaml:") as unknown } });
   });
 
-  it("caches no data JSON cannot hold exactly (.inf, -0): such a file is parsed every time", async () => {
+  it("keeps models exactly, values JSON cannot hold included (.inf, -0, an empty optional field)", async () => {
     const { root, text } = await bigProject();
     await writeFile(categoryFile(root), text.replace("rank: 0\n", "rank: .inf\n").replace("rank: 1\n", "rank: -0\n"));
-    for (let run = 0; run < 2; run += 1) {
-      const store = new CatDocStore(root);
-      const objects = (await store.load()).model.categories[0]?.objects;
-      expect(store.parses).toEqual({ cache: 0, yaml: 1 });
-      expect(objects?.[0]?.metadata?.["rank"]).toBe(Infinity);
-      expect(Object.is(objects?.[1]?.metadata?.["rank"], -0)).toBe(true);
-    }
-    await expect(stat(join(root, ".catdoc", "cache", "parsed-yaml.cache"))).rejects.toThrow();
+    const parsed = (await new CatDocStore(root).load()).model;
+    const store = new CatDocStore(root);
+    const objects = (await store.load()).model.categories[0]?.objects;
+    expect(store.parses).toEqual({ cache: 1, yaml: 0 });
+    expect(await readParsedCacheHeader(root)).toContain('"encoding":"v8"');
+    expect(objects?.[0]?.metadata?.["rank"]).toBe(Infinity);
+    expect(Object.is(objects?.[1]?.metadata?.["rank"], -0)).toBe(true);
+    expect((await store.load()).model).toStrictEqual(parsed);
   });
 
   it("leaves small files uncached, and works where the cache cannot be written", async () => {
@@ -234,12 +251,14 @@ describe("the parsed-YAML cache", () => {
     expect(store.parses).toEqual({ cache: 0, yaml: 1 });
   });
 
-  it("names the yaml parser this app installs (an upgrade invalidates older entries)", () => {
-    const { version } = createRequire(import.meta.url)("yaml/package.json") as { version: string };
-    expect(YAML_PARSER).toBe(`yaml@${version}`);
+  it("names the yaml parser and the zod this app installs (an upgrade invalidates older entries)", () => {
+    const require = createRequire(import.meta.url);
+    expect(YAML_PARSER).toBe(`yaml@${(require("yaml/package.json") as { version: string }).version}`);
+    expect(SCHEMA_LIBRARY).toBe(`zod@${(require("zod/package.json") as { version: string }).version}`);
   });
 });
 
-function projectPathsOf(root: string) {
-  return new CatDocStore(root).paths;
+/** The first line of the project's entry: what it holds. */
+async function readParsedCacheHeader(root: string): Promise<string> {
+  return (await readFile(join(root, ".catdoc", "cache", "parsed-yaml.cache"), "latin1")).split("\n")[0] ?? "";
 }
