@@ -8,7 +8,7 @@
  * - `-v, --verbose`, `import -f` without a format, `trace --category` without an id,
  *   `validate --categories|--functors|--natural-transformations` and `search --functor|--natural`
  *   are bad usage whose message names what to use instead.
- * The original's flags are those of its `src/index.ts` (commander), listed in docs/catdoc.md
+ * The original's flags are those of its commander program (its CLI entry), listed in docs/catdoc.md
  * ("Coming from the original CatDoc").
  */
 import { basename, dirname, resolve } from "node:path";
