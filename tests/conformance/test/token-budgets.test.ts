@@ -267,7 +267,11 @@ const SUITES: BudgetSuite[] = [
       { tool: "catdoc_trace", args: { sourceId: "c0-o1", targetId: "c0-o7", findAll: true, maxPaths: 100, maxDepth: 50 } },
       { tool: "catdoc_show_category", args: { categoryId: "cat-0", limit: 1000 } },
       { tool: "catdoc_show_functor", args: { functorId: "F0", limit: 1000 } },
-      { tool: "catdoc_trace", args: { sourceId: "c1-o7", direction: "backward", maxPaths: 100, maxDepth: 50 }, label: "catdoc_trace backward" },
+      {
+        tool: "catdoc_trace",
+        args: { sourceId: "c1-o7", direction: "backward", maxPaths: 100, maxDepth: 50 },
+        label: "catdoc_trace backward",
+      },
       { tool: "catdoc_coverage", args: { limit: 2000 } },
     ],
     every: async (server, dir) => {
