@@ -65,11 +65,13 @@ function morphismStep(ref: MorphismRef, categoryId: string): TraceStep {
   return { kind: "morphism", id: ref.id, name: ref.name, source: ref.source, target: ref.target, categoryId };
 }
 
-function pathSteps(path: TracePath): TraceStep[] {
+/** A path inside one category as the steps the dashboard and `catdoc trace --format json` show. */
+export function pathSteps(path: TracePath): TraceStep[] {
   return path.morphisms.map((ref) => morphismStep(ref, path.categoryId));
 }
 
-function crossStep(step: CrossStep): TraceStep {
+/** A functor or component step across categories, as the dashboard and the CLI show it. */
+export function crossStep(step: CrossStep): TraceStep {
   if (step.kind === "functor") {
     return {
       kind: "functor",

@@ -3,7 +3,7 @@
  * in its category and what covers it across functors, as JSON (steps shaped as the dashboard's
  * trace steps) and as text.
  */
-import type { TraceStep } from "../../dashboard/trace-view.js";
+import { crossStep, pathSteps, type TraceStep } from "../../dashboard/trace-view.js";
 import type { BackwardTraceResult } from "../../domain/trace/backward.js";
 import { oneLine } from "../text-width.js";
 import { arrow } from "./trace-text.js";
@@ -30,42 +30,14 @@ export function backwardView(result: BackwardTraceResult): BackwardView {
   const leadsTo = result.leadsTo.map((path) => ({
     objectId: path.objectIds[0] ?? "",
     categoryId: path.categoryId,
-    path: path.morphisms.map((m): TraceStep => ({
-      kind: "morphism",
-      id: m.id,
-      name: m.name,
-      source: m.source,
-      target: m.target,
-      categoryId: path.categoryId,
-    })),
+    path: pathSteps(path),
   }));
   const coveredBy = result.coveredBy.map((path) => {
     const first = path.steps[0];
     return {
       objectId: first?.fromObject ?? "",
       categoryId: first?.kind === "functor" ? first.fromCategory : result.categoryId,
-      path: path.steps.map((step): TraceStep =>
-        step.kind === "functor"
-          ? {
-              kind: "functor",
-              id: step.id,
-              name: step.name,
-              source: step.fromObject,
-              target: step.toObject,
-              categoryId: step.fromCategory,
-              toCategoryId: step.toCategory,
-            }
-          : {
-              kind: "naturalTransformation",
-              id: step.morphism.id,
-              name: step.morphism.name,
-              source: step.fromObject,
-              target: step.toObject,
-              categoryId: step.categoryId,
-              naturalTransformationId: step.id,
-              componentOf: step.componentOf,
-            },
-      ),
+      path: path.steps.map(crossStep),
     };
   });
   return {
