@@ -16,15 +16,14 @@ import { readdir } from "node:fs/promises";
 import { join, relative, sep } from "node:path";
 import { isCatDocError } from "./errors.js";
 import { frontmatterText, parseMarkdown, slugFromFileName } from "./frontmatter.js";
+import { MAX_DOCUMENT_BYTES, documentPathOf } from "./document-path.js";
 import type { CatDocModel, CatDocObject } from "./model.js";
 import type { ProjectPaths } from "./paths.js";
 import { readInsideRoot, resolveInsideRoot } from "./paths.js";
 
-export const DOCUMENT_PATH_KEYS = ["path", "filePath", "file", "document", "documentPath"] as const;
 const SKIPPED_DIRS = new Set(["node_modules", "dist", "build", "coverage"]);
 const MAX_FILES = 10_000;
 const MAX_DEPTH = 20;
-export const MAX_DOCUMENT_BYTES = 1024 * 1024;
 
 export type DocumentOrigin = "inline" | "metadata-path" | "frontmatter-id" | "file-name";
 
@@ -59,15 +58,6 @@ interface ScannedFile {
 
 function toPosix(root: string, absolute: string): string {
   return relative(root, absolute).split(sep).join("/");
-}
-
-/** The metadata path an object points to, if any. */
-export function documentPathOf(object: CatDocObject): string | undefined {
-  for (const key of DOCUMENT_PATH_KEYS) {
-    const value = object.metadata?.[key];
-    if (typeof value === "string" && value.trim() !== "") return value.trim();
-  }
-  return undefined;
 }
 
 async function readDocumentFile(

@@ -83,7 +83,8 @@ export type { CategoryCoverage, CoveragePercent, CoverageReport, CoverageStatus,
 
 export { frontmatterText, parseMarkdown, slugFromFileName } from "./frontmatter.js";
 export type { MarkdownDocument } from "./frontmatter.js";
-export { DOCUMENT_PATH_KEYS, MAX_DOCUMENT_BYTES, documentPathOf, loadDocuments } from "./documents.js";
+export { DOCUMENT_PATH_KEYS, MAX_DOCUMENT_BYTES, documentPathOf } from "./document-path.js";
+export { loadDocuments } from "./documents.js";
 export type { DocumentOrigin, DocumentProblem, DocumentSet, ObjectDocument } from "./documents.js";
 export { DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT, ObjectSearchIndex, tokenize } from "./search.js";
 export type { SearchHit, SearchOptions, SearchResult } from "./search.js";

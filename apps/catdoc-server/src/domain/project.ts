@@ -5,7 +5,6 @@
  * builds each of them once per version of the file.
  */
 import { basename } from "node:path";
-import { loadDocuments } from "./documents.js";
 import type { DocumentSet } from "./documents.js";
 import type { CatDocModel } from "./model.js";
 import type { ProjectPaths } from "./paths.js";
@@ -38,9 +37,11 @@ export class CatDocProject {
     return indexProject(this.model);
   }
 
-  /** The document of each object (read once). */
+  /** The document of each object (read once). Markdown and frontmatter parsing load with the first call. */
   documents(): Promise<DocumentSet> {
-    this.documentsPromise ??= loadDocuments(this.paths, this.model, this.settings.documentRoots);
+    this.documentsPromise ??= import("./documents.js").then(({ loadDocuments }) =>
+      loadDocuments(this.paths, this.model, this.settings.documentRoots),
+    );
     return this.documentsPromise;
   }
 

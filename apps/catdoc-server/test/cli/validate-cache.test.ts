@@ -44,6 +44,8 @@ describe("catdoc validate with the parsed-YAML cache", () => {
       expect(next.code).toBe(0);
       // The parser loaded here means the project was parsed again (or the read path imports it eagerly).
       expect([...next.sources]).not.toContain(PARSER);
+      // Nor the yaml package at all: change impact hashes documents without loading their parser.
+      expect([...next.packages]).not.toContain("yaml");
       expect(next.stdout).toBe(first.stdout);
       expect(next.stderr).toBe(first.stderr);
     }

@@ -8,7 +8,7 @@
  *   - the object's title, for an object without a document (or whose file cannot be read now:
  *     a deleted document reads as a change).
  */
-import { MAX_DOCUMENT_BYTES, documentPathOf } from "../documents.js";
+import { MAX_DOCUMENT_BYTES, documentPathOf } from "../document-path.js";
 import { documentHash } from "../content-hash.js";
 import type { CatDocModel, CatDocObject } from "../model.js";
 import { readInsideRoot, resolveInsideRoot } from "../paths.js";

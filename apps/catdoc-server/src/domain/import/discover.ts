@@ -13,7 +13,7 @@ import { lstat, readdir, realpath, stat } from "node:fs/promises";
 import { join, relative, sep } from "node:path";
 import { isPathInside } from "@local-mcp/core";
 import { CatDocInputError } from "../errors.js";
-import { MAX_DOCUMENT_BYTES } from "../documents.js";
+import { MAX_DOCUMENT_BYTES } from "../document-path.js";
 import { pathErrorFrom, resolveInsideRoot } from "../paths.js";
 import type { SkippedDocument } from "./types.js";
 

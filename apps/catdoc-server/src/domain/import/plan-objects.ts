@@ -14,7 +14,7 @@
  * document of another object is skipped rather than duplicated.
  */
 import { posix } from "node:path";
-import { documentPathOf } from "../documents.js";
+import { documentPathOf } from "../document-path.js";
 import { identityIdFor } from "../identity.js";
 import type { CatDocObject } from "../model.js";
 import type { CatDocProject } from "../project.js";

@@ -4,7 +4,7 @@
  * file name; frontmatter `domain`; frontmatter `tags`), a hash of its bytes, and its references.
  */
 import { documentHash } from "../content-hash.js";
-import { MAX_DOCUMENT_BYTES } from "../documents.js";
+import { MAX_DOCUMENT_BYTES } from "../document-path.js";
 import { frontmatterText, parseMarkdown, slugFromFileName } from "../frontmatter.js";
 import { readInsideRoot } from "../paths.js";
 import type { FoundFile } from "./discover.js";
