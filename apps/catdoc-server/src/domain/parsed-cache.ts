@@ -8,8 +8,12 @@
  * bytes and of the config.yaml text it was parsed from, and is used only when both equal those of
  * what the caller has just read (the same bytes it parses on a miss). It never serves a model made
  * by other code: the entry also names the schemas' fingerprint (./schema-fingerprint.ts), a format
- * version and the versions of the parser and of zod. The entry's own bytes carry their length
- * and sha256, so a truncated, corrupt or foreign file is ignored (and replaced by the next parse).
+ * version and the versions of the parser and of zod. The entry's data carries its length and an
+ * HMAC-SHA256 made with a secret of this user kept outside every project (`cacheSecretFile()`), so
+ * a truncated, corrupt or foreign file is ignored (and replaced by the next parse) — and so is an
+ * entry a project brings along: the cache sits in the project's folder, which may come from
+ * anyone, but only this user's own parses can make an entry it uses, so a planted one can never
+ * slip a model past the schemas.
  * Entries are written with core's writeFileAtomic (a reader sees a whole entry or none; concurrent
  * writers each write a whole one). One entry per project: the latest.
  *
@@ -20,9 +24,10 @@
  * cached.
  * Small files are not cached (parsing them costs less than the cache saves).
  */
-import { createHash } from "node:crypto";
+import { createHmac, randomBytes } from "node:crypto";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { homedir } from "node:os";
+import { dirname, join } from "node:path";
 import { deserialize, serialize } from "node:v8";
 import { writeFileAtomic } from "@local-mcp/core";
 import type { ProjectPaths } from "./paths.js";
@@ -30,7 +35,7 @@ import type { ProjectPaths } from "./paths.js";
 /** What the first line of an entry says it is. */
 export const PARSED_CACHE_FORMAT = "catdoc-parsed-yaml";
 /** Bumped whenever the entry's layout or the way the data is produced changes. */
-export const PARSED_CACHE_VERSION = 3;
+export const PARSED_CACHE_VERSION = 4;
 /**
  * The parser that produced the data (the `yaml` package this app bundles; a test checks it
  * against the installed one, so an upgrade invalidates older entries).
@@ -67,7 +72,8 @@ interface EntryHeader {
   key: ParsedCacheKey;
   encoding: "json" | "v8";
   payloadBytes: number;
-  payloadSha256: string;
+  /** HMAC-SHA256 (hex), with this user's secret, of the key, the encoding and the data. */
+  payloadMac: string;
 }
 
 /** `<root>/.catdoc/cache`: the folder (a `.gitignore` in it keeps it out of git). */
@@ -80,8 +86,45 @@ export function parsedCacheFile(paths: ProjectPaths): string {
   return join(parsedCacheDir(paths), "parsed-yaml.cache");
 }
 
-function sha256(bytes: Uint8Array): string {
-  return createHash("sha256").update(bytes).digest("hex");
+/** Where this user's cache secret lives: outside every project, so no project can bring it. */
+export function cacheSecretFile(): string {
+  return join(homedir(), ".cache", "local-mcp", "catdoc-cache.key");
+}
+
+const SECRET_TEXT = /^[0-9a-f]{64}$/;
+let secret: Promise<Buffer | undefined> | undefined;
+
+/** This user's secret (made on first use, readable by the user alone); undefined when it cannot be had: no cache then. */
+function cacheSecret(): Promise<Buffer | undefined> {
+  secret ??= (async () => {
+    const file = cacheSecretFile();
+    const read = async () => {
+      const text = (await readFile(file, "utf8")).trim();
+      return SECRET_TEXT.test(text) ? Buffer.from(text, "hex") : undefined;
+    };
+    try {
+      return await read();
+    } catch {
+      // None yet: make one. Two processes doing so at once each write a whole one; the later wins,
+      // and an entry made with the other is only a miss.
+    }
+    try {
+      await mkdir(dirname(file), { recursive: true, mode: 0o700 });
+      await writeFileAtomic(file, `${randomBytes(32).toString("hex")}\n`, { mode: 0o600 });
+      return await read();
+    } catch {
+      return undefined;
+    }
+  })();
+  return secret;
+}
+
+function mac(key: Buffer, header: Pick<EntryHeader, "key" | "encoding">, payload: Uint8Array): string {
+  return createHmac("sha256", key)
+    .update(JSON.stringify([header.key.category, header.key.config, header.key.schemas, header.encoding]))
+    .update("\n")
+    .update(payload)
+    .digest("hex");
 }
 
 function isHeader(value: unknown): value is EntryHeader {
@@ -92,7 +135,7 @@ function isHeader(value: unknown): value is EntryHeader {
     header.key !== null &&
     (header.encoding === "json" || header.encoding === "v8") &&
     typeof header.payloadBytes === "number" &&
-    typeof header.payloadSha256 === "string"
+    typeof header.payloadMac === "string"
   );
 }
 
@@ -152,7 +195,9 @@ export async function readParsedCache(paths: ProjectPaths, key: ParsedCacheKey):
     return undefined;
   }
   const payload = bytes.subarray(newline + 1);
-  if (payload.length !== header.payloadBytes || sha256(payload) !== header.payloadSha256) return undefined;
+  if (payload.length !== header.payloadBytes) return undefined;
+  const secretKey = await cacheSecret();
+  if (secretKey === undefined || mac(secretKey, header, payload) !== header.payloadMac) return undefined;
   try {
     const data: unknown = header.encoding === "json" ? JSON.parse(payload.toString("utf8")) : deserialize(payload);
     if (typeof data !== "object" || data === null || !("category" in data) || !("config" in data)) return undefined;
@@ -169,6 +214,8 @@ export async function readParsedCache(paths: ProjectPaths, key: ParsedCacheKey):
  */
 export async function writeParsedCache(paths: ProjectPaths, key: ParsedCacheKey, data: ParsedData): Promise<boolean> {
   try {
+    const secretKey = await cacheSecret();
+    if (secretKey === undefined) return false;
     const value = { category: data.category, config: data.config };
     const encoding = isExactJson(value) ? "json" : "v8";
     const payload = encoding === "json" ? Buffer.from(JSON.stringify(value), "utf8") : serialize(value);
@@ -180,7 +227,7 @@ export async function writeParsedCache(paths: ProjectPaths, key: ParsedCacheKey,
       key,
       encoding,
       payloadBytes: payload.length,
-      payloadSha256: sha256(payload),
+      payloadMac: mac(secretKey, { key, encoding }, payload),
     };
     const dir = parsedCacheDir(paths);
     // mkdir answers the folder's path only when it created it: then it gets its .gitignore.

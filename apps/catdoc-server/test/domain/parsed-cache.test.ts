@@ -6,6 +6,7 @@
  * replaced; errors carry the same positions with and without the cache; validation verdicts are
  * the same.
  */
+import { createHash } from "node:crypto";
 import { createRequire } from "node:module";
 import { mkdir, readFile, rm, stat, utimes, writeFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -150,6 +151,36 @@ describe("the parsed-YAML cache", () => {
     const next = new CatDocStore(root);
     expect((await next.load()).model).toEqual(expected);
     expect(next.parses).toEqual({ cache: 1, yaml: 0 });
+  });
+
+  it("does not use an entry a project brings: changed data with its length and checksum made consistent is ignored", async () => {
+    // The cache sits in the project's folder, which may come from anyone: only this user's own parses
+    // (their secret, outside every project) can make an entry that is used.
+    const { root } = await bigProject();
+    const expected = (await new CatDocStore(root).load()).model;
+    const file = join(root, ".catdoc", "cache", "parsed-yaml.cache");
+    const bytes = await readFile(file);
+    const newline = bytes.indexOf(0x0a);
+    const header = JSON.parse(bytes.subarray(0, newline).toString("utf8")) as Record<string, unknown>;
+    expect(header.encoding).toBe("json");
+    const title = /"title":"([^"]+)"/.exec(bytes.subarray(newline + 1).toString("utf8"))![1]!;
+    const forged = Buffer.from(
+      bytes
+        .subarray(newline + 1)
+        .toString("utf8")
+        .replace(`"title":"${title}"`, '"title":"planted"'),
+    );
+    // Whatever checksum the format carries, the forger can compute it: only a keyed one stops this.
+    const planted = {
+      ...header,
+      payloadBytes: forged.length,
+      ...("payloadSha256" in header ? { payloadSha256: createHash("sha256").update(forged).digest("hex") } : {}),
+    };
+    await writeFile(file, Buffer.concat([Buffer.from(`${JSON.stringify(planted)}\n`), forged]));
+    const store = new CatDocStore(root);
+    expect((await store.load()).model).toEqual(expected);
+    expect(store.parses).toEqual({ cache: 0, yaml: 1 });
+    expect(JSON.stringify((await new CatDocStore(root).load()).model)).not.toContain('"planted"');
   });
 
   it("does not use an entry made by other schemas, whatever it holds", async () => {
