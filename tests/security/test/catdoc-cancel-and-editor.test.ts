@@ -73,8 +73,11 @@ function errorOf(answer: ToolAnswer): { code?: string; message?: string; suggest
 }
 
 /** What catdoc leaves in .catdoc besides its two files: locks, lock candidates, temporary files. */
+/** What .catdoc holds besides the project's files and the parsed-YAML cache's entry (and .gitignore): locks, temporary files. */
 async function leftovers(root: string): Promise<string[]> {
-  return (await readdir(join(root, ".catdoc"))).filter((name) => name !== "category.yaml" && name !== "config.yaml");
+  const top = (await readdir(join(root, ".catdoc"))).filter((name) => !["category.yaml", "config.yaml", "cache"].includes(name));
+  const cache = await readdir(join(root, ".catdoc", "cache")).catch(() => []);
+  return [...top, ...cache.filter((name) => !["parsed-yaml.cache", ".gitignore"].includes(name)).map((name) => `cache/${name}`)];
 }
 
 describe("catdoc-mcp: a cancelled import", () => {
