@@ -5,25 +5,13 @@
  */
 import { readFile } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
-import { loadCatDocConfig } from "../../src/config.js";
-import { runCli } from "../../src/cli/program.js";
 import { categoryFile, editDocument, writeTraceProject } from "../domain/change-impact-fixture.js";
 import { useTempDirs } from "../domain/helpers.js";
+import { runInProcess } from "./run-in-process.js";
 
 const tempDir = useTempDirs();
 
-async function catdoc(root: string, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = "";
-  let stderr = "";
-  const code = await runCli(["--project", root, ...args], {
-    io: { stdout: { write: (text: string) => (stdout += text) }, stderr: { write: (text: string) => (stderr += text) } },
-    loadConfig: async () => loadCatDocConfig({ LOCAL_MCP_LOG_LEVEL: "silent" }, root),
-    cwd: root,
-    version: "0.0.0-test",
-    waitForStop: () => new Promise<string>(() => undefined),
-  });
-  return { code, stdout, stderr };
-}
+const catdoc = (root: string, ...args: string[]) => runInProcess(["--project", root, ...args], root);
 
 interface JsonReport {
   isValid: boolean;

@@ -3,31 +3,13 @@
  * `catdoc trace --reverse`, run in-process through runCli.
  */
 import { describe, expect, it } from "vitest";
-import { runCli } from "../../src/cli/program.js";
-import { loadCatDocConfig } from "../../src/config.js";
 import { COVERAGE_YAML } from "../domain/coverage-fixture.js";
 import { useTempDirs, writeProject } from "../domain/helpers.js";
+import { runInProcess } from "./run-in-process.js";
 
 const tempDir = useTempDirs();
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-async function run(args: string[], cwd: string): Promise<Run> {
-  let stdout = "";
-  let stderr = "";
-  const code = await runCli(args, {
-    io: { stdout: { write: (text: string) => (stdout += text) }, stderr: { write: (text: string) => (stderr += text) } },
-    loadConfig: async () => loadCatDocConfig({ LOCAL_MCP_LOG_LEVEL: "silent" }, cwd),
-    cwd,
-    version: "0.0.0",
-    waitForStop: () => new Promise(() => undefined),
-  });
-  return { code, stdout, stderr };
-}
+const run = (args: string[], cwd: string) => runInProcess(args, cwd);
 
 const project = async () => writeProject(await tempDir(), COVERAGE_YAML);
 

@@ -7,35 +7,14 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { loadCatDocConfig } from "../../src/config.js";
 import { browserCommand } from "../../src/cli/open-browser.js";
 import { adaptOriginalArguments } from "../../src/cli/original-flags.js";
-import { runCli } from "../../src/cli/program.js";
-import type { CliSetup } from "../../src/cli/program.js";
 import { copyExample, useTempDirs } from "../domain/helpers.js";
+import { runInProcess, type InProcessRun } from "./run-in-process.js";
 
 const tempDir = useTempDirs();
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs `catdoc args` in-process in `cwd` (no CATDOC_PROJECT_PATH); `extra` adds to the setup. */
-async function run(args: string[], cwd: string, extra: Partial<CliSetup> = {}): Promise<Run> {
-  let stdout = "";
-  let stderr = "";
-  const code = await runCli(args, {
-    io: { stdout: { write: (text: string) => (stdout += text) }, stderr: { write: (text: string) => (stderr += text) } },
-    loadConfig: async () => loadCatDocConfig({ LOCAL_MCP_LOG_LEVEL: "silent" }, cwd),
-    cwd,
-    version: "0.0.0",
-    waitForStop: () => new Promise(() => undefined),
-    ...extra,
-  });
-  return { code, stdout, stderr };
-}
+const run = runInProcess;
 
 /** What a long-running command waits for (SIGINT/SIGTERM in the bin), sent by the test. */
 function stopSignal(): { stop: (signal: string) => void; stopped: Promise<string> } {
@@ -45,7 +24,7 @@ function stopSignal(): { stop: (signal: string) => void; stopped: Promise<string
 }
 
 /** Both command lines print the same, with exit 0. */
-async function expectSame(original: string[], ours: string[], cwd: string): Promise<Run> {
+async function expectSame(original: string[], ours: string[], cwd: string): Promise<InProcessRun> {
   const theirs = await run(original, cwd);
   const mine = await run(ours, cwd);
   expect(theirs, original.join(" ")).toEqual(mine);
@@ -54,7 +33,7 @@ async function expectSame(original: string[], ours: string[], cwd: string): Prom
 }
 
 /** Bad usage: exit 2, nothing on stdout, one coded line on stderr matching `message`. */
-function expectUsage(result: Run, message: RegExp): void {
+function expectUsage(result: InProcessRun, message: RegExp): void {
   expect(result.code).toBe(2);
   expect(result.stdout).toBe("");
   expect(result.stderr).toMatch(/^catdoc: USAGE: [^\n]+ — see `catdoc --help` or `catdoc <command> --help`\n$/);
