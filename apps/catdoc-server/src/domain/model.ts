@@ -35,6 +35,11 @@ export const MorphismSchema = z.object({
   target: text,
   metadata,
   reviewed: optional(ReviewStampSchema),
+  /**
+   * The path this morphism composes, in path order: `[f, g]` declares it to be g∘f (`[f, g, h]`:
+   * h∘g∘f). It settles which of several parallel arrows a composite is (validate/composites.ts).
+   */
+  composite: optional(z.array(text).min(2, "a composite names at least two morphisms (the path f, g of g∘f)")),
 });
 
 export const CategorySchema = z.object({
