@@ -8,7 +8,12 @@ import { withToolErrors } from "./catdoc-tool.js";
 
 const input = lazySchema(() =>
   z.object({
-    ids: z.array(z.string().min(1)).min(1).max(1000).optional().describe("link ids: morphism id, functor/object or nt/object"),
+    ids: z
+      .array(z.string().min(1))
+      .min(1)
+      .max(1000)
+      .optional()
+      .describe("link ids (morphism, functor/object, nt/object) or a functor/nt id for its links"),
     all: z.boolean().optional().describe("every suspect and never-reviewed link"),
   }),
 );

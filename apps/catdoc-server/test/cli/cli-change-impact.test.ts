@@ -3,7 +3,8 @@
  * CLI's own program (runCli with captured stdout and stderr), on the requirements → design → tests
  * project of the domain tests.
  */
-import { readFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { categoryFile, editDocument, writeTraceProject } from "../domain/change-impact-fixture.js";
 import { useTempDirs } from "../domain/helpers.js";
@@ -65,7 +66,7 @@ describe("catdoc validate, review and diff", () => {
     await catdoc(root, "review", "--all");
     expect((await catdoc(root, "diff")).stdout).toBe("No document changed since the last review (15 links reviewed, 0 never reviewed).\n");
     await editDocument(root, "docs/req-audit.md");
-    const table = await catdoc(root, "diff");
+    const table = await catdoc(root, "diff", "--stat");
     expect(table.code).toBe(0);
     const lines = table.stdout.trimEnd().split("\n");
     expect(lines[0]).toMatch(/^DOCUMENT\s+PATH\s+REVIEWED\s+NOW\s+SUSPECT LINKS\s+THROUGH THEM$/);
@@ -82,6 +83,48 @@ describe("catdoc validate, review and diff", () => {
     expect(json.changedDocuments.map((d) => d.objectId)).toEqual(["req-audit"]);
     expect(json.changedDocuments[0]?.reviewed[0]).not.toBe(json.changedDocuments[0]?.current);
     expect(json.suspect.map((s) => s.id)).toContain("design-session-audit");
+  });
+
+  it("diff shows the text changed since the review (kept in .catdoc/reviewed/); a planted snapshot is not believed", async () => {
+    const root = await writeTraceProject(await tempDir());
+    await catdoc(root, "review", "--all");
+    await editDocument(root, "docs/req-audit.md", "A new clause.\u001b[2J\n");
+    const { stdout, code } = await catdoc(root, "diff");
+    expect(code).toBe(0);
+    const patch = stdout.slice(stdout.indexOf("\n===="));
+    expect(patch).toContain("--- docs/req-audit.md reviewed sha256:");
+    expect(patch).toContain("+++ docs/req-audit.md now sha256:");
+    expect(patch).toMatch(/^ The system supports audit\.$/m);
+    // The added line, with the terminal escape in the document neutralised.
+    expect(patch).toMatch(/^\+A new clause\. \[2J$/m);
+    expect(stdout).not.toContain("\u001b");
+    const json = JSON.parse((await catdoc(root, "diff", "--format", "json")).stdout) as {
+      changedDocuments: { objectId: string; diffs: { reviewed: string; patch: string | null }[] }[];
+    };
+    const diffs = json.changedDocuments[0]?.diffs ?? [];
+    expect(diffs).toHaveLength(1);
+    expect(diffs[0]?.patch).toContain("+A new clause.\u001b[2J");
+
+    // A snapshot replaced by other text (a forger cannot make it hash to its name) is ignored: the diff says the text is not kept.
+    const name = join(root, ".catdoc", "reviewed", `${diffs[0]?.reviewed.slice("sha256:".length)}.txt`);
+    await writeFile(name, "# Requirement: audit\n\nNothing to see.\n");
+    const planted = await catdoc(root, "diff");
+    expect(planted.stdout).toContain("req-audit: the text reviewed as sha256:");
+    expect(planted.stdout).toContain("is not kept");
+    expect(planted.stdout).not.toContain("Nothing to see");
+  });
+
+  it("review by functor id: its links that need a review; none left → CONFLICT, nothing written", async () => {
+    const root = await writeTraceProject(await tempDir());
+    const first = await catdoc(root, "review", "designs");
+    expect(first).toMatchObject({ code: 0, stderr: "" });
+    expect(first.stdout).toContain("Reviewed 3 links.");
+    expect(first.stdout).toMatch(/^designs\/req-login\s+mapping\s+req-login → design-login\s+unreviewed$/m);
+    const bytes = await readFile(categoryFile(root));
+    const again = await catdoc(root, "review", "designs");
+    expect(again).toMatchObject({ code: 1, stdout: "" });
+    expect(again.stderr).toMatch(/^catdoc: Nothing to review in 'designs'/);
+    expect(await readFile(categoryFile(root))).toEqual(bytes);
   });
 
   it("bad requests write nothing: usage errors exit 2, an unknown or a clean link exits 1 with one line", async () => {

@@ -12,7 +12,7 @@ export function registerReviewCommand({ program, action }: CommandRegistry): voi
   program
     .command("review")
     .description("mark links reviewed: record the hashes of the documents at their ends now (clears SUSPECT_LINK)")
-    .argument("[ids...]", "links: a morphism id, <functor>/<object> or <nt>/<object>")
+    .argument("[ids...]", "links: a morphism id, <functor>/<object> or <nt>/<object>; a functor or nt id: its links that need a review")
     .option("--all", "review every suspect link and every link never reviewed (records a baseline)")
     .addOption(formatOption(["table", "json"], "table"))
     .addHelpText(

@@ -1,7 +1,8 @@
 /** `catdoc review` and `catdoc diff` for the terminal, and diff's JSON. */
-import type { ChangeImpact, ReviewOutcome, SuspectLink } from "../../domain/change-impact/index.js";
+import type { ChangeImpact, DocumentTextDiff, ReviewOutcome, SuspectLink } from "../../domain/change-impact/index.js";
 import { impactCounts } from "../../domain/change-impact/index.js";
 import { renderTable } from "../table.js";
+import { safeText } from "../text-width.js";
 
 function plural(count: number, word: string): string {
   return `${count} ${word}${count === 1 ? "" : "s"}`;
@@ -27,8 +28,27 @@ function suspectJson(suspect: SuspectLink) {
   };
 }
 
-export function diffJson(impact: ChangeImpact) {
-  return { counts: impactCounts(impact), changedDocuments: impact.changedDocuments, suspect: impact.suspect.map(suspectJson) };
+/** `texts` (the text diffs) are added to their documents as `diffs: [{reviewed, patch}]` when given. */
+export function diffJson(impact: ChangeImpact, texts?: readonly DocumentTextDiff[]) {
+  const changedDocuments =
+    texts === undefined
+      ? impact.changedDocuments
+      : impact.changedDocuments.map((document) => ({
+          ...document,
+          diffs: texts.filter((t) => t.objectId === document.objectId).map((t) => ({ reviewed: t.reviewed, patch: t.patch })),
+        }));
+  return { counts: impactCounts(impact), changedDocuments, suspect: impact.suspect.map(suspectJson) };
+}
+
+/** The unified diffs after the table (document text is project content: control characters are removed). */
+export function renderTextDiffs(texts: readonly DocumentTextDiff[]): string {
+  return texts
+    .map((t) =>
+      t.patch === null
+        ? `\n${safeText(t.objectId)}: the text reviewed as ${t.reviewed} is not kept (reviewed before .catdoc/reviewed/ kept texts, or its snapshot is gone).\n`
+        : `\n${safeText(t.patch)}`,
+    )
+    .join("");
 }
 
 export function renderDiff(impact: ChangeImpact): string {

@@ -20,6 +20,8 @@ export interface DocumentHash {
   path: string | null;
   /** What was hashed. */
   from: "file" | "inline" | "title";
+  /** The bytes hashed, when asked for (`withText`): what review snapshots keep and `catdoc diff` compares. */
+  text?: Buffer;
 }
 
 /** Files read at once while hashing. */
@@ -64,11 +66,21 @@ export function modelDocumentHashes(model: CatDocModel): Map<string, DocumentHas
   return new Map(objectsOf(model).map((object) => [object.id, withoutFile(object)]));
 }
 
+function withTextOf(object: CatDocObject, known: DocumentHash): DocumentHash {
+  return { ...known, text: Buffer.from(known.from === "inline" ? (object.content ?? "") : object.title, "utf8") };
+}
+
 /**
  * Every object's document hash now (files read afresh; their places from the project's document
- * index) — or only those of `objectIds`, when given.
+ * index) — or only those of `objectIds`, when given; with the bytes hashed under `withText`.
  */
-export async function currentDocumentHashes(project: CatDocProject, objectIds?: ReadonlySet<string>): Promise<Map<string, DocumentHash>> {
+export async function currentDocumentHashes(
+  project: CatDocProject,
+  objectIds?: ReadonlySet<string>,
+  options: { withText?: boolean } = {},
+): Promise<Map<string, DocumentHash>> {
+  const noFile = (object: CatDocObject): DocumentHash =>
+    options.withText === true ? withTextOf(object, withoutFile(object)) : withoutFile(object);
   const objects = objectsOf(project.model).filter((object) => objectIds === undefined || objectIds.has(object.id));
   const hashes = new Map<string, DocumentHash>();
   const files: { object: CatDocObject; path: string }[] = [];
@@ -77,11 +89,11 @@ export async function currentDocumentHashes(project: CatDocProject, objectIds?: 
   const documents = needsScan ? (await project.documents()).byObject : undefined;
   for (const object of objects) {
     if (hasInlineContent(object)) {
-      hashes.set(object.id, withoutFile(object));
+      hashes.set(object.id, noFile(object));
       continue;
     }
     const path = documents?.get(object.id)?.path ?? documentPathOf(object);
-    if (path === undefined || path === null) hashes.set(object.id, withoutFile(object));
+    if (path === undefined || path === null) hashes.set(object.id, noFile(object));
     else files.push({ object, path });
   }
   const root = project.paths.root;
@@ -99,7 +111,8 @@ export async function currentDocumentHashes(project: CatDocProject, objectIds?: 
     );
     batch.forEach(({ object, path }, i) => {
       const bytes = read[i];
-      hashes.set(object.id, bytes === undefined ? withoutFile(object) : { hash: documentHash(bytes), path, from: "file" });
+      if (bytes === undefined) hashes.set(object.id, noFile(object));
+      else hashes.set(object.id, { hash: documentHash(bytes), path, from: "file", ...(options.withText === true ? { text: bytes } : {}) });
     });
   }
   return hashes;

@@ -6,9 +6,11 @@
  *   - a reviewed link whose ends are unchanged and that nothing makes suspect → CONFLICT;
  *   - a link suspect only through another one → CONFLICT naming the link to review (stamping
  *     it would record the same hashes and clear nothing).
- * A link never reviewed may always be reviewed (that records its baseline). `all` reviews
+ * A link never reviewed may always be reviewed (that records its baseline). A functor or natural
+ * transformation id stands for its links that need a review (CONFLICT when none does). `all` reviews
  * every directly suspect and every unreviewed link; the links suspect through them clear with
- * them. Hashes are taken under the store's lock, so the stamps match the documents checked.
+ * them. Hashes are taken under the store's lock, so the stamps match the documents checked; the
+ * texts stamped are kept as snapshots (snapshots.ts) for `catdoc diff`.
  */
 import { CatDocError } from "../errors.js";
 import type { CatDocProject } from "../project.js";
@@ -18,11 +20,12 @@ import { currentDocumentHashes } from "./document-hashes.js";
 import { indexProject } from "../project-index.js";
 import { projectLinks } from "./links.js";
 import type { ChangeLink } from "./links.js";
+import { saveSnapshots } from "./snapshots.js";
 import { findSuspectLinks, stampNow } from "./suspect.js";
 import type { ChangeImpact } from "./suspect.js";
 
 export interface ReviewRequest {
-  /** Link ids (`f`, `F/A`, `η/A`); or `all`. */
+  /** Link ids (`f`, `F/A`, `η/A`), or a functor or NT id (its links that need a review); or `all`. */
   ids?: readonly string[];
   all?: boolean;
 }
@@ -52,6 +55,10 @@ function stampTarget(link: ChangeLink): StampTarget {
   return { kind: "component", naturalTransformationId: link.naturalTransformationId ?? "", objectId: link.objectId ?? "" };
 }
 
+function isStructureId(links: readonly ChangeLink[], id: string): boolean {
+  return links.some((l) => l.functorId === id || l.naturalTransformationId === id);
+}
+
 /** Which links the request names, checked against the current impact; throws before any write. */
 export function linksToReview(impact: ChangeImpact, allLinks: readonly ChangeLink[], request: ReviewRequest): ChangeLink[] {
   const suspect = new Map(impact.suspect.map((s) => [s.link.id, s]));
@@ -63,6 +70,22 @@ export function linksToReview(impact: ChangeImpact, allLinks: readonly ChangeLin
   const chosen: ChangeLink[] = [];
   for (const id of new Set(request.ids ?? [])) {
     const link = byId.get(id);
+    if (link === undefined && isStructureId(allLinks, id)) {
+      // A functor or natural transformation id: its links that need a review (suspect at their own ends, or never reviewed).
+      const own = allLinks.filter(
+        (l) =>
+          (l.functorId === id || l.naturalTransformationId === id) &&
+          (l.reviewed === undefined || (suspect.get(l.id)?.changed.length ?? 0) > 0),
+      );
+      if (own.length === 0) {
+        throw new CatDocError("CONFLICT", `Nothing to review in '${id}': each of its links is reviewed and its documents are unchanged`, {
+          details: { id, reason: "not-suspect" },
+          suggestion: "Review only suspect links (SUSPECT_LINK in `catdoc validate`, or `catdoc diff`); nothing was written.",
+        });
+      }
+      chosen.push(...own);
+      continue;
+    }
     if (link === undefined) {
       throw new CatDocError(
         "NOT_FOUND",
@@ -97,13 +120,13 @@ export function linksToReview(impact: ChangeImpact, allLinks: readonly ChangeLin
     }
     chosen.push(link);
   }
-  return chosen;
+  return [...new Set(chosen)];
 }
 
 /** Stamps the links `request` names (see the file comment); nothing is written when a check fails. */
 export async function reviewLinks(store: CatDocStore, request: ReviewRequest, options: EditOptions = {}): Promise<ReviewOutcome> {
   const edit = await store.edit(async (editor, project: CatDocProject) => {
-    const hashes = await currentDocumentHashes(project);
+    const hashes = await currentDocumentHashes(project, undefined, { withText: true });
     const impact = findSuspectLinks(project.index, hashes);
     const chosen = linksToReview(impact, projectLinks(project.index), request);
     const reviewed: ReviewedLink[] = [];
@@ -120,6 +143,11 @@ export async function reviewLinks(store: CatDocStore, request: ReviewRequest, op
         was: link.reviewed === undefined ? "unreviewed" : "suspect",
       });
     }
+    const ends = new Set(reviewed.flatMap((link) => [link.source, link.target]));
+    await saveSnapshots(
+      project.paths,
+      [...ends].flatMap((id) => hashes.get(id) ?? []),
+    );
     const after = findSuspectLinks(indexProject(editor.model), hashes);
     const still = new Set(after.suspect.map((s) => s.link.id));
     const stamped = new Set(reviewed.map((r) => r.id));
