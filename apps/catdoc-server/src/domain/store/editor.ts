@@ -20,7 +20,22 @@ import type {
   RemoveOptions,
   UpsertOutcome,
 } from "./edit-inputs.js";
+import {
+  addMorphismWithFields,
+  removeCategory,
+  removeFunctor,
+  removeNaturalTransformation,
+  setComponent,
+  setFunctorMapping,
+  updateCategory,
+  updateFunctor,
+  updateMorphism,
+  updateNaturalTransformation,
+} from "./edit-authoring.js";
+import type { FunctorPatch, MorphismPatch, NaturalTransformationPatch } from "./edit-authoring.js";
 import { addObject, removeObject, updateObject, upsertObject } from "./edit-objects.js";
+import { renameId } from "./edit-rename.js";
+import type { RenameKind, RenamedId } from "./edit-rename.js";
 import { setReviewStamp } from "./edit-reviews.js";
 import type { StampTarget } from "./edit-reviews.js";
 import { EditState } from "./edit-state.js";
@@ -107,6 +122,59 @@ export class CategoryEditor {
 
   addNaturalTransformation(nt: NewNaturalTransformation): void {
     addNaturalTransformation(this.state, nt);
+  }
+
+  /** Returns whether anything changed. */
+  updateCategory(categoryId: string, patch: { name?: string }): boolean {
+    return updateCategory(this.state, categoryId, patch);
+  }
+
+  /** With objects in it or functors on it, only with cascade (which removes them too). */
+  removeCategory(categoryId: string, options?: RemoveOptions): RemovalReport {
+    return removeCategory(this.state, categoryId, options);
+  }
+
+  /** A morphism whose fields pass the model's schema (composite included). */
+  addMorphismWithFields(categoryId: string, fields: Record<string, unknown>): void {
+    addMorphismWithFields(this.state, categoryId, fields);
+  }
+
+  /** Returns whether anything changed; null removes a field. */
+  updateMorphism(morphismId: string, patch: MorphismPatch): boolean {
+    return updateMorphism(this.state, morphismId, patch);
+  }
+
+  /** Name and mapping entries (a null value removes one); returns whether anything changed. */
+  updateFunctor(functorId: string, patch: FunctorPatch): boolean {
+    return updateFunctor(this.state, functorId, patch);
+  }
+
+  /** Natural transformations on it go only with cascade. */
+  removeFunctor(functorId: string, options?: RemoveOptions): RemovalReport {
+    return removeFunctor(this.state, functorId, options);
+  }
+
+  /** Sets (null: removes) the image of a source object or morphism; returns whether anything changed. */
+  setFunctorMapping(functorId: string, from: string, to: string | null): boolean {
+    return setFunctorMapping(this.state, functorId, from, to);
+  }
+
+  updateNaturalTransformation(ntId: string, patch: NaturalTransformationPatch): boolean {
+    return updateNaturalTransformation(this.state, ntId, patch);
+  }
+
+  removeNaturalTransformation(ntId: string): RemovalReport {
+    return removeNaturalTransformation(this.state, ntId);
+  }
+
+  /** Sets (null: removes) the component η_A; returns whether anything changed. */
+  setComponent(ntId: string, objectId: string, morphismId: string | null): boolean {
+    return setComponent(this.state, ntId, objectId, morphismId);
+  }
+
+  /** Renames an id everywhere it is used (edit-rename.ts); returns the ids renamed. */
+  rename(kind: RenameKind, from: string, to: string): RenamedId[] {
+    return renameId(this.state, kind, from, to);
   }
 
   /** Records the review of a link (its ends' document hashes); returns whether anything changed. */
