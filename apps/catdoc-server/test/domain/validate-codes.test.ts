@@ -34,6 +34,13 @@ const hashOf = (title: string) =>
     naturalTransformations: [],
   }).get("o")!.hash;
 const D = (m: CatDocModel) => m.categories[1]!;
+/** The valid model with a second arrow r2: x → z parallel to r = q∘p (declared so with `declared`). */
+function parallel(declared: boolean): CatDocModel {
+  return edited((m) => {
+    D(m).morphisms.push({ id: "r2", name: "r2", source: "x", target: "z" });
+    if (declared) D(m).morphisms.find((x) => x.id === "r")!.composite = ["p", "q"];
+  });
+}
 const F = (m: CatDocModel) => m.functors[0]!;
 const eta = (m: CatDocModel) => m.naturalTransformations[0]!;
 
@@ -160,6 +167,60 @@ const cases: Case[] = [
       morphismIds: ["f", "g"],
       objectIds: ["a", "b", "c"],
     },
+  },
+  {
+    code: "AMBIGUOUS_COMPOSITION",
+    failing: parallel(false),
+    expected: {
+      severity: "warning",
+      categoryId: "D",
+      morphismIds: ["p", "q"],
+      objectIds: ["x", "y", "z"],
+      candidateIds: ["r", "r2"],
+      message: "Ambiguous composition: q∘p (x → z) could be any of 'r', 'r2'; declare composite: [p, q] on one of them",
+    },
+    passing: parallel(true),
+  },
+  {
+    code: "FUNCTOR_COMPOSITION",
+    // q∘p is declared to be r; F maps h = g∘f to the parallel r2.
+    failing: edited((m) => {
+      Object.assign(m, parallel(true));
+      F(m).morphismMapping["h"] = "r2";
+    }),
+    expected: { severity: "error", functorId: "F", categoryId: "C", morphismId: "h", morphismIds: ["f", "g"], candidateIds: ["r"] },
+    passing: parallel(true),
+  },
+  {
+    code: "FUNCTOR_COMPOSITION_AMBIGUOUS",
+    failing: parallel(false),
+    expected: { severity: "warning", functorId: "F", morphismId: "h", morphismIds: ["f", "g"], candidateIds: ["r", "r2"] },
+    passing: parallel(true),
+  },
+  {
+    code: "COMPOSITE_UNKNOWN_MORPHISM",
+    failing: edited((m) => (C(m).morphisms.find((x) => x.id === "h")!.composite = ["f", "nope"])),
+    expected: { severity: "error", categoryId: "C", morphismId: "h", morphismIds: ["f", "nope"] },
+    passing: edited((m) => (C(m).morphisms.find((x) => x.id === "h")!.composite = ["f", "g"])),
+  },
+  {
+    code: "COMPOSITE_NOT_COMPOSABLE",
+    failing: edited((m) => (C(m).morphisms.find((x) => x.id === "h")!.composite = ["g", "f"])),
+    expected: { severity: "error", categoryId: "C", morphismId: "h", morphismIds: ["g", "f"] },
+  },
+  {
+    code: "COMPOSITE_ENDPOINT_MISMATCH",
+    failing: edited((m) => (C(m).morphisms.find((x) => x.id === "f")!.composite = ["f", "g"])),
+    expected: { severity: "error", categoryId: "C", morphismId: "f", morphismIds: ["f", "g"] },
+  },
+  {
+    code: "COMPOSITE_CONFLICT",
+    failing: edited((m) => {
+      C(m).morphisms.find((x) => x.id === "h")!.composite = ["f", "g"];
+      C(m).morphisms.push({ id: "h2", name: "h2", source: "a", target: "c", composite: ["f", "g"] });
+      for (const functor of m.functors) functor.morphismMapping["h2"] = "r";
+    }),
+    expected: { severity: "error", categoryId: "C", morphismId: "h2", morphismIds: ["h", "h2"] },
   },
   {
     code: "SUSPECT_LINK",

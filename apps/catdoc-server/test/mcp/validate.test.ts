@@ -44,7 +44,7 @@ describe("catdoc_validate", () => {
     ]);
     // full: every check the project scope runs, with its severity and meaning.
     const checks = full.checks as Record<string, string>;
-    expect(Object.keys(checks)).toHaveLength(19);
+    expect(Object.keys(checks)).toHaveLength(26); // 19, then the composite, composition and ambiguity checks (issue 17 item 4)
     expect(checks).toMatchObject({
       SUSPECT_LINK: expect.stringMatching(/^warning: A reviewed link/),
       MISSING_COMPOSITION: expect.stringMatching(/^warning: .*composable/),

@@ -1,20 +1,22 @@
 /**
  * Checks of one category: duplicate ids, identities, endpoints and composition closure.
  *
- * Composition closure is a warning, as in the original tool: for every composable pair of
- * non-identity arrows f: A → B, g: B → C with no morphism A → C at all. In CatDoc's reading
- * there is at most one arrow of each meaning between two documents, so "some morphism A → C"
- * is what "g∘f is defined" can ask of a file. Endomorphisms are skipped: composing with one
- * always lands on an arrow that already exists (f itself, or g).
+ * Composition is exact (composites.ts): for every composable pair of non-identity arrows
+ * f: A → B, g: B → C, g∘f is the morphism declaring `composite: [f, g]`, else the only arrow
+ * A → C. Several parallel arrows A → C and no declaration is AMBIGUOUS_COMPOSITION; no arrow at
+ * all is MISSING_COMPOSITION (a warning, as in the original tool). Endomorphisms f or g are
+ * skipped: composing with one lands on an arrow that already exists (f itself, or g).
  *
  * EMPTY_CATEGORY is a category without objects (the original warned when it had neither
  * objects nor morphisms and then skipped it; morphisms without objects are UNDEFINED_ENDPOINT
  * errors here). Object and morphism ids are unique across the project, since tools and
  * resources address them by id alone; DUPLICATE_ID is reported on every repeated definition.
  */
-import { hasArrow } from "../project-index.js";
-import type { CategoryIndex, Occurrence, ProjectIndex } from "../project-index.js";
 import { identityIdFor } from "../identity.js";
+import type { Morphism } from "../model.js";
+import { arrowKey } from "../project-index.js";
+import type { CategoryIndex, Occurrence, ProjectIndex } from "../project-index.js";
+import { checkCompositeDeclarations, resolveComposite } from "./composites.js";
 import type { IssueCollector } from "./issues.js";
 
 export function checkCategory(index: ProjectIndex, entry: CategoryIndex, out: IssueCollector): void {
@@ -62,19 +64,50 @@ export function checkCategory(index: ProjectIndex, entry: CategoryIndex, out: Is
   checkCompositions(entry, out);
 }
 
+/**
+ * Every composable pair of non-identity arrows, resolved as in composites.ts. A missing arrow
+ * A → C is one violation however many pairs need it: one MISSING_COMPOSITION per (A, C), naming
+ * every such pair (`pairs` when there are several). An ambiguous pair needs its own declaration:
+ * one AMBIGUOUS_COMPOSITION per pair, naming the candidates.
+ */
 function checkCompositions(entry: CategoryIndex, out: IssueCollector): void {
   const categoryId = entry.category.id;
+  checkCompositeDeclarations(entry, out);
+  const missing = new Map<string, [Morphism, Morphism][]>();
   for (const f of entry.category.morphisms) {
     if (f.source === f.target || !entry.objects.has(f.source) || !entry.objects.has(f.target)) continue;
     for (const g of entry.outgoing.get(f.target) ?? []) {
       if (g.source === g.target || !entry.objects.has(g.target)) continue;
-      if (hasArrow(entry, f.source, g.target)) continue;
-      out.add("MISSING_COMPOSITION", `Missing composition: ${g.id}∘${f.id} (${f.source} → ${g.target})`, {
-        categoryId,
-        morphismIds: [f.id, g.id],
-        objectIds: [f.source, f.target, g.target],
-      });
+      const composite = resolveComposite(entry, f, g);
+      if (composite.kind === "missing") {
+        const key = arrowKey(f.source, g.target);
+        const pairs = missing.get(key);
+        if (pairs === undefined) missing.set(key, [[f, g]]);
+        else pairs.push([f, g]);
+      } else if (composite.kind === "ambiguous") {
+        const names = composite.candidates.map((m) => `'${m.id}'`).join(", ");
+        out.add(
+          "AMBIGUOUS_COMPOSITION",
+          `Ambiguous composition: ${g.id}∘${f.id} (${f.source} → ${g.target}) could be any of ${names}; declare composite: [${f.id}, ${g.id}] on one of them`,
+          {
+            categoryId,
+            morphismIds: [f.id, g.id],
+            objectIds: [f.source, f.target, g.target],
+            candidateIds: composite.candidates.map((m) => m.id),
+          },
+        );
+      }
     }
+  }
+  for (const pairs of missing.values()) {
+    const [f, g] = pairs[0] as [Morphism, Morphism];
+    const names = pairs.map(([a, b]) => `${b.id}∘${a.id}`).join(", ");
+    out.add("MISSING_COMPOSITION", `Missing composition: ${names} (${f.source} → ${g.target})`, {
+      categoryId,
+      morphismIds: [f.id, g.id],
+      objectIds: [f.source, f.target, g.target],
+      pairs: pairs.length > 1 ? pairs.map(([a, b]) => [a.id, b.id]) : undefined,
+    });
   }
 }
 

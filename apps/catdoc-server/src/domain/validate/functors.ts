@@ -1,11 +1,14 @@
 /**
  * Checks of one functor F: C → D. Objects and morphisms of C must all be mapped into D, F(f)
- * must go F(source f) → F(target f), and F(id_A) must be the identity of F(A). With at most one
- * arrow of each meaning between two documents, endpoint coherence plus identity preservation
- * is what composition preservation (F(g∘f) = F(g)∘F(f)) asks of a file.
+ * must go F(source f) → F(target f), F(id_A) must be the identity of F(A), and F(g∘f) must be
+ * F(g)∘F(f) with composites resolved exactly (functor-composition.ts). Each bad mapping is
+ * reported once: a morphism whose end is mapped outside D is not also a mismatch, nor is an
+ * identity's misplaced image also an unpreserved identity.
  */
 import type { Functor } from "../model.js";
 import type { CategoryIndex, ProjectIndex } from "../project-index.js";
+import { checkFunctorComposition } from "./functor-composition.js";
+import { candidateImages, candidatesClause } from "./candidate-images.js";
 import type { IssueCollector } from "./issues.js";
 
 export function checkFunctor(index: ProjectIndex, functor: Functor, position: number, out: IssueCollector): void {
@@ -36,6 +39,7 @@ export function checkFunctor(index: ProjectIndex, functor: Functor, position: nu
   checkObjectMapping(functor, source, target, out);
   checkMorphismMapping(functor, source, target, out);
   checkIdentities(functor, source, target, out);
+  checkFunctorComposition(functor, source, target, out);
 }
 
 function checkObjectMapping(functor: Functor, source: CategoryIndex, target: CategoryIndex, out: IssueCollector): void {
@@ -74,11 +78,18 @@ function checkMorphismMapping(functor: Functor, source: CategoryIndex, target: C
   for (const morphism of source.morphisms.values()) {
     const imageId = functor.morphismMapping[morphism.id];
     if (imageId === undefined) {
-      out.add("FUNCTOR_UNMAPPED_MORPHISM", `Functor '${functorId}' does not map morphism '${morphism.id}' of category '${categoryId}'`, {
-        functorId,
-        categoryId,
-        morphismId: morphism.id,
-      });
+      const candidates = candidateImages(functor, source, target, morphism);
+      const clause = candidatesClause(candidates, functor.objectMapping[morphism.source], functor.objectMapping[morphism.target]);
+      out.add(
+        "FUNCTOR_UNMAPPED_MORPHISM",
+        `Functor '${functorId}' does not map morphism '${morphism.id}' of category '${categoryId}'${clause}`,
+        {
+          functorId,
+          categoryId,
+          morphismId: morphism.id,
+          ...(candidates.kind === "candidates" ? { candidateIds: candidates.ids } : {}),
+        },
+      );
       continue;
     }
     const image = target.morphisms.get(imageId);
@@ -92,7 +103,8 @@ function checkMorphismMapping(functor: Functor, source: CategoryIndex, target: C
     }
     const fromImage = functor.objectMapping[morphism.source];
     const toImage = functor.objectMapping[morphism.target];
-    if (fromImage === undefined || toImage === undefined) continue;
+    // An end unmapped or mapped outside D is reported once, as that object's mapping.
+    if (fromImage === undefined || toImage === undefined || !target.objects.has(fromImage) || !target.objects.has(toImage)) continue;
     if (image.source !== fromImage || image.target !== toImage) {
       out.add(
         "FUNCTOR_MORPHISM_MISMATCH",
@@ -117,13 +129,16 @@ function checkIdentities(functor: Functor, source: CategoryIndex, target: Catego
   for (const [objectId, identity] of source.identities) {
     const imageId = functor.morphismMapping[identity.id];
     const objectImage = functor.objectMapping[objectId];
-    if (imageId === undefined || objectImage === undefined || !target.morphisms.has(imageId)) continue;
+    const image = imageId === undefined ? undefined : target.morphisms.get(imageId);
+    if (image === undefined || objectImage === undefined) continue;
+    // An image that is not even an endomorphism of F(A) is FUNCTOR_MORPHISM_MISMATCH already.
+    if (image.source !== objectImage || image.target !== objectImage) continue;
     const expected = target.identities.get(objectImage);
-    if (expected !== undefined && expected.id !== imageId) {
+    if (expected !== undefined && expected.id !== image.id) {
       out.add(
         "FUNCTOR_IDENTITY_NOT_PRESERVED",
-        `Functor '${functor.id}' does not preserve identity for object '${objectId}': F(${identity.id}) = '${imageId}' is not the identity '${expected.id}' of '${objectImage}'`,
-        { functorId: functor.id, categoryId: source.category.id, objectId, morphismId: identity.id, morphismIds: [identity.id, imageId] },
+        `Functor '${functor.id}' does not preserve identity for object '${objectId}': F(${identity.id}) = '${image.id}' is not the identity '${expected.id}' of '${objectImage}'`,
+        { functorId: functor.id, categoryId: source.category.id, objectId, morphismId: identity.id, morphismIds: [identity.id, image.id] },
       );
     }
   }

@@ -21,7 +21,11 @@ export const VALIDATION_CHECKS = {
     description:
       "The object mapping sends an object to one that is not in the target category (or maps an id that is not in the source category).",
   },
-  FUNCTOR_UNMAPPED_MORPHISM: { severity: "error", description: "A morphism of the source category has no image under the functor." },
+  FUNCTOR_UNMAPPED_MORPHISM: {
+    severity: "error",
+    description:
+      "A morphism of the source category has no image under the functor; candidateIds names the target arrows between its mapped endpoints.",
+  },
   FUNCTOR_UNKNOWN_MORPHISM: {
     severity: "error",
     description:
@@ -29,6 +33,20 @@ export const VALIDATION_CHECKS = {
   },
   FUNCTOR_MORPHISM_MISMATCH: { severity: "error", description: "F(f) does not go F(source f) → F(target f)." },
   FUNCTOR_IDENTITY_NOT_PRESERVED: { severity: "error", description: "F(id_A) is not the identity of F(A)." },
+  FUNCTOR_COMPOSITION: {
+    severity: "error",
+    description: "F(g∘f) is not F(g)∘F(f): the functor maps a composite to another arrow than the composite of the images.",
+  },
+  COMPOSITE_UNKNOWN_MORPHISM: {
+    severity: "error",
+    description: "A morphism's composite: [f, g, …] names an id that is not a morphism of its category.",
+  },
+  COMPOSITE_NOT_COMPOSABLE: {
+    severity: "error",
+    description: "A morphism's composite path does not compose (an arrow does not start where the one before it ends).",
+  },
+  COMPOSITE_ENDPOINT_MISMATCH: { severity: "error", description: "A morphism's composite path does not go from its source to its target." },
+  COMPOSITE_CONFLICT: { severity: "error", description: "Two morphisms declare the same composite: [f, g]." },
   NT_UNKNOWN_FUNCTOR: { severity: "error", description: "A natural transformation's source or target functor does not exist." },
   NT_FUNCTOR_MISMATCH: { severity: "error", description: "The two functors do not share source and target categories." },
   NT_MISSING_COMPONENT: { severity: "error", description: "An object A of the functors' source category has no component η_A." },
@@ -39,7 +57,19 @@ export const VALIDATION_CHECKS = {
   },
   NT_COMPONENT_TYPE: { severity: "error", description: "η_A does not go F(A) → G(A)." },
   EMPTY_CATEGORY: { severity: "warning", description: "A category has no objects." },
-  MISSING_COMPOSITION: { severity: "warning", description: "A composable non-identity pair f: A → B, g: B → C has no morphism A → C." },
+  MISSING_COMPOSITION: {
+    severity: "warning",
+    description: "No morphism A → C for composable non-identity pairs f: A → B, g: B → C (one item per A → C, naming every pair).",
+  },
+  AMBIGUOUS_COMPOSITION: {
+    severity: "warning",
+    description: "Several parallel arrows A → C could be g∘f and none declares composite: [f, g].",
+  },
+  FUNCTOR_COMPOSITION_AMBIGUOUS: {
+    severity: "warning",
+    description:
+      "F(g)∘F(f) is ambiguous in the target category (parallel arrows, no declared composite), so F(g∘f) = F(g)∘F(f) cannot be checked.",
+  },
   NT_SQUARE_OPEN: {
     severity: "warning",
     description: "For f: A → B, there is no morphism F(A) → G(B) for η_B∘F(f) and G(f)∘η_A to compose to.",
@@ -70,6 +100,14 @@ export interface IssueIds {
   objectIds?: string[];
   /** Further morphisms (MISSING_COMPOSITION: [f, g], the path order of g∘f). */
   morphismIds?: string[];
+  /** Every pair [f, g] an item stands for, when there are several (MISSING_COMPOSITION per A → C, FUNCTOR_COMPOSITION per F(h)). */
+  pairs?: string[][];
+  /**
+   * AMBIGUOUS_COMPOSITION, FUNCTOR_COMPOSITION_AMBIGUOUS: the parallel arrows g∘f (or F(g)∘F(f))
+   * could be; FUNCTOR_COMPOSITION: [F(g)∘F(f)], the arrow F(g∘f) should be; FUNCTOR_UNMAPPED_MORPHISM:
+   * the target arrows F(f) may be (candidate-images.ts), empty when none exists yet.
+   */
+  candidateIds?: string[];
   /** SUSPECT_LINK: the link (`f`, `F/A`, `η/A`; change-impact/links.ts) and the objects whose documents changed. */
   linkId?: string;
   documentIds?: string[];

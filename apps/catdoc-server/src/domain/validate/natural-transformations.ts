@@ -71,7 +71,8 @@ export function checkNaturalTransformation(index: ProjectIndex, nt: NaturalTrans
     }
     const from = F.objectMapping[objectId];
     const to = G.objectMapping[objectId];
-    if (from === undefined || to === undefined) continue; // FUNCTOR_UNMAPPED_OBJECT
+    // FUNCTOR_UNMAPPED_OBJECT or FUNCTOR_UNKNOWN_OBJECT: the functor's mapping is reported, once.
+    if (from === undefined || to === undefined || !D.objects.has(from) || !D.objects.has(to)) continue;
     if (component.source !== from || component.target !== to) {
       out.add(
         "NT_COMPONENT_TYPE",

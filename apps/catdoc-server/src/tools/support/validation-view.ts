@@ -60,6 +60,8 @@ const IssueOutput = lazySchema(() =>
     morphismIds: z.array(z.string()).optional(),
     linkId: z.string().optional(),
     documentIds: z.array(z.string()).optional(),
+    pairs: z.array(z.array(z.string())).optional(),
+    candidateIds: z.array(z.string()).optional(),
     message: z.string().optional(),
     severity: z.enum(["error", "warning"]).optional(),
   }),
@@ -95,7 +97,16 @@ export type ValidationScope = z.infer<ReturnType<typeof ScopeOutput>>;
 /** The checks each scope runs (DUPLICATE_ID guards the ids of everything checked). */
 const SCOPE_CHECKS: Record<ValidationScope["kind"], readonly ValidationCode[]> = {
   project: VALIDATION_CODES,
-  category: ["DUPLICATE_ID", "MISSING_IDENTITY", "UNDEFINED_ENDPOINT", "EMPTY_CATEGORY", "MISSING_COMPOSITION", "SUSPECT_LINK"],
+  category: [
+    "DUPLICATE_ID",
+    "MISSING_IDENTITY",
+    "UNDEFINED_ENDPOINT",
+    ...VALIDATION_CODES.filter((code) => code.startsWith("COMPOSITE_")),
+    "EMPTY_CATEGORY",
+    "MISSING_COMPOSITION",
+    "AMBIGUOUS_COMPOSITION",
+    "SUSPECT_LINK",
+  ],
   functor: VALIDATION_CODES.filter((code) => code === "DUPLICATE_ID" || code.startsWith("FUNCTOR_")),
   naturalTransformation: VALIDATION_CODES.filter((code) => code === "DUPLICATE_ID" || code.startsWith("NT_")),
 };
