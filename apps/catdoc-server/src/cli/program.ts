@@ -17,6 +17,7 @@ import { CommandContext } from "./command-context.js";
 import { registerCoverageCommand } from "./commands/coverage.js";
 import { registerDashboardCommand } from "./commands/dashboard.js";
 import { registerDiffCommand } from "./commands/diff.js";
+import { registerExportCommand } from "./commands/export.js";
 import { registerGraphCommand } from "./commands/graph.js";
 import { registerImportCommand } from "./commands/import.js";
 import { registerInitCommand } from "./commands/init.js";
@@ -120,6 +121,7 @@ export function createProgram(setup: CliSetup, state: { exitCode: number }): Com
   registerSearchCommand(registry);
   registerTraceCommand(registry);
   registerCoverageCommand(registry);
+  registerExportCommand(registry);
   registerGraphCommand(registry);
   registerDashboardCommand(registry);
   registerMcpCommand(registry);
