@@ -1,8 +1,6 @@
 import { DESTRUCTIVE_IDEMPOTENT, eachAtLevel, lazySchema, LeveledResponse } from "@local-mcp/core";
 import type { ToolDefinition } from "@local-mcp/core";
 import { z } from "zod";
-import { CatDocInputError } from "../domain/errors.js";
-import type { CatDocProject } from "../domain/index.js";
 import type { ImportedObject } from "../domain/import/index.js";
 import type { ProjectAccess } from "../project-access.js";
 import { withToolErrors } from "./catdoc-tool.js";
@@ -10,34 +8,29 @@ import { limitInput } from "./support/paging.js";
 import { MetadataOutput } from "./support/schemas.js";
 
 const SHOWN = { defaultLimit: 100, maxLimit: 1000 };
-/** The category an import into a project without categories creates. */
-export const DEFAULT_IMPORT_CATEGORY = { id: "documents", name: "Documents" };
+const SPELLING = { categoryId: "categoryId", createCategory: "createCategory: true" };
+const KIND = ["@ref", "wikilink", "link"] as const;
+const PLACED_BY = ["frontmatter category", "frontmatter domain", "argument", "only category"] as const;
+const STATUS = ["applied", "proposed", "mapped", "conflict", "ambiguous", "no functor", "several functors"] as const;
 
 const ObjectItem = lazySchema(() =>
-  z.object({ id: z.string(), path: z.string().optional(), title: z.string().optional(), domain: z.string().optional() }),
+  z.object({
+    id: z.string(),
+    categoryId: z.string().optional(),
+    placedBy: z.enum(PLACED_BY).optional(),
+    path: z.string().optional(),
+    title: z.string().optional(),
+    domain: z.string().optional(),
+  }),
 );
-
-/** The category to import into: the one given, else the only one, else a new `documents`. */
-async function chooseCategory(
-  load: () => Promise<CatDocProject>,
-  categoryId: string | undefined,
-): Promise<{ id: string; create?: { name: string } }> {
-  // Given, it is checked inside the import's edit, against the version the import writes over.
-  if (categoryId !== undefined) return { id: categoryId };
-  const project = await load();
-  const ids = [...new Set(project.model.categories.map((c) => c.id))];
-  if (ids.length === 1 && ids[0] !== undefined) return { id: ids[0] };
-  if (ids.length === 0) return { id: DEFAULT_IMPORT_CATEGORY.id, create: { name: DEFAULT_IMPORT_CATEGORY.name } };
-  throw new CatDocInputError(`The project has ${ids.length} categories; give categoryId (one of: ${ids.slice(0, 20).join(", ")})`, {
-    field: "categoryId",
-  });
-}
 
 const input = lazySchema(() =>
   z.object({
     filePath: z.string().min(1).describe("relative to the project root"),
     domain: z.string().min(1).optional().describe("for documents naming none"),
-    categoryId: z.string().min(1).optional().describe("default: the only category, else a new one"),
+    categoryId: z.string().min(1).optional().describe("for documents whose frontmatter names none; default: the only category"),
+    createCategory: z.boolean().optional().describe("create missing categories"),
+    applyProposals: z.boolean().optional().describe("write the proposed functor mappings"),
     dryRun: z.boolean().optional().describe("plan only, write nothing"),
     force: z.boolean().optional().describe("overwrite existing objects' fields"),
     limit: limitInput("items per list in the report", SHOWN),
@@ -48,8 +41,11 @@ const output = lazySchema(() =>
   z.object({
     written: z.boolean(),
     dryRun: z.boolean(),
-    categoryId: z.string(),
+    categoryId: z.string().nullable(),
     categoryCreated: z.boolean(),
+    categoriesCreated: z
+      .array(z.object({ id: z.string(), name: z.string().optional(), reason: z.string().optional(), document: z.string().optional() }))
+      .optional(),
     counts: z.object({
       documentsRead: z.number().int(),
       added: z.number().int(),
@@ -60,6 +56,8 @@ const output = lazySchema(() =>
       proposedMorphisms: z.number().int(),
       existingMorphisms: z.number().int(),
       unresolved: z.number().int(),
+      proposals: z.number().int(),
+      categoriesCreated: z.number().int(),
       warnings: z.number().int(),
     }),
     added: z.array(ObjectItem()).optional(),
@@ -84,7 +82,8 @@ const output = lazySchema(() =>
           source: z.string(),
           target: z.string(),
           name: z.string().optional(),
-          reason: z.enum(["@ref", "wikilink", "link"]).optional(),
+          reason: z.enum(KIND).optional(),
+          categoryId: z.string().optional(),
         }),
       )
       .optional(),
@@ -93,11 +92,30 @@ const output = lazySchema(() =>
         z.object({
           source: z.string(),
           reference: z.string(),
-          kind: z.enum(["@ref", "wikilink", "link"]).optional(),
+          kind: z.enum(KIND).optional(),
           reason: z.string().optional(),
         }),
       )
       .optional(),
+    proposals: z
+      .array(
+        z.object({
+          objectId: z.string(),
+          image: z.string(),
+          status: z.enum(STATUS),
+          functorId: z.string().optional(),
+          edit: z.string().optional(),
+          from: z.string().optional(),
+          to: z.string().optional(),
+          relation: z.string().optional(),
+          kind: z.enum(KIND).optional(),
+          sourceCategory: z.string().optional(),
+          targetCategory: z.string().optional(),
+          note: z.string().optional(),
+        }),
+      )
+      .optional()
+      .describe("References across categories read as functor mappings (objectId ↦ image)."),
     warnings: z
       .array(z.string())
       .optional()
@@ -114,7 +132,7 @@ export function catdocImportDocumentTool(project: ProjectAccess): ToolDefinition
     name: "catdoc_import_document",
     title: "Import Markdown documents",
     description:
-      "Imports a Markdown file or directory into a category: each document becomes an object (frontmatter id, title, domain, tags) and its references (@id, [[link]], relative links) become morphisms. All or nothing; a re-import updates. Try dryRun first.",
+      "Imports a Markdown file or directory: each document becomes an object of the category its frontmatter names (else categoryId), its references (@id, [[link]], links) morphisms named by their verb (covers, implements…), references across categories proposed functor mappings. All or nothing; re-import updates. Try dryRun first.",
     get input() {
       return input();
     },
@@ -126,8 +144,7 @@ export function catdocImportDocumentTool(project: ProjectAccess): ToolDefinition
     // (standard); minimal is its counts, the warnings' too.
     responseLevel: "standard",
     timeoutMs: 60_000,
-    handler: async ({ filePath, domain, categoryId, dryRun, force, limit }, { signal }) => {
-      const category = await chooseCategory(() => project.load(), categoryId);
+    handler: async ({ filePath, domain, categoryId, createCategory, applyProposals, dryRun, force, limit }, { signal }) => {
       // Cancelled (by the client, or at the deadline) before its commit point, the import writes nothing.
       const { importDocuments } = await import("../domain/import/import-documents.js");
       const report = await importDocuments(
@@ -135,8 +152,10 @@ export function catdocImportDocumentTool(project: ProjectAccess): ToolDefinition
         {
           paths: [filePath],
           pathField: "filePath",
-          categoryId: category.id,
-          ...(category.create ? { createCategory: category.create } : {}),
+          ...(categoryId === undefined ? {} : { categoryId }),
+          createCategory: createCategory === true,
+          applyProposals: applyProposals === true,
+          spelling: SPELLING,
           ...(domain === undefined ? {} : { domain }),
           dryRun: dryRun === true,
           force: force === true,
@@ -152,12 +171,13 @@ export function catdocImportDocumentTool(project: ProjectAccess): ToolDefinition
         report.conflicts,
         report.proposedMorphisms,
         report.unresolved,
+        report.proposals,
       ];
       const truncated = lists.some((list) => list.length > cap);
       const first = <T>(list: readonly T[]) => list.slice(0, cap);
       const objectParts = (o: ImportedObject) => ({
         minimal: { id: o.id },
-        standard: { path: o.path, title: o.title },
+        standard: { categoryId: o.categoryId, placedBy: o.placedBy, path: o.path, title: o.title },
         full: { domain: o.domain },
       });
       return new LeveledResponse((level) => ({
@@ -176,12 +196,15 @@ export function catdocImportDocumentTool(project: ProjectAccess): ToolDefinition
             proposedMorphisms: report.proposedMorphisms.length,
             existingMorphisms: report.existingMorphisms.length,
             unresolved: report.unresolved.length,
+            proposals: report.proposals.length,
+            categoriesCreated: report.categoriesCreated.length,
             warnings: report.warnings.length,
           },
         },
         // The lists and warnings behind the counts.
         standard: {
           warnings: report.warnings,
+          categoriesCreated: report.categoriesCreated,
           added: eachAtLevel(level, first(report.added), objectParts),
           updated: eachAtLevel(level, first(report.updated), objectParts),
           unchanged: eachAtLevel(level, first(report.unchanged), objectParts),
@@ -193,11 +216,22 @@ export function catdocImportDocumentTool(project: ProjectAccess): ToolDefinition
           })),
           proposedMorphisms: eachAtLevel(level, first(report.proposedMorphisms), (m) => ({
             minimal: { id: m.id, source: m.source, target: m.target },
-            standard: { name: m.name, reason: m.reason },
+            standard: { name: m.name, reason: m.reason, categoryId: m.categoryId },
           })),
           unresolved: eachAtLevel(level, first(report.unresolved), (u) => ({
             minimal: { source: u.source, reference: u.reference },
             standard: { kind: u.kind, reason: u.reason },
+          })),
+          proposals: eachAtLevel(level, first(report.proposals), (p) => ({
+            minimal: { objectId: p.objectId, image: p.image, status: p.status },
+            standard: {
+              ...(p.functorId === undefined ? {} : { functorId: p.functorId }),
+              edit: p.edit,
+              from: p.from,
+              to: p.to,
+              relation: p.relation,
+            },
+            full: { kind: p.kind, sourceCategory: p.sourceCategory, targetCategory: p.targetCategory, note: p.note },
           })),
           truncated,
           ...(truncated

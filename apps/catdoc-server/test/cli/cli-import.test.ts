@@ -1,12 +1,15 @@
-/** `catdoc import` through the built bin: Markdown files into category.yaml, dry run, re-import, refusals. */
-import { readFile } from "node:fs/promises";
-import { join } from "node:path";
-import { beforeAll, describe, expect, it } from "vitest";
+/**
+ * `catdoc import` in-process (the CLI's own program): Markdown files into category.yaml, dry run,
+ * re-import, categories named by frontmatter, proposals across categories, refusals.
+ */
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import { describe, expect, it } from "vitest";
 import { copyExample, useTempDirs } from "../domain/helpers.js";
-import { assertBuilt, catdoc } from "./run-catdoc.js";
+import { runInProcess } from "./run-in-process.js";
 
-beforeAll(assertBuilt);
 const tempDir = useTempDirs();
+const catdoc = (args: string[], options: { cwd: string }) => runInProcess(args, options.cwd);
 
 /** A fresh project holding the dev-project's docs/ but an empty category.yaml. */
 async function freshProject(): Promise<string> {
@@ -25,9 +28,14 @@ describe("catdoc import", () => {
       cwd: root,
     });
     expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(/^Dry run: nothing written\.\nCategory: reqs \(created\); 2 Markdown file\(s\) read\.\n/);
-    expect(result.stdout).toMatch(/Objects would be added \(2\):\n {2}ID +TITLE +DOMAIN +PATH\n/);
-    expect(result.stdout).toContain("req-auth-system      認証システム要件  requirements  docs/requirements/auth-system.md");
+    expect(result.stdout).toMatch(
+      /^Dry run: nothing written\.\nCategory for documents naming none: reqs \(created\); 2 Markdown file\(s\) read\.\n/,
+    );
+    expect(result.stdout).toMatch(/Categories would be created \(1\):\n {2}ID +NAME +NAMED BY\n {2}reqs +Requirements +argument\n/);
+    expect(result.stdout).toMatch(/Objects would be added \(2\):\n {2}ID +CATEGORY +WHY +TITLE +DOMAIN +PATH\n/);
+    expect(result.stdout).toContain(
+      "req-auth-system      reqs      argument  認証システム要件  requirements  docs/requirements/auth-system.md",
+    );
     expect(await categoryFile(root)).toBe(before);
   });
 
@@ -94,10 +102,59 @@ describe("catdoc import", () => {
     expect(outside.stderr).toMatch(/^catdoc: Path '.*' is outside the project root\n$/);
     const unknown = await catdoc(["import", "docs/requirements", "--category", "nope"], { cwd: root });
     expect(unknown.code).toBe(1);
-    expect(unknown.stderr).toContain("catdoc: Category 'nope' not found; create it with --create-category <name>");
+    expect(unknown.stderr).toBe(
+      "catdoc: Category 'nope' not found (given as --category <id>): the project has no categories yet; add --create-category to create it\n",
+    );
     const none = await catdoc(["import", "docs/requirements"], { cwd: root });
     expect(none.code).toBe(2);
-    expect(none.stderr).toContain("the project has no category yet");
+    expect(none.stderr).toMatch(
+      /^catdoc: USAGE: The project has no category yet and 2 document\(s\) name no category .*give --category <id> with --create-category/,
+    );
     expect(await categoryFile(root)).toBe(before);
+  });
+
+  it("sends documents to the categories their frontmatter names and proposes, then applies, functor mappings across them", async () => {
+    const root = await tempDir();
+    expect((await catdoc(["init"], { cwd: root })).code).toBe(0);
+    const files: Record<string, string> = {
+      "docs/req/login.md": "---\nid: req-login\ncategory: requirements\n---\n# Log in\n",
+      "docs/tests/login.md": "---\nid: test-login\ncategory: tests\n---\n# Login test\nCovers @req-login.\n",
+    };
+    for (const [path, text] of Object.entries(files)) {
+      await mkdir(dirname(join(root, path)), { recursive: true });
+      await writeFile(join(root, path), text);
+    }
+    const before = await categoryFile(root);
+    const refused = await catdoc(["import", "docs"], { cwd: root });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(
+      /^catdoc: Category 'requirements' not found \(named by the frontmatter of docs\/req\/login\.md\).*--create-category/,
+    );
+    expect(await categoryFile(root)).toBe(before);
+
+    const created = await catdoc(["import", "docs", "--create-category"], { cwd: root });
+    expect(created.code).toBe(0);
+    expect(created.stdout).toContain("Category for documents naming none: none (each document names its own)");
+    expect(created.stdout).toMatch(/requirements +Requirements +frontmatter category of docs\/req\/login\.md/);
+    expect(created.stdout).toMatch(/test-login +tests +frontmatter category +Login test/);
+    expect(created.stdout).toMatch(/no functor +test-login covers req-login +requirements → tests: req-login ↦ test-login/);
+
+    const yaml = await categoryFile(root);
+    await writeFile(
+      join(root, ".catdoc", "category.yaml"),
+      yaml.replace(
+        "functors: []",
+        "functors:\n  - id: verify\n    name: Verify\n    sourceCategory: requirements\n    targetCategory: tests\n    objectMapping: {}\n    morphismMapping: {}",
+      ),
+    );
+    const proposed = await catdoc(["import", "docs/tests"], { cwd: root });
+    expect(proposed.stdout).toContain("(--apply-proposals writes those proposed)");
+    expect(proposed.stdout).toMatch(
+      /proposed +test-login covers req-login .* functors\[verify\]\.objectMapping: \{"req-login": "test-login"\}/,
+    );
+    const applied = await catdoc(["import", "docs/tests", "--apply-proposals", "--format", "json"], { cwd: root });
+    expect(applied.code).toBe(0);
+    expect(JSON.parse(applied.stdout)).toMatchObject({ written: true, proposals: [{ functorId: "verify", status: "applied" }] });
+    expect(await categoryFile(root)).toMatch(/objectMapping:\n +req-login: test-login\n/);
   });
 });

@@ -18,20 +18,26 @@ describe("importDocuments", () => {
 
     expect(report.written).toBe(true);
     expect(report.documentsRead).toBe(3);
+    // No frontmatter names a category (alpha's domain, research, is none): all go to the argument's.
+    const placed = { categoryId: "notes", placedBy: "argument" };
     expect(report.added).toEqual([
-      { id: "beta-note", path: "docs/Beta Note.md", title: "Beta From Heading", domain: "general" },
-      { id: "alpha", path: "docs/alpha.md", title: "Alpha Note", domain: "research" },
-      { id: "gamma", path: "docs/sub/gamma.md", title: "Gamma Page", domain: "general" },
+      { id: "beta-note", path: "docs/Beta Note.md", title: "Beta From Heading", domain: "general", ...placed },
+      { id: "alpha", path: "docs/alpha.md", title: "Alpha Note", domain: "research", ...placed },
+      { id: "gamma", path: "docs/sub/gamma.md", title: "Gamma Page", domain: "general", ...placed },
     ]);
+    expect(report.categoriesCreated).toEqual([]);
     expect(report.proposedMorphisms).toEqual([
-      { id: "ref--beta-note--alpha", name: "references", source: "beta-note", target: "alpha", reason: "@ref" },
-      { id: "ref--alpha--gamma", name: "references", source: "alpha", target: "gamma", reason: "wikilink" },
-      { id: "ref--gamma--alpha", name: "references", source: "gamma", target: "alpha", reason: "link" },
+      { id: "ref--beta-note--alpha", name: "references", source: "beta-note", target: "alpha", reason: "@ref", categoryId: "notes" },
+      { id: "ref--alpha--gamma", name: "references", source: "alpha", target: "gamma", reason: "wikilink", categoryId: "notes" },
+      { id: "ref--gamma--alpha", name: "references", source: "gamma", target: "alpha", reason: "link", categoryId: "notes" },
+    ]);
+    // @elsewhere lives in 'other': not an arrow of 'notes' but a functor mapping, proposed (no functor joins them yet).
+    expect(report.proposals).toEqual([
+      expect.objectContaining({ from: "alpha", to: "elsewhere", objectId: "elsewhere", image: "alpha", status: "no functor" }),
     ]);
     expect(report.unresolved).toEqual([
-      { source: "alpha", reference: "beta", kind: "@ref", reason: "no object 'beta' in category 'notes'" },
-      { source: "alpha", reference: "elsewhere", kind: "@ref", reason: "object 'elsewhere' is in category 'other', not 'notes'" },
-      { source: "alpha", reference: "missing-one", kind: "@ref", reason: "no object 'missing-one' in category 'notes'" },
+      { source: "alpha", reference: "beta", kind: "@ref", reason: "no object 'beta' in the project" },
+      { source: "alpha", reference: "missing-one", kind: "@ref", reason: "no object 'missing-one' in the project" },
       { source: "gamma", reference: "../../../outside.md", kind: "link", reason: "the link leads outside the project root" },
       { source: "gamma", reference: "./nothing.md", kind: "link", reason: "no object has the document 'docs/sub/nothing.md'" },
     ]);
@@ -204,7 +210,7 @@ describe("importDocuments", () => {
     const before = await read();
     await expect(importDocuments(store, { paths: ["docs"], categoryId: "nope" })).rejects.toMatchObject({
       code: "NOT_FOUND",
-      message: "Category 'nope' not found",
+      message: "Category 'nope' not found (given as categoryId); add createCategory: true to create it, or use one of: notes, other",
     });
     await expect(importDocuments(store, { paths: ["docs", "missing.md"], categoryId: "notes" })).rejects.toMatchObject({
       code: "NOT_FOUND",

@@ -53,7 +53,7 @@ describe("catdoc_init", () => {
 });
 
 describe("catdoc_import_document", () => {
-  it("imports into a new 'documents' category; a dry run writes nothing; re-import does not duplicate", async () => {
+  it("creates a category only when asked; a dry run writes nothing; re-import does not duplicate", async () => {
     const root = await tempDir();
     const client = await connect(root);
     await call(client, "catdoc_init");
@@ -61,36 +61,51 @@ describe("catdoc_import_document", () => {
     const file = join(root, ".catdoc", "category.yaml");
     const empty = await readFile(file, "utf8");
 
-    const planned = await levels(client, "catdoc_import_document", { filePath: "docs", dryRun: true });
+    // An empty project gets no silent 'documents' category: the errors say how to create one.
+    const none = await callError(client, "catdoc_import_document", { filePath: "docs" });
+    expect(none).toMatchObject({ code: "INVALID_INPUT" });
+    expect(none.message).toContain("The project has no category yet and 2 document(s) name no category");
+    expect(none.message).toContain("give categoryId with createCategory: true");
+    const unknown = await callError(client, "catdoc_import_document", { filePath: "docs", categoryId: "documents" });
+    expect(unknown).toMatchObject({
+      code: "NOT_FOUND",
+      suggestion: "The project has no categories yet: add createCategory: true to create 'documents'.",
+    });
+    expect(await readFile(file, "utf8")).toBe(empty);
+
+    const args = { filePath: "docs", categoryId: "documents", createCategory: true, dryRun: true };
+    const planned = await levels(client, "catdoc_import_document", args);
     expect(planned.minimal).toMatchObject({
       written: false,
       dryRun: true,
       categoryId: "documents",
       categoryCreated: true,
-      counts: { documentsRead: 2, added: 2, proposedMorphisms: 2, unresolved: 1 },
+      counts: { documentsRead: 2, added: 2, proposedMorphisms: 2, unresolved: 1, categoriesCreated: 1, proposals: 0 },
     });
     // minimal is the counts (issue 16: ≤ 25 % of full); the lists behind them come from standard.
     expect(Object.keys(planned.minimal).sort()).toEqual(["categoryCreated", "categoryId", "counts", "dryRun", "written"]);
     expect(planned.standard).toMatchObject({
+      categoriesCreated: [{ id: "documents", name: "Documents", reason: "argument" }],
       added: [{ id: "intro" }, { id: "usage" }],
       proposedMorphisms: [
-        { id: "ref--intro--usage", source: "intro", target: "usage" },
+        { id: "ref--intro--usage", source: "intro", target: "usage", name: "references", categoryId: "documents" },
         { id: "ref--usage--intro", source: "usage", target: "intro" },
       ],
       unresolved: [{ source: "usage", reference: "nowhere" }],
+      proposals: [],
       truncated: false,
     });
     // Without response_level, an import answers at its own default: standard.
-    expect(await call(client, "catdoc_import_document", { filePath: "docs", dryRun: true })).toEqual(planned.standard);
+    expect(await call(client, "catdoc_import_document", args)).toEqual(planned.standard);
     expect(planned.standard.added).toEqual([
-      { id: "intro", path: "docs/intro.md", title: "Introduction" },
-      { id: "usage", path: "docs/usage.md", title: "Usage" },
+      { id: "intro", categoryId: "documents", placedBy: "argument", path: "docs/intro.md", title: "Introduction" },
+      { id: "usage", categoryId: "documents", placedBy: "argument", path: "docs/usage.md", title: "Usage" },
     ]);
     expect((planned.full.changes as string[]).length).toBeGreaterThan(4);
     expect(await readFile(file, "utf8")).toBe(empty);
     expect(await call(client, "catdoc_list_objects")).toMatchObject({ total: 0 });
 
-    const done = await call(client, "catdoc_import_document", { filePath: "docs" });
+    const done = await call(client, "catdoc_import_document", { filePath: "docs", categoryId: "documents", createCategory: true });
     expect(done).toMatchObject({ written: true, counts: { added: 2, proposedMorphisms: 2 } });
     expect(await call(client, "catdoc_list_objects")).toMatchObject({ total: 2 });
     expect(await call(client, "catdoc_show_object", { objectId: "intro", response_level: "full" })).toMatchObject({
@@ -128,10 +143,12 @@ describe("catdoc_import_document", () => {
     const error = await callError(client, "catdoc_import_document", { filePath: "docs" });
     expect(error).toMatchObject({ code: "INVALID_INPUT" });
     expect(error.message).toContain("categoryId");
-    expect(await callError(client, "catdoc_import_document", { filePath: "docs", categoryId: "nope" })).toMatchObject({
+    const unknown = await callError(client, "catdoc_import_document", { filePath: "docs", categoryId: "nope" });
+    expect(unknown).toMatchObject({
       code: "NOT_FOUND",
-      message: "Category 'nope' not found",
+      message: expect.stringContaining("Category 'nope' not found (given as categoryId)"),
     });
+    expect(unknown.suggestion).toMatch(/^Add createCategory: true to create 'nope', or use one of: algebra/);
     expect(await callError(client, "catdoc_import_document", { filePath: "missing", categoryId: "algebra" })).toMatchObject({
       code: "NOT_FOUND",
     });

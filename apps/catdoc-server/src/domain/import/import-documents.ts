@@ -1,7 +1,8 @@
 /**
- * Markdown import: documents become objects of one category, and their references become
- * morphisms, written into category.yaml through ONE store edit — so the import is all or
- * nothing (a failure writes nothing), holds the project's lock while it decides, and with
+ * Markdown import: documents become objects of the categories they name (place-documents.ts),
+ * their references morphisms (plan-morphisms.ts), and references across categories proposed
+ * functor mappings (plan-proposals.ts), written into category.yaml through ONE store edit — so
+ * the import is all or nothing (a failure writes nothing), holds the project's lock while it decides, and with
  * `dryRun` returns the same plan without writing. Paths outside the project root are refused
  * (FORBIDDEN) before anything is read. Each object points to its document with
  * `metadata.path`, which is how the document loader finds it (documents.ts). See
@@ -13,14 +14,16 @@
  * synchronous step as the rename of category.yaml (the store's commit point). Cancelled before
  * that point, the import writes nothing; once past it, the write is complete.
  */
-import { CatDocNotFoundError, ProjectNotInitializedError } from "../errors.js";
+import { ProjectNotInitializedError } from "../errors.js";
 import type { CatDocProject } from "../project.js";
 import type { CategoryEditor } from "../store/editor.js";
 import type { CatDocStore } from "../store/store.js";
 import { discoverMarkdown } from "./discover.js";
 import type { FoundFile } from "./discover.js";
+import { placeDocuments } from "./place-documents.js";
 import { planMorphisms } from "./plan-morphisms.js";
 import { normalizeDocumentPath, planObjects } from "./plan-objects.js";
+import { planProposals } from "./plan-proposals.js";
 import { readCandidate } from "./read-documents.js";
 import type { ImportCandidate } from "./read-documents.js";
 import type { ImportOptions, ImportReport, SkippedDocument } from "./types.js";
@@ -58,19 +61,13 @@ async function plan(
   options: ImportOptions,
   signal: AbortSignal | undefined,
 ): Promise<Plan> {
-  const { categoryId } = options;
-  let categoryCreated = false;
-  if (!project.index.categories.has(categoryId)) {
-    if (options.createCategory === undefined) throw new CatDocNotFoundError("category", categoryId);
-    editor.addCategory({ id: categoryId, name: options.createCategory.name });
-    categoryCreated = true;
-  }
+  const placement = placeDocuments(editor, candidates, options);
   const owners = await documentOwners(project);
   signal?.throwIfAborted();
   const objects = planObjects(candidates, {
     editor,
     project,
-    categoryId,
+    placement: placement.byPath,
     domainOption: options.domain,
     force: options.force === true,
     documentOwners: owners,
@@ -78,22 +75,35 @@ async function plan(
   const allSkipped = [...skipped, ...objects.skipped];
   const morphisms = planMorphisms(candidates, {
     editor,
-    categoryId,
     accepted: objects.accepted,
     documentOwners: owners,
     skippedIds: new Set(allSkipped.flatMap((s) => (s.id === undefined ? [] : [s.id]))),
   });
-  const functors = project.model.functors.filter((f) => f.sourceCategory === categoryId).map((f) => f.id);
+  const proposals = planProposals(editor, morphisms.crossings, options.applyProposals === true);
   const warnings: string[] = [];
-  if (functors.length > 0 && (objects.added.length > 0 || morphisms.proposed.length > 0)) {
+  const touched = new Set([...objects.added.map((o) => o.categoryId), ...morphisms.proposed.map((m) => m.categoryId)]);
+  for (const categoryId of touched) {
+    const functors = editor.model.functors.filter((f) => f.sourceCategory === categoryId).map((f) => f.id);
+    const added = objects.added.filter((o) => o.categoryId === categoryId).length;
+    const linked = morphisms.proposed.filter((m) => m.categoryId === categoryId).length;
+    if (functors.length > 0) {
+      warnings.push(
+        `Category '${categoryId}' is the source of functor(s) ${functors.map((id) => `'${id}'`).join(", ")}: map the ${added} new object(s) ` +
+          `and ${linked} new morphism(s) in them, or validation reports FUNCTOR_UNMAPPED_OBJECT / FUNCTOR_UNMAPPED_MORPHISM.`,
+      );
+    }
+  }
+  const applied = proposals.filter((p) => p.status === "applied");
+  if (applied.length > 0) {
+    const functors = [...new Set(applied.map((p) => p.functorId))].map((id) => `'${id ?? ""}'`).join(", ");
     warnings.push(
-      `Category '${categoryId}' is the source of functor(s) ${functors.map((id) => `'${id}'`).join(", ")}: map the ${objects.added.length} new object(s) ` +
-        `and ${morphisms.proposed.length} new morphism(s) in them, or validation reports FUNCTOR_UNMAPPED_OBJECT / FUNCTOR_UNMAPPED_MORPHISM.`,
+      `${applied.length} object mapping(s) applied in functor(s) ${functors}: map the morphisms between those objects too, or validation reports FUNCTOR_UNMAPPED_MORPHISM.`,
     );
   }
   return {
-    categoryId,
-    categoryCreated,
+    categoryId: placement.defaultCategory,
+    categoryCreated: placement.created.length > 0,
+    categoriesCreated: placement.created,
     warnings,
     added: objects.added,
     updated: objects.updated,
@@ -103,6 +113,7 @@ async function plan(
     proposedMorphisms: morphisms.proposed,
     existingMorphisms: morphisms.existing,
     unresolved: morphisms.unresolved,
+    proposals,
   };
 }
 

@@ -6,11 +6,18 @@ export { extractReferences, firstHeading } from "./references.js";
 export type { DocumentReference } from "./references.js";
 export { REFERENCE_MORPHISM_NAME, referenceMorphismId } from "./plan-morphisms.js";
 export { documentHash } from "./read-documents.js";
+export { PLAIN_RELATION, relationMorphismId } from "./relations.js";
+export type { Relation } from "./relations.js";
+export { ImportCategoryMissingError, ImportCategoryNotFoundError, categoryNameFromId } from "./place-documents.js";
 export type {
+  CreatedCategory,
   ImportConflict,
   ImportOptions,
   ImportReport,
   ImportedObject,
+  MappingProposal,
+  Placement,
+  ProposalStatus,
   ProposedMorphism,
   ReferenceKind,
   SkippedDocument,

@@ -1,13 +1,18 @@
 /**
- * The morphism part of an import: each reference of an imported document to another object of
- * the same category becomes a morphism `ref--<source>--<target>` named `references` (one per
- * pair of objects, whatever the number of references; `metadata.reference` says how the first
- * was written). A reference resolves to an object of the category — one already there or one
- * this import adds — and is never invented: what does not resolve is reported with the reason.
+ * The morphism part of an import: references of an imported document to other objects of its
+ * category become morphisms, one per pair of objects, named after the relation the document
+ * states (relations.ts: `covers @req-login` → `covers--test-login--req-login`, named `covers`;
+ * a passive verb turns the arrow around), else `ref--<source>--<target>` named `references`;
+ * `metadata.reference` says how the reference was written. A pair already joined by a morphism
+ * of that id — or by the `ref--` morphism an earlier import made before it read verbs — is
+ * reported as existing. A reference resolves to an object — one already there or one this
+ * import adds — and is never invented: what does not resolve is reported with the reason.
+ * References to objects of another category are handed on as crossings (plan-proposals.ts
+ * reads them as functor mappings).
  *
  *  - `@id` names an object id;
  *  - `[[text]]` names an object id, the slug of an id (`[[Group Theory]]` → `group-theory`) or
- *    the title of an object of the category (when one object has it);
+ *    the title of an object (of the document's category first, else of one object in the project);
  *  - `[text](./other.md)` names a document, relative to the referring document's folder
  *    (`/docs/other.md`: relative to the project root); links that leave the root resolve to nothing.
  */
@@ -17,24 +22,40 @@ import type { CategoryEditor } from "../store/editor.js";
 import type { ImportCandidate } from "./read-documents.js";
 import { isValidObjectId } from "./read-documents.js";
 import type { DocumentReference } from "./references.js";
-import type { ProposedMorphism, UnresolvedReference } from "./types.js";
+import { PLAIN_RELATION, relationMorphismId } from "./relations.js";
+import type { ProposedMorphism, ReferenceKind, UnresolvedReference } from "./types.js";
 
-export const REFERENCE_MORPHISM_NAME = "references";
+export const REFERENCE_MORPHISM_NAME = PLAIN_RELATION;
 
+/** The id of a morphism for a reference without a verb (`ref--<source>--<target>`). */
 export function referenceMorphismId(source: string, target: string): string {
-  return `ref--${source}--${target}`;
+  return relationMorphismId(PLAIN_RELATION, source, target);
+}
+
+/** A resolved reference from an object of one category to an object of another. */
+export interface Crossing {
+  /** After a passive verb, `source` is the object named and `target` the document's object. */
+  source: string;
+  target: string;
+  sourceCategory: string;
+  targetCategory: string;
+  relation: string;
+  kind: ReferenceKind;
+  /** The object whose document holds the reference, and the reference as written. */
+  document: string;
+  reference: string;
 }
 
 export interface MorphismPlan {
   proposed: ProposedMorphism[];
   existing: string[];
   unresolved: UnresolvedReference[];
+  crossings: Crossing[];
 }
 
 export interface MorphismPlanContext {
   editor: CategoryEditor;
-  categoryId: string;
-  /** Documents of the category after the object part: path → object id. */
+  /** Documents that are objects after the object part: path → object id. */
   accepted: ReadonlyMap<string, string>;
   /** Existing objects' documents: path → object id. */
   documentOwners: ReadonlyMap<string, string>;
@@ -44,29 +65,36 @@ export interface MorphismPlanContext {
 
 type Resolution = { target: string } | { reason: string };
 
+interface Link {
+  source: string;
+  target: string;
+  relation: string;
+  kind: ReferenceKind;
+  document: string;
+  reference: string;
+}
+
 export function planMorphisms(candidates: readonly ImportCandidate[], context: MorphismPlanContext): MorphismPlan {
-  const { editor, categoryId } = context;
-  const plan: MorphismPlan = { proposed: [], existing: [], unresolved: [] };
-  const titles = titleIndex(editor, categoryId);
-  const inCategory = (id: string) => editor.categoryOf(id) === categoryId;
+  const { editor } = context;
+  const plan: MorphismPlan = { proposed: [], existing: [], unresolved: [], crossings: [] };
+  const titles = titleIndex(editor);
 
   const byId = (id: string, written: string): Resolution => {
-    if (inCategory(id)) return { target: id };
-    const home = editor.categoryOf(id);
-    if (home !== undefined) return { reason: `object '${id}' is in category '${home}', not '${categoryId}'` };
+    if (editor.categoryOf(id) !== undefined) return { target: id };
     if (context.skippedIds.has(id)) return { reason: `object '${id}' was skipped by this import` };
-    return { reason: `no object '${written}' in category '${categoryId}'` };
+    return { reason: `no object '${written}' in the project` };
   };
 
-  const resolve = (source: ImportCandidate, reference: DocumentReference): Resolution => {
+  const resolve = (source: ImportCandidate, home: string, reference: DocumentReference): Resolution => {
     switch (reference.kind) {
       case "@ref":
         return byId(reference.value, reference.value);
       case "wikilink": {
         const slug = slugFromFileName(reference.value);
-        if (inCategory(reference.value)) return { target: reference.value };
-        if (inCategory(slug)) return { target: slug };
-        const titled = titles.get(reference.value.toLowerCase());
+        if (editor.categoryOf(reference.value) !== undefined) return { target: reference.value };
+        if (editor.categoryOf(slug) !== undefined) return { target: slug };
+        const key = reference.value.trim().toLowerCase();
+        const titled = titles.get(`${home}\u0000${key}`) ?? titles.get(`\u0000${key}`);
         if (titled !== undefined)
           return titled === null ? { reason: `several objects have the title '${reference.value}'` } : { target: titled };
         return byId(reference.value, reference.value);
@@ -80,51 +108,85 @@ export function planMorphisms(candidates: readonly ImportCandidate[], context: M
         if (path === ".." || path.startsWith("../") || path.startsWith("/")) return { reason: "the link leads outside the project root" };
         const target = context.accepted.get(path) ?? context.documentOwners.get(path);
         if (target === undefined) return { reason: `no object has the document '${path}'` };
-        return inCategory(target) ? { target } : byId(target, target);
+        return byId(target, target);
       }
     }
   };
 
-  const pairs = new Set<string>();
+  // One link per pair, in order of appearance, named by the first reference of the pair with a verb.
+  const links = new Map<string, Link>();
+  const crossings = new Map<string, Crossing>();
   for (const candidate of candidates) {
-    const source = context.accepted.get(candidate.path);
-    if (source === undefined || source !== candidate.id) continue;
+    const document = context.accepted.get(candidate.path);
+    if (document === undefined || document !== candidate.id) continue;
+    const home = editor.categoryOf(document);
+    if (home === undefined) continue;
     for (const reference of candidate.references) {
-      const resolution = resolve(candidate, reference);
+      const resolution = resolve(candidate, home, reference);
       if ("reason" in resolution) {
-        plan.unresolved.push({ source, reference: reference.value, kind: reference.kind, reason: resolution.reason });
+        plan.unresolved.push({ source: document, reference: reference.value, kind: reference.kind, reason: resolution.reason });
         continue;
       }
-      const target = resolution.target;
+      if (resolution.target === document) continue;
+      const inverse = reference.relation?.inverse === true;
+      const source = inverse ? resolution.target : document;
+      const target = inverse ? document : resolution.target;
+      const relation = reference.relation?.name ?? PLAIN_RELATION;
       const pair = `${source}\u0000${target}`;
-      if (target === source || pairs.has(pair)) continue;
-      pairs.add(pair);
-      const id = referenceMorphismId(source, target);
-      if (editor.hasMorphism(id)) {
-        plan.existing.push(id);
-      } else if (!isValidObjectId(id)) {
-        plan.unresolved.push({
-          source,
-          reference: reference.value,
-          kind: reference.kind,
-          reason: `the morphism id '${id.slice(0, 40)}…' would be longer than 200 characters`,
-        });
-      } else {
-        editor.addMorphism(categoryId, { id, name: REFERENCE_MORPHISM_NAME, source, target, metadata: { reference: reference.kind } });
-        plan.proposed.push({ id, name: REFERENCE_MORPHISM_NAME, source, target, reason: reference.kind });
+      const sourceCategory = editor.categoryOf(source) ?? home;
+      const targetCategory = editor.categoryOf(target) ?? home;
+      const link = { source, target, relation, kind: reference.kind, document, reference: reference.value };
+      if (sourceCategory !== targetCategory) {
+        const known = crossings.get(pair);
+        if (known === undefined) crossings.set(pair, { ...link, sourceCategory, targetCategory });
+        else if (known.relation === PLAIN_RELATION && relation !== PLAIN_RELATION) Object.assign(known, { relation, kind: reference.kind });
+        continue;
       }
+      const known = links.get(pair);
+      if (known === undefined) links.set(pair, link);
+      else if (known.relation === PLAIN_RELATION && relation !== PLAIN_RELATION) Object.assign(known, { relation, kind: reference.kind });
     }
   }
+
+  for (const link of links.values()) {
+    const { source, target, relation } = link;
+    const id = relationMorphismId(relation, source, target);
+    const plain = referenceMorphismId(source, target);
+    if (editor.hasMorphism(id)) {
+      plan.existing.push(id);
+    } else if (editor.hasMorphism(plain)) {
+      // Made by an earlier import (or renamed since): the pair is linked already.
+      plan.existing.push(plain);
+    } else if (!isValidObjectId(id)) {
+      plan.unresolved.push({
+        source: link.document,
+        reference: link.reference,
+        kind: link.kind,
+        reason: `the morphism id '${id.slice(0, 40)}…' would be longer than 200 characters`,
+      });
+    } else {
+      const categoryId = editor.categoryOf(source) ?? "";
+      editor.addMorphism(categoryId, { id, name: relation, source, target, metadata: { reference: link.kind } });
+      plan.proposed.push({ id, name: relation, source, target, reason: link.kind, categoryId });
+    }
+  }
+  plan.crossings = [...crossings.values()];
   return plan;
 }
 
-/** Lower-cased title → object id of the category; null when several objects share the title. */
-function titleIndex(editor: CategoryEditor, categoryId: string): Map<string, string | null> {
+/**
+ * Lower-cased title → object id, keyed `<category>\u0000<title>` per category and `\u0000<title>`
+ * over the project; null when several objects share the title.
+ */
+function titleIndex(editor: CategoryEditor): Map<string, string | null> {
   const titles = new Map<string, string | null>();
-  const category = editor.model.categories.find((c) => c.id === categoryId);
-  for (const object of category?.objects ?? []) {
-    const key = object.title.trim().toLowerCase();
-    titles.set(key, titles.has(key) ? null : object.id);
+  const add = (key: string, id: string) => titles.set(key, titles.has(key) && titles.get(key) !== id ? null : id);
+  for (const category of editor.model.categories) {
+    for (const object of category.objects) {
+      const title = object.title.trim().toLowerCase();
+      add(`${category.id}\u0000${title}`, object.id);
+      add(`\u0000${title}`, object.id);
+    }
   }
   return titles;
 }

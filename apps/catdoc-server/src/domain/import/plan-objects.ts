@@ -1,6 +1,7 @@
 /**
- * The object part of an import, applied to one edit: each document becomes a new object, an
- * update of the object it already is, or a skipped entry with the reason.
+ * The object part of an import, applied to one edit: each document becomes a new object of the
+ * category place-documents.ts chose for it, an update of the object it already is, or a skipped
+ * entry with the reason.
  *
  * Re-import rule. An object that already exists in the chosen category is matched by id:
  *  - without `force`, the values category.yaml already has are kept. Only the import's own
@@ -20,6 +21,7 @@ import type { CatDocObject } from "../model.js";
 import type { CatDocProject } from "../project.js";
 import type { CategoryEditor } from "../store/editor.js";
 import type { ObjectPatch } from "../store/edit-inputs.js";
+import type { PlacedDocument } from "./place-documents.js";
 import { isValidObjectId } from "./read-documents.js";
 import type { ImportCandidate } from "./read-documents.js";
 import type { ImportConflict, ImportedObject, SkippedDocument } from "./types.js";
@@ -30,14 +32,15 @@ export interface ObjectPlan {
   unchanged: ImportedObject[];
   skipped: SkippedDocument[];
   conflicts: ImportConflict[];
-  /** Documents that are objects of the category after the import: path → object id. */
+  /** Documents that are objects after the import: path → object id. */
   accepted: Map<string, string>;
 }
 
 export interface ObjectPlanContext {
   editor: CategoryEditor;
   project: CatDocProject;
-  categoryId: string;
+  /** Where each document goes (place-documents.ts), by path. */
+  placement: ReadonlyMap<string, PlacedDocument>;
   /** Domain for documents without one, from the caller. */
   domainOption: string | undefined;
   force: boolean;
@@ -58,14 +61,16 @@ function stringList(value: unknown): string[] | undefined {
 }
 
 export function planObjects(candidates: readonly ImportCandidate[], context: ObjectPlanContext): ObjectPlan {
-  const { editor, categoryId, force } = context;
+  const { editor, force } = context;
   const plan: ObjectPlan = { added: [], updated: [], unchanged: [], skipped: [], conflicts: [], accepted: new Map() };
   const fromPath = new Map<string, string>();
-  const existing = context.project.index.categories.get(categoryId)?.objects;
   const defaultDomain = context.domainOption ?? context.project.settings.defaultDomain;
 
   for (const candidate of candidates) {
     const { id, path } = candidate;
+    const placed = context.placement.get(path);
+    if (placed === undefined) continue;
+    const { categoryId, placedBy } = placed;
     const skip = (reason: string) => plan.skipped.push({ path, id, reason });
     if (!isValidObjectId(id)) {
       skip(`'${id}' is not a valid object id (1-200 characters without spaces, '/', '\\', '#' or '?'); set an id in the frontmatter`);
@@ -99,11 +104,11 @@ export function planObjects(candidates: readonly ImportCandidate[], context: Obj
         ...(candidate.tags ? { tags: candidate.tags } : {}),
       };
       editor.addObject(categoryId, { id, title: candidate.title, domain, metadata });
-      plan.added.push({ id, path, title: candidate.title, domain });
+      plan.added.push({ id, path, title: candidate.title, domain, categoryId, placedBy });
       plan.accepted.set(path, id);
       continue;
     }
-    const object = existing?.get(id);
+    const object = context.project.index.categories.get(categoryId)?.objects.get(id);
     if (object === undefined) {
       skip(`object '${id}' is defined more than once; fix category.yaml first`);
       continue;
@@ -114,7 +119,7 @@ export function planObjects(candidates: readonly ImportCandidate[], context: Obj
       continue;
     }
     const result = updateExisting(editor, object, candidate, context, plan);
-    (result.changed ? plan.updated : plan.unchanged).push({ id, path, title: result.title, domain: result.domain });
+    (result.changed ? plan.updated : plan.unchanged).push({ id, path, title: result.title, domain: result.domain, categoryId, placedBy });
     plan.accepted.set(path, id);
   }
   return plan;

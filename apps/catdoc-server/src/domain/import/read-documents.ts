@@ -1,7 +1,7 @@
 /**
  * A Markdown file read for import: the object it describes (frontmatter `id`, else the file
  * name slugged as the original tool did; frontmatter `title`, else the first heading, else the
- * file name; frontmatter `domain`; frontmatter `tags`), a hash of its bytes, and its references.
+ * file name; frontmatter `domain`; frontmatter `tags`; frontmatter `category`), a hash of its bytes, and its references.
  */
 import { documentHash } from "../content-hash.js";
 import { MAX_DOCUMENT_BYTES } from "../document-path.js";
@@ -19,6 +19,8 @@ export interface ImportCandidate {
   /** The frontmatter's domain, if it names one. */
   domain: string | undefined;
   tags: string[] | undefined;
+  /** The frontmatter's category, if it names one. */
+  category: string | undefined;
   /** `sha256:` and the first 16 hex digits of the file's SHA-256. */
   contentHash: string;
   references: DocumentReference[];
@@ -57,6 +59,7 @@ export async function readCandidate(file: FoundFile): Promise<ImportCandidate> {
     title: frontmatterText(frontmatter, "title") ?? firstHeading(body) ?? name.replace(/\.(md|markdown)$/i, ""),
     domain: frontmatterText(frontmatter, "domain"),
     tags: tagsOf(frontmatter["tags"]),
+    category: frontmatterText(frontmatter, "category"),
     contentHash: documentHash(bytes),
     references: extractReferences(body),
   };
