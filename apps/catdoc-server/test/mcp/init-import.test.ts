@@ -2,7 +2,7 @@
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { call, callError, levels, useCatDoc } from "./helpers.js";
+import { call, callError, levels, useCatDoc, writeProject } from "./helpers.js";
 
 const { tempDir, connect, example } = useCatDoc();
 
@@ -161,5 +161,51 @@ describe("catdoc_import_document", () => {
     expect(result).toMatchObject({ counts: { added: 0, updated: 4, proposedMorphisms: 8 }, truncated: true });
     expect(result.updated).toHaveLength(2);
     expect(result.warnings).toEqual([expect.stringContaining("forgetful-alg")]);
+  });
+
+  it("proposes a mapping of the one functor for a reference across categories, at every level, and applies it when asked", async () => {
+    const root = await writeProject(
+      await tempDir(),
+      [
+        "categories:",
+        "  - {id: requirements, name: Requirements, objects: [{id: req-login, title: Log in, domain: product}], morphisms: [{id: id-req-login, name: id, source: req-login, target: req-login, metadata: {isIdentity: true}}]}",
+        "  - {id: tests, name: Tests, objects: [], morphisms: []}",
+        "functors:",
+        "  - {id: verify, name: Verify, sourceCategory: requirements, targetCategory: tests, objectMapping: {}, morphismMapping: {}}",
+        "",
+      ].join("\n"),
+      { files: { "tests/login.md": "---\nid: test-login\ncategory: tests\n---\n# Login test\nCovers @req-login.\n" } },
+    );
+    const client = await connect(root);
+    const planned = await levels(client, "catdoc_import_document", { filePath: "tests", dryRun: true });
+    expect(planned.minimal).toMatchObject({ categoryId: null, counts: { added: 1, proposals: 1, unresolved: 0 } });
+    expect(planned.standard.proposals).toEqual([
+      {
+        objectId: "req-login",
+        image: "test-login",
+        status: "proposed",
+        functorId: "verify",
+        edit: 'functors[verify].objectMapping: {"req-login": "test-login"}',
+        from: "test-login",
+        to: "req-login",
+        relation: "covers",
+      },
+    ]);
+    expect(planned.full.proposals).toEqual([
+      expect.objectContaining({
+        kind: "@ref",
+        sourceCategory: "requirements",
+        targetCategory: "tests",
+        note: expect.stringContaining("'verify'"),
+      }),
+    ]);
+    expect(planned.standard.added).toEqual([
+      { id: "test-login", categoryId: "tests", placedBy: "frontmatter category", path: "tests/login.md", title: "Login test" },
+    ]);
+    const applied = await call(client, "catdoc_import_document", { filePath: "tests", applyProposals: true });
+    expect(applied).toMatchObject({ written: true, proposals: [{ status: "applied" }] });
+    expect(await call(client, "catdoc_show_functor", { functorId: "verify", response_level: "full" })).toMatchObject({
+      objectMapping: { "req-login": "test-login" },
+    });
   });
 });
