@@ -10,6 +10,7 @@ import { CatDocInputError, validateCategory, validateFunctor, validateNaturalTra
 import type { CatDocProject, CatDocStore, ValidationReport } from "../domain/index.js";
 import { categoryDetail, functorDetail, morphismDetail, naturalTransformationDetail, objectDetail } from "./details.js";
 import { buildGraph } from "./graph.js";
+import { coverageView, searchView, suspectLinksView } from "./traceability-views.js";
 import { traceView } from "./trace-view.js";
 import { categorySummaries, functorSummaries, morphismViews, naturalTransformationSummaries, objectViews, parseLimit } from "./views.js";
 
@@ -179,6 +180,16 @@ const ROUTES: Record<string, Route> = {
     },
   },
   validate: { methods: ["GET", "POST"], list: validate },
+  coverage: { methods: ["GET"], list: async (call) => coverageView(await load(call), call.params.text("functor", "functorId")) },
+  "suspect-links": { methods: ["GET"], list: async (call) => suspectLinksView(await load(call)) },
+  search: {
+    methods: ["GET"],
+    list: async (call) =>
+      searchView(await load(call), call.params.text("q", "query"), {
+        categoryId: call.params.text("category", "categoryId"),
+        limit: call.params.positiveInteger("limit"),
+      }),
+  },
   trace: { methods: ["GET", "POST"], list: trace },
 };
 

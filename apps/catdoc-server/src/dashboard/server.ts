@@ -22,6 +22,7 @@ import { CatDocConflictError, isCatDocError } from "../domain/index.js";
 import { DASHBOARD_HOST, DEFAULT_DASHBOARD_PORT } from "../defaults.js";
 import type { CatDocStore } from "../domain/index.js";
 import { ApiParams, findHandler } from "./api-routes.js";
+import { EXPORT_PATH_PREFIX, sendExport } from "./export-route.js";
 import { loadStaticAssets } from "./static-assets.js";
 import type { StaticAsset } from "./static-assets.js";
 
@@ -124,6 +125,16 @@ async function handle(req: IncomingMessage, res: ServerResponse, context: Contex
   }
   if (url.pathname === "/api" || url.pathname.startsWith("/api/")) {
     await handleApi(req, res, url, context, headOnly);
+    return;
+  }
+  if (url.pathname.startsWith(EXPORT_PATH_PREFIX)) {
+    try {
+      await sendExport(res, method, url, context.store);
+    } catch (error) {
+      const answer = errorResponse(error);
+      if (answer.internal) context.logger.error("export failed", { url: req.url, error });
+      sendJson(res, answer.status, answer.body, { headOnly, headers: answer.headers });
+    }
     return;
   }
   const asset = context.assets.get(url.pathname);
