@@ -41,7 +41,7 @@ export async function run({ root, spawn, log }) {
     const { client } = proc;
     const { tools } = await client.listTools();
     log(`connected over stdio in ${Date.now() - started} ms; ${tools.length} tools; project: a copy of examples/catdoc`);
-    if (tools.length !== 21) throw new Error(`catdoc-mcp should list 21 tools, got ${tools.length}`);
+    if (tools.length !== 22) throw new Error(`catdoc-mcp should list 22 tools, got ${tools.length}`);
 
     const categories = await call(client, "catdoc_list_categories", { response_level: "standard" });
     log(`categories: ${categories.categories.map((c) => `${c.id} (${c.objectCount} objects, ${c.morphismCount} morphisms)`).join(", ")}`);

@@ -26,7 +26,7 @@ async function project(): Promise<string> {
   return root;
 }
 
-/** A cheap valid call of every tool (the writing ones write little: a dry run, a fresh folder, one review stamp). */
+/** A cheap valid call of every tool (the writing ones write little: a dry run, a fresh folder, one review stamp, a dry-run edit). */
 const CASES: Record<string, ToolCase> = {
   catdoc_init: { args: { directory: "fresh" } },
   catdoc_list_categories: { args: {} },
@@ -49,11 +49,12 @@ const CASES: Record<string, ToolCase> = {
   catdoc_show_natural_transformation: { args: { id: "eta-0" } },
   catdoc_get_graph: { args: {} },
   catdoc_review: { args: { ids: ["c0-m0"] } },
+  catdoc_edit: { args: { op: "add", kind: "category", id: "edited", fields: { name: "Edited" }, dryRun: true } },
 };
 
 async function exercise(client: Client): Promise<void> {
   const outcomes = await callEveryTool(client, CASES);
-  expect(outcomes).toHaveLength(21);
+  expect(outcomes).toHaveLength(22);
   expect(outcomes.find((o) => o.name === "catdoc_trace")?.structuredContent).toMatchObject({ found: true });
   const read = await readEveryResource(client);
   expect(read).toContain("catdoc://graph");

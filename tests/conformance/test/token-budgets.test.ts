@@ -312,6 +312,12 @@ const SUITES: BudgetSuite[] = [
           args: {},
           perLevel: (level) => ({ ids: [{ minimal: "c0-m0", standard: "c0-m1", full: "c0-m2" }[level]] }),
         },
+        // An edit writes: each level adds a category of its own.
+        {
+          tool: "catdoc_edit",
+          args: { op: "add", kind: "category", fields: { name: "Edited" } },
+          perLevel: (level) => ({ id: `edited-${level}` }),
+        },
       ];
     },
     // A document of ~100,000 tokens (in its own file, imported as an object): its resource comes in parts.

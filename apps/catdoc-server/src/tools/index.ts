@@ -1,7 +1,8 @@
-/** The 21 tools of catdoc-mcp, in the order tools/list shows them. */
+/** The 22 tools of catdoc-mcp, in the order tools/list shows them. */
 import type { AnyToolDefinition } from "@local-mcp/core";
 import type { ProjectAccess } from "../project-access.js";
 import { catdocCoverageTool } from "./catdoc-coverage.js";
+import { catdocEditTool } from "./catdoc-edit.js";
 import { catdocGetGraphTool } from "./catdoc-get-graph.js";
 import { catdocImportDocumentTool } from "./catdoc-import-document.js";
 import { catdocInitTool } from "./catdoc-init.js";
@@ -47,5 +48,6 @@ export function catDocTools(project: ProjectAccess): AnyToolDefinition[] {
     catdocShowNaturalTransformationTool(project),
     catdocGetGraphTool(project),
     catdocReviewTool(project),
+    catdocEditTool(project),
   ];
 }

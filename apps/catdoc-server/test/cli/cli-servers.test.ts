@@ -132,7 +132,7 @@ describe("catdoc mcp", () => {
     expect(lines.length).toBeGreaterThanOrEqual(2);
     for (const line of lines) expect(JSON.parse(line)).toMatchObject({ jsonrpc: "2.0" });
     const tools = lines.map((line) => JSON.parse(line) as { id?: number; result?: { tools?: unknown[] } }).find((m) => m.id === 2);
-    expect(tools?.result?.tools).toHaveLength(21);
+    expect(tools?.result?.tools).toHaveLength(22);
   });
 
   it("--port without --dashboard is bad usage", async () => {

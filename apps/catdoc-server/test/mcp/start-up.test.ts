@@ -41,7 +41,7 @@ async function loadsDuring(drive: (client: Awaited<ReturnType<typeof spawnStdioS
 describe("catdoc-mcp start-up", () => {
   it("loads no heavy library for initialize and tools/list", async () => {
     const { packages, sources } = await loadsDuring(async (client) => {
-      expect((await client.listTools()).tools).toHaveLength(21);
+      expect((await client.listTools()).tools).toHaveLength(22);
     });
     expect(packages).toContain("@modelcontextprotocol/server"); // the recorder sees what was loaded
     expect([...packages].filter((name) => NEVER_AT_START.includes(name) || CATDOC_LAZY.includes(name))).toEqual([]);

@@ -14,7 +14,7 @@ const APP = fileURLToPath(new URL("../../package.json", import.meta.url));
 const tempDir = useTempDirs();
 
 describe("catdoc-mcp over stdio", () => {
-  it("serves the 21 tools from the project in CATDOC_PROJECT_PATH, with nothing but JSON-RPC on stdout", async () => {
+  it("serves the 22 tools from the project in CATDOC_PROJECT_PATH, with nothing but JSON-RPC on stdout", async () => {
     const root = await copyExample(await tempDir(), "math-docs");
     const server = await spawnStdioServer({
       command: process.execPath,
@@ -22,8 +22,8 @@ describe("catdoc-mcp over stdio", () => {
       env: { CATDOC_PROJECT_PATH: root, LOCAL_MCP_LOG_LEVEL: "debug" },
     });
     try {
-      expect(server.stderr()).toMatch(/catdoc-mcp 0\.1\.0 ready on stdio \(21 tools\)/);
-      expect((await server.client.listTools()).tools).toHaveLength(21);
+      expect(server.stderr()).toMatch(/catdoc-mcp 0\.1\.0 ready on stdio \(22 tools\)/);
+      expect((await server.client.listTools()).tools).toHaveLength(22);
       const result = await server.client.callTool({ name: "catdoc_validate", arguments: { response_level: "standard" } });
       expect(result.structuredContent).toMatchObject({ isValid: true, summary: { totalWarnings: 3 } });
       const resource = await server.client.readResource({ uri: "catdoc://objects/rings" });
@@ -48,7 +48,7 @@ describe("the MCP Inspector CLI against catdoc-mcp", () => {
     const listed = (await runInspectorCli({ ...common, method: "tools/list" })) as {
       tools: { name: string; outputSchema?: unknown; annotations?: { readOnlyHint?: boolean } }[];
     };
-    expect(listed.tools).toHaveLength(21);
+    expect(listed.tools).toHaveLength(22);
     expect(listed.tools.every((t) => t.outputSchema !== undefined)).toBe(true);
     expect(listed.tools.find((t) => t.name === "catdoc_trace")?.annotations?.readOnlyHint).toBe(true);
     const called = (await runInspectorCli({

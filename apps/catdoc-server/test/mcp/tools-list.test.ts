@@ -1,4 +1,4 @@
-/** The tool list: the 19 tools of the seed's table and those added since (catdoc_coverage, catdoc_review), each on the core contract. */
+/** The tool list: the 19 tools of the seed's table and those added since (catdoc_coverage, catdoc_review, catdoc_edit), each on the core contract. */
 import { describe, expect, it } from "vitest";
 import { ProjectAccess } from "../../src/project-access.js";
 import { catDocTools } from "../../src/tools/index.js";
@@ -29,12 +29,13 @@ const SEED_TABLE: [string, string[], string[]][] = [
   ["catdoc_show_natural_transformation", ["id"], []],
   ["catdoc_get_graph", [], ["categoryId"]],
   ["catdoc_review", [], ["ids", "all"]],
+  ["catdoc_edit", ["op", "kind", "id"], ["fields", "newId", "from", "to", "cascade", "force", "dryRun"]],
 ];
 
-const WRITERS = new Set(["catdoc_init", "catdoc_import_document", "catdoc_review"]);
+const WRITERS = new Set(["catdoc_init", "catdoc_import_document", "catdoc_review", "catdoc_edit"]);
 
 describe("tools/list", () => {
-  it("lists the seed's 19 tools, catdoc_coverage and catdoc_review with its inputs, explicit annotations and output schemas", async () => {
+  it("lists the seed's 19 tools, catdoc_coverage, catdoc_review and catdoc_edit with its inputs, explicit annotations and output schemas", async () => {
     const { root, client } = await example("math-docs");
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name)).toEqual(SEED_TABLE.map(([name]) => name));
