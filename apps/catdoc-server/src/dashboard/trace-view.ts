@@ -13,6 +13,7 @@
  * the trace goes across into the target's category.
  */
 import { CatDocInputError, categoryOfObject, requireObject, traceAcross, traceObjects } from "../domain/index.js";
+import type { SkippedStructure } from "../domain/trace/valid-structures.js";
 import type { CrossCategoryPath, CrossStep, MorphismRef, ProjectIndex, TracePath } from "../domain/index.js";
 
 export interface TraceStep {
@@ -49,6 +50,8 @@ export interface TraceView {
   shortestPathLength: number | null;
   /** True when a bound (depth, path count, search budget) cut the listing short. */
   truncated: boolean;
+  /** Functors and natural transformations met and not followed because they fail validation (only when some were). */
+  skipped?: SkippedStructure[];
 }
 
 export interface TraceRequest {
@@ -59,6 +62,8 @@ export interface TraceRequest {
   all?: boolean;
   /** Longest path listed (morphisms, or functor/component steps across categories); default 10. */
   maxDepth?: number;
+  /** Also follow functors and natural transformations that fail validation. */
+  includeInvalid?: boolean;
 }
 
 function morphismStep(ref: MorphismRef, categoryId: string): TraceStep {
@@ -126,6 +131,7 @@ export function traceView(index: ProjectIndex, request: TraceRequest): TraceView
     const result = traceAcross(index, source, across, {
       ...(target === undefined ? {} : { targetObjectId: target }),
       ...(request.maxDepth === undefined ? {} : { maxSteps: request.maxDepth }),
+      ...(request.includeInvalid === true ? { includeInvalid: true } : {}),
     });
     // Shortest first by the steps actually taken (stable: the domain's order breaks ties).
     const all = result.paths.map(crossPathSteps).sort((a, b) => a.length - b.length);
@@ -140,6 +146,7 @@ export function traceView(index: ProjectIndex, request: TraceRequest): TraceView
       targetCategory: result.targetCategory,
       paths,
       truncated: request.all === true && result.truncated,
+      ...(result.skipped.length === 0 ? {} : { skipped: result.skipped }),
     });
   }
 

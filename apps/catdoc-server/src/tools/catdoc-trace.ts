@@ -7,6 +7,7 @@ import { traceAcrossInSteps } from "../domain/trace/across.js";
 import { traceBackwardInSteps } from "../domain/trace/backward.js";
 import { DEFAULT_MAX_DEPTH, traceObjectsInSteps } from "../domain/trace/paths.js";
 import { runInSteps } from "../domain/trace/steps.js";
+import type { SkippedStructure } from "../domain/trace/valid-structures.js";
 import type { ProjectAccess } from "../project-access.js";
 import { withToolErrors } from "./catdoc-tool.js";
 import { ORIGINAL_TRACE_INPUTS, objectNamingOriginalInputs } from "./support/original-inputs.js";
@@ -28,6 +29,7 @@ const input = lazySchema(() =>
     targetCategoryId: z.string().min(1).optional().describe("default: the target's"),
     maxDepth: z.number().int().min(1).max(50).optional().describe(`default ${DEFAULT_MAX_DEPTH}`),
     maxPaths: z.number().int().min(1).max(MAX_PATHS).optional().describe(`default ${DEFAULT_MAX_PATHS}`),
+    includeInvalid: z.boolean().optional().describe("also follow functors and NTs that fail validation"),
   }),
 );
 
@@ -49,8 +51,17 @@ const output = lazySchema(() =>
     targetCategory: z.string().optional(),
     leadsTo: z.array(z.string()).optional().describe("backward: objects with a path to the source, nearest first."),
     coveredBy: z.array(z.string()).optional().describe("backward: objects functors carry onto the source, fewest functors first."),
+    skipped: z
+      .array(z.object({ kind: z.enum(["functor", "naturalTransformation"]), id: z.string(), codes: z.array(z.string()) }))
+      .optional()
+      .describe("Functors and NTs met but not followed: they fail validation (their error codes)."),
   }),
 );
+
+/** The structures a trace did not follow, when there were any. */
+function skippedPart(skipped: SkippedStructure[]): { skipped?: SkippedStructure[] } {
+  return skipped.length === 0 ? {} : { skipped };
+}
 
 export function catdocTraceTool(project: ProjectAccess): ToolDefinition {
   return withToolErrors({
@@ -65,7 +76,10 @@ export function catdocTraceTool(project: ProjectAccess): ToolDefinition {
       return output();
     },
     annotations: READ_ONLY,
-    handler: async ({ sourceId, targetId, direction, findAll, categoryId, targetCategoryId, maxDepth, maxPaths }, { signal, progress }) => {
+    handler: async (
+      { sourceId, targetId, direction, findAll, categoryId, targetCategoryId, maxDepth, maxPaths, includeInvalid },
+      { signal, progress },
+    ) => {
       const index = (await project.load()).index;
       // The search yields to the event loop between slices: a cancellation or the deadline stops it
       // there, and a client that asked for progress hears how far it has got.
@@ -81,6 +95,7 @@ export function catdocTraceTool(project: ProjectAccess): ToolDefinition {
             ...(targetCategoryId === undefined ? {} : { coveringCategoryId: targetCategoryId }),
             maxDepth: maxDepth ?? DEFAULT_MAX_DEPTH,
             maxPaths: limit,
+            includeInvalid: includeInvalid === true,
           }),
           steps,
         );
@@ -101,6 +116,7 @@ export function catdocTraceTool(project: ProjectAccess): ToolDefinition {
               ...result.coveredBy.map((p) => acrossPathAt(level, index, p, false)),
             ],
             categoryId: result.categoryId,
+            ...skippedPart(result.skipped),
           },
         }));
       }
@@ -128,6 +144,7 @@ export function catdocTraceTool(project: ProjectAccess): ToolDefinition {
             targetObjectId: to,
             maxSteps: maxDepth ?? DEFAULT_MAX_DEPTH,
             maxPaths: limit,
+            includeInvalid: includeInvalid === true,
           }),
           steps,
         );
@@ -143,6 +160,7 @@ export function catdocTraceTool(project: ProjectAccess): ToolDefinition {
             paths: paths.map((p, i) => acrossPathAt(level, index, p, i === 0)),
             sourceCategory: result.sourceCategory,
             targetCategory: result.targetCategory,
+            ...skippedPart(result.skipped),
           },
         }));
       }

@@ -72,7 +72,11 @@ describe("catdoc coverage", () => {
 describe("catdoc trace --reverse", () => {
   it("without a target: what leads to the object and what covers it", async () => {
     const root = await project();
-    const result = await run(["trace", "--reverse", "t2"], root);
+    // The fixture's functors are partial on purpose (coverage's cases): followed only with --include-invalid.
+    expect((await run(["trace", "--reverse", "t2"], root)).stdout).toContain(
+      "No functor maps an object onto t2.\nskipped functor tested: it fails validation (FUNCTOR_UNKNOWN_OBJECT, FUNCTOR_UNMAPPED_OBJECT, FUNCTOR_UNMAPPED_MORPHISM); --include-invalid follows it\n",
+    );
+    const result = await run(["trace", "--reverse", "t2", "--include-invalid"], root);
     expect(result).toMatchObject({ code: 0, stderr: "" });
     expect(result.stdout).toBe(
       [
@@ -87,7 +91,9 @@ describe("catdoc trace --reverse", () => {
         "",
       ].join("\n"),
     );
-    const json = JSON.parse((await run(["trace", "--reverse", "x1", "--to-category", "reqs", "--format", "json"], root)).stdout) as {
+    const json = JSON.parse(
+      (await run(["trace", "--reverse", "x1", "--to-category", "reqs", "--format", "json", "--include-invalid"], root)).stdout,
+    ) as {
       direction: string;
       coveredBy: { objectId: string; categoryId: string; path: { kind: string; id: string }[] }[];
     };
@@ -101,7 +107,7 @@ describe("catdoc trace --reverse", () => {
   it("with a target: the paths from the target to the source, which the forward trace does not find", async () => {
     const root = await project();
     expect((await run(["trace", "x1", "r2"], root)).stdout).toMatch(/^No path from x1 to r2/);
-    const result = await run(["trace", "--reverse", "x1", "r2"], root);
+    const result = await run(["trace", "--reverse", "x1", "r2", "--include-invalid"], root);
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/^r2 → x1 from category reqs to category audits: shortest path, 2 steps$/m);
     const json = JSON.parse((await run(["trace", "--reverse", "r3", "r4", "--format", "json"], root)).stdout) as {

@@ -37,7 +37,7 @@ describe("catdoc --help", () => {
       list: ['choices: "objects", "morphisms", "categories", "functors", "nts"', "--domain <domain>", "--category <id>", "--limit <n>"],
       show: ['choices: "object", "morphism", "category", "functor", "nt"', "<id>", "--content"],
       search: ["<query...>", "--domain <domain>", "--limit <n>", "default: 20"],
-      trace: ["<source>", "[target]", "--all", "--max-depth <n>", "--to-category <id>", "--reverse"],
+      trace: ["<source>", "[target]", "--all", "--max-depth <n>", "--to-category <id>", "--reverse", "--include-invalid"],
       coverage: ['choices: "table", "json"', "--functor <id>", "--fail-under <pct>", "Exit status: 0 done; 1 with --fail-under"],
       graph: ['choices: "mermaid", "dot", "json"', 'default: "mermaid"', "--category <id>"],
       dashboard: ["--port <port>", "3917", "127.0.0.1"],

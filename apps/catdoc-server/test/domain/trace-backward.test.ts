@@ -27,9 +27,19 @@ describe("what leads to an object", () => {
   });
 });
 
+// The fixture's functors are partial or broken on purpose (coverage's cases), so none validates:
+// a trace skips them unless asked (includeInvalid), and names them with their error codes.
+const invalid = { includeInvalid: true };
+
 describe("what covers an object", () => {
-  it("follows functors backwards: preimages, then their preimages, fewest functors first", () => {
+  it("skips functors that fail validation, naming them and their error codes", () => {
     const result = traceBackward(index, "x1");
+    expect(result.coveredBy).toEqual([]);
+    expect(result.skipped).toEqual([{ kind: "functor", id: "audited", codes: ["FUNCTOR_UNMAPPED_OBJECT", "FUNCTOR_UNMAPPED_MORPHISM"] }]);
+  });
+
+  it("follows functors backwards: preimages, then their preimages, fewest functors first", () => {
+    const result = traceBackward(index, "x1", invalid);
     expect(result.leadsTo).toEqual([]);
     expect(result.coveredBy.map((p) => [p.steps.map((s) => `${s.fromObject}=${s.id}=>${s.toObject}`), p.length])).toEqual([
       [["t2=audited=>x1"], 1],
@@ -39,12 +49,15 @@ describe("what covers an object", () => {
     ]);
     expect(result.coveredBy.every((p) => p.resultObject === "x1" && p.resultCategory === "audits" && p.arrival === null)).toBe(true);
     // A mapping from a category that does not exist (broken: n1 ↦ t1) covers nothing.
-    expect(traceBackward(index, "t1").coveredBy.map((p) => p.steps[0]?.fromObject)).toEqual(["r1", "r4"]);
+    expect(traceBackward(index, "t1", invalid).coveredBy.map((p) => p.steps[0]?.fromObject)).toEqual(["r1", "r4"]);
   });
 
   it("keeps the covering objects of one category, and refuses unknown ids and bad bounds", () => {
-    expect(traceBackward(index, "x1", { coveringCategoryId: "reqs" }).coveredBy.map((p) => p.steps[0]?.fromObject)).toEqual(["r2", "r3"]);
-    expect(traceBackward(index, "x1", { maxDepth: 1 }).coveredBy).toHaveLength(2);
+    expect(traceBackward(index, "x1", { ...invalid, coveringCategoryId: "reqs" }).coveredBy.map((p) => p.steps[0]?.fromObject)).toEqual([
+      "r2",
+      "r3",
+    ]);
+    expect(traceBackward(index, "x1", { ...invalid, maxDepth: 1 }).coveredBy).toHaveLength(2);
     expect(() => traceBackward(index, "nope")).toThrow(CatDocNotFoundError);
     expect(() => traceBackward(index, "x1", { coveringCategoryId: "nope" })).toThrow(CatDocNotFoundError);
     expect(() => traceBackward(index, "x1", { maxPaths: 0 })).toThrow(CatDocInputError);

@@ -12,7 +12,14 @@ async function coverageProject() {
 describe("catdoc_trace direction backward", () => {
   it("without targetId: what leads to the source in its category and what covers it, ids at minimal", async () => {
     const client = await coverageProject();
-    const { minimal, standard } = await levels(client, "catdoc_trace", { sourceId: "t2", direction: "backward" });
+    // The fixture's functors are partial on purpose (coverage's cases): followed only when asked.
+    expect(await call(client, "catdoc_trace", { sourceId: "t2", direction: "backward" })).toMatchObject({
+      coveredBy: [],
+      skipped: [
+        { kind: "functor", id: "tested", codes: ["FUNCTOR_UNKNOWN_OBJECT", "FUNCTOR_UNMAPPED_OBJECT", "FUNCTOR_UNMAPPED_MORPHISM"] },
+      ],
+    });
+    const { minimal, standard } = await levels(client, "catdoc_trace", { sourceId: "t2", direction: "backward", includeInvalid: true });
     expect(minimal).toMatchObject({
       mode: "backward",
       direction: "backward",
@@ -34,7 +41,7 @@ describe("catdoc_trace direction backward", () => {
   it("with targetId: the paths from the target to the source (the forward trace finds none)", async () => {
     const client = await coverageProject();
     expect(await call(client, "catdoc_trace", { sourceId: "x1", targetId: "r2" })).toMatchObject({ found: false });
-    const backward = await call(client, "catdoc_trace", { sourceId: "x1", targetId: "r2", direction: "backward" });
+    const backward = await call(client, "catdoc_trace", { sourceId: "x1", targetId: "r2", direction: "backward", includeInvalid: true });
     expect(backward).toMatchObject({ mode: "across", direction: "backward", source: "x1", target: "r2", found: true, length: 2 });
     const within = await call(client, "catdoc_trace", { sourceId: "r3", targetId: "r4", direction: "backward" });
     expect(within).toMatchObject({ mode: "within", found: true, length: 3, paths: [{ objectIds: ["r4", "r1", "r2", "r3"] }] });

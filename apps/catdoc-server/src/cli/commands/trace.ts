@@ -10,6 +10,7 @@ interface TraceOptions {
   category?: string;
   toCategory?: string;
   reverse?: boolean;
+  includeInvalid?: boolean;
 }
 
 const HELP = `
@@ -21,6 +22,8 @@ of the target category to the target object; with --to-category alone, where the
 With --reverse, backwards: with a target, the paths from the target to the source; without one,
 what leads to the source in its category (nearest first) and what covers it (the objects functors
 map onto it, fewest functors first; --to-category keeps those of one category).
+Functors and natural transformations that fail validation are not followed (the output names
+each one met, with its error codes); --include-invalid follows them too.
 Exit status 0 whether or not a path exists ("No path …" is printed); 1 for an unknown id.`;
 
 export function registerTraceCommand({ program, action }: CommandRegistry): void {
@@ -39,6 +42,7 @@ export function registerTraceCommand({ program, action }: CommandRegistry): void
     .option("--category <id>", "trace inside this category")
     .option("--to-category <id>", "trace across categories into this one (through functors and natural transformations)")
     .option("--reverse", "trace backwards: what leads to the source and what covers it (with a target: paths from it to the source)")
+    .option("--include-invalid", "also follow functors and natural transformations that fail validation")
     .addHelpText("after", HELP)
     .action(
       action(async (context, source: string, target: string | undefined, options: TraceOptions) => {
@@ -62,6 +66,7 @@ export function registerTraceCommand({ program, action }: CommandRegistry): void
               ...(options.category === undefined ? {} : { categoryId: options.category }),
               ...(options.toCategory === undefined ? {} : { coveringCategoryId: options.toCategory }),
               ...(options.maxDepth === undefined ? {} : { maxDepth: options.maxDepth }),
+              ...(options.includeInvalid === true ? { includeInvalid: true } : {}),
             }),
           );
           if (options.format === "json") context.json(view);
@@ -82,6 +87,7 @@ export function registerTraceCommand({ program, action }: CommandRegistry): void
           ...(options.toCategory === undefined ? {} : { toCategory: options.toCategory }),
           ...(options.all === true ? { all: true } : {}),
           ...(options.maxDepth === undefined ? {} : { maxDepth: options.maxDepth }),
+          ...(options.includeInvalid === true ? { includeInvalid: true } : {}),
         });
         if (options.format === "json") context.json(reverse ? { ...view, direction: "backward" } : view);
         else context.out(renderTrace(view, options.all === true));

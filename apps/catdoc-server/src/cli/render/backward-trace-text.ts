@@ -6,7 +6,8 @@
 import { crossStep, pathSteps, type TraceStep } from "../../dashboard/trace-view.js";
 import type { BackwardTraceResult } from "../../domain/trace/backward.js";
 import { oneLine } from "../text-width.js";
-import { arrow } from "./trace-text.js";
+import type { SkippedStructure } from "../../domain/trace/valid-structures.js";
+import { arrow, skippedLines } from "./trace-text.js";
 
 export interface BackwardEntry {
   /** The object that leads to, or covers, the traced object. */
@@ -24,6 +25,8 @@ export interface BackwardView {
   leadsTo: BackwardEntry[];
   coveredBy: BackwardEntry[];
   truncated: boolean;
+  /** Functors not followed because they fail validation (only when some were met). */
+  skipped?: SkippedStructure[];
 }
 
 export function backwardView(result: BackwardTraceResult): BackwardView {
@@ -48,6 +51,7 @@ export function backwardView(result: BackwardTraceResult): BackwardView {
     leadsTo,
     coveredBy,
     truncated: result.truncated,
+    ...(result.skipped.length === 0 ? {} : { skipped: result.skipped }),
   };
 }
 
@@ -71,5 +75,5 @@ export function renderBackward(view: BackwardView): string {
       ? `No functor maps an object onto ${target}.\n`
       : `What covers ${target}: ${plural(view.coveredBy.length, "object")}, fewest functors first\n${view.coveredBy.map((e) => entryLines(e, true)).join("")}`;
   const more = view.truncated ? "(more exist; only the first of each list are shown)\n" : "";
-  return `${within}${across}${more}`;
+  return `${within}${across}${more}${skippedLines(view.skipped)}`;
 }

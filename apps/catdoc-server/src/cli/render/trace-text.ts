@@ -1,5 +1,6 @@
 /** A trace as text: each path as the objects it visits and the arrows between them. */
 import type { TraceStep, TraceView } from "../../dashboard/trace-view.js";
+import type { SkippedStructure } from "../../domain/trace/valid-structures.js";
 import { oneLine } from "../text-width.js";
 
 function plural(count: number, word: string): string {
@@ -24,7 +25,21 @@ function pathLines(view: TraceView, path: readonly TraceStep[]): string {
 }
 
 /** `all`: the caller asked for every path (the heading says how many were found). */
+/** One line per structure a trace did not follow, saying why and how to follow it anyway. */
+export function skippedLines(skipped: readonly SkippedStructure[] | undefined): string {
+  return (skipped ?? [])
+    .map((s) => {
+      const kind = s.kind === "functor" ? "functor" : "natural transformation";
+      return `skipped ${kind} ${oneLine(s.id)}: it fails validation (${s.codes.join(", ")}); --include-invalid follows it\n`;
+    })
+    .join("");
+}
+
 export function renderTrace(view: TraceView, all = false): string {
+  return `${renderPaths(view, all)}${skippedLines(view.skipped)}`;
+}
+
+function renderPaths(view: TraceView, all: boolean): string {
   const to = view.target === null ? `category ${view.targetCategory}` : `${view.target}`;
   const where = view.crossCategory
     ? `from category ${view.sourceCategory} to category ${view.targetCategory}`

@@ -13,6 +13,8 @@ import type { ProjectIndex } from "../project-index.js";
 import { shortestPathIn } from "./paths.js";
 import type { TracePath } from "./paths.js";
 import { runToEnd, type TraceSteps } from "./steps.js";
+import { SkipLog, structuresToSkip } from "./valid-structures.js";
+import type { InvalidStructures, SkippedStructure } from "./valid-structures.js";
 
 export type CrossStep =
   | {
@@ -53,6 +55,8 @@ export interface CrossTraceOptions {
   maxSteps?: number;
   /** At most this many paths (default 20). */
   maxPaths?: number;
+  /** Also follow functors and natural transformations that fail validation (default: skip them). */
+  includeInvalid?: boolean;
 }
 
 export interface CrossTraceResult {
@@ -64,6 +68,8 @@ export interface CrossTraceResult {
   /** Shortest first. */
   paths: CrossCategoryPath[];
   truncated: boolean;
+  /** Functors and natural transformations the search met and did not follow: they fail validation. */
+  skipped: SkippedStructure[];
 }
 
 const EXPANSION_BUDGET = 100_000;
@@ -125,6 +131,8 @@ export function* traceAcrossInSteps(
     steps: [],
     visited: new Set([key(origin.category.category.id, source)]),
   };
+  const invalid = structuresToSkip(index, options.includeInvalid);
+  const skipLog = new SkipLog();
   const components = componentMoves(index);
   let queue = [start];
   let budget = EXPANSION_BUDGET;
@@ -145,8 +153,8 @@ export function* traceAcrossInSteps(
       }
       if (state.steps.length >= maxSteps) continue;
       const moves = [
-        ...(inTarget ? [] : functorMoves(index.functorsFrom.get(state.categoryId) ?? [], state)),
-        ...componentStepsFrom(components, state),
+        ...(inTarget ? [] : functorMoves(index.functorsFrom.get(state.categoryId) ?? [], state, invalid, skipLog)),
+        ...componentStepsFrom(components, state, invalid, skipLog),
       ];
       for (const move of moves) {
         const at = key(move.categoryId, move.objectId);
@@ -175,6 +183,7 @@ export function* traceAcrossInSteps(
     found: paths.length > 0,
     paths,
     truncated,
+    skipped: skipLog.list(),
   };
 }
 
@@ -184,11 +193,16 @@ interface Move {
   step: CrossStep;
 }
 
-function functorMoves(functors: readonly Functor[], state: State): Move[] {
+function functorMoves(functors: readonly Functor[], state: State, invalid: InvalidStructures, skipLog: SkipLog): Move[] {
   const moves: Move[] = [];
   for (const functor of functors) {
     const image = functor.objectMapping[state.objectId];
     if (image === undefined) continue;
+    const failing = invalid.functors.get(functor.id);
+    if (failing !== undefined) {
+      skipLog.note(failing);
+      continue;
+    }
     moves.push({
       categoryId: functor.targetCategory,
       objectId: image,
@@ -231,8 +245,13 @@ function componentMoves(index: ProjectIndex): Map<string, ComponentMove[]> {
   return moves;
 }
 
-function componentStepsFrom(components: Map<string, ComponentMove[]>, state: State): Move[] {
-  return (components.get(`${state.categoryId}\u0000${state.objectId}`) ?? []).map(({ nt, componentOf, morphism }) => ({
+function componentStepsFrom(components: Map<string, ComponentMove[]>, state: State, invalid: InvalidStructures, skipLog: SkipLog): Move[] {
+  const available = (components.get(`${state.categoryId}\u0000${state.objectId}`) ?? []).filter(({ nt }) => {
+    const failing = invalid.naturalTransformations.get(nt.id);
+    if (failing !== undefined) skipLog.note(failing);
+    return failing === undefined;
+  });
+  return available.map(({ nt, componentOf, morphism }) => ({
     categoryId: state.categoryId,
     objectId: morphism.target,
     step: {

@@ -15,6 +15,8 @@ import type { CrossCategoryPath, CrossStep } from "./across.js";
 import { DEFAULT_MAX_DEPTH, DEFAULT_MAX_PATHS } from "./paths.js";
 import type { TracePath } from "./paths.js";
 import { runToEnd, type TraceSteps } from "./steps.js";
+import { SkipLog, structuresToSkip } from "./valid-structures.js";
+import type { SkippedStructure } from "./valid-structures.js";
 
 export interface BackwardTraceOptions {
   /** The category X is looked up in; default: the one it is defined in. */
@@ -25,6 +27,8 @@ export interface BackwardTraceOptions {
   maxDepth?: number;
   /** At most this many objects in each list (default 100). */
   maxPaths?: number;
+  /** Also follow functors that fail validation (default: skip them; valid-structures.ts). */
+  includeInvalid?: boolean;
 }
 
 export interface BackwardTraceResult {
@@ -36,6 +40,8 @@ export interface BackwardTraceResult {
   coveredBy: CrossCategoryPath[];
   /** True when `maxPaths` cut a list short. */
   truncated: boolean;
+  /** Functors the search met and did not follow: they fail validation. */
+  skipped: SkippedStructure[];
 }
 
 /** Object id → the source objects a functor maps onto it, per functor (a model's functors never change). */
@@ -110,6 +116,8 @@ export function* traceBackwardInSteps(
   let coveringCut = false;
   const key = (inCategory: string, object: string) => `${inCategory}\u0000${object}`;
   const seen = new Set([key(categoryId, objectId)]);
+  const invalid = structuresToSkip(index, options.includeInvalid);
+  const skipLog = new SkipLog();
   let states = [{ categoryId, objectId, steps: [] as CrossStep[] }];
   for (let depth = 1; depth <= maxDepth && states.length > 0 && !coveringCut; depth += 1) {
     const next: typeof states = [];
@@ -118,7 +126,13 @@ export function* traceBackwardInSteps(
       for (const functor of index.model.functors) {
         if (functor.targetCategory !== state.categoryId || index.functors.get(functor.id) !== functor) continue;
         const source = index.categories.get(functor.sourceCategory);
-        for (const preimage of preimagesOf(functor).get(state.objectId) ?? []) {
+        const preimages = preimagesOf(functor).get(state.objectId) ?? [];
+        const failing = invalid.functors.get(functor.id);
+        if (failing !== undefined && preimages.length > 0) {
+          skipLog.note(failing);
+          continue;
+        }
+        for (const preimage of preimages) {
           const at = key(functor.sourceCategory, preimage);
           if (source?.objects.has(preimage) !== true || seen.has(at)) continue;
           seen.add(at);
@@ -150,5 +164,5 @@ export function* traceBackwardInSteps(
     }
     states = next;
   }
-  return { target: objectId, categoryId, leadsTo, coveredBy, truncated: truncated || coveringCut };
+  return { target: objectId, categoryId, leadsTo, coveredBy, truncated: truncated || coveringCut, skipped: skipLog.list() };
 }
