@@ -28,9 +28,9 @@ const input = lazySchema(() =>
   z.object({
     filePath: z.string().min(1).describe("relative to the project root"),
     domain: z.string().min(1).optional().describe("for documents naming none"),
-    categoryId: z.string().min(1).optional().describe("for documents whose frontmatter names none; default: the only category"),
+    categoryId: z.string().min(1).optional().describe("for documents naming none; default: the only category"),
     createCategory: z.boolean().optional().describe("create missing categories"),
-    applyProposals: z.boolean().optional().describe("write the proposed functor mappings"),
+    applyProposals: z.boolean().optional().describe("write proposed functor mappings"),
     dryRun: z.boolean().optional().describe("plan only, write nothing"),
     force: z.boolean().optional().describe("overwrite existing objects' fields"),
     limit: limitInput("items per list in the report", SHOWN),
@@ -132,7 +132,7 @@ export function catdocImportDocumentTool(project: ProjectAccess): ToolDefinition
     name: "catdoc_import_document",
     title: "Import Markdown documents",
     description:
-      "Imports a Markdown file or directory: each document becomes an object of the category its frontmatter names (else categoryId), its references (@id, [[link]], links) morphisms named by their verb (covers, implements…), references across categories proposed functor mappings. All or nothing; re-import updates. Try dryRun first.",
+      "Imports a Markdown file or directory: documents become objects of the category their frontmatter names (else categoryId), references morphisms named by their verb, references across categories proposed functor mappings. All or nothing; re-import updates. Try dryRun first.",
     get input() {
       return input();
     },
