@@ -5,11 +5,15 @@
  * where Chromium is absent and CI is not set; in CI it must run.
  */
 import { existsSync } from "node:fs";
+import { appendFile } from "node:fs/promises";
+import { join } from "node:path";
 import { stringify } from "yaml";
 import { chromium } from "playwright-core";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { copyExample, useTempDirs, validModel, writeProject } from "../domain/helpers.js";
+import { runInProcess } from "../cli/run-in-process.js";
+import { HOSTILE_TITLE, writeExportProject } from "../export/export-fixture.js";
 import { useDashboards } from "./dashboard-harness.js";
 
 const CHROMIUM = "/usr/bin/chromium";
@@ -30,7 +34,15 @@ interface DashboardHooks {
   highlightedIds(): string[];
 }
 declare const window: { catdocDashboard: DashboardHooks };
-declare const document: { body: { dataset: Record<string, string | undefined> } };
+declare const document: {
+  body: { dataset: Record<string, string | undefined> };
+  querySelector(selector: string): unknown;
+  querySelectorAll(selector: string): { length: number };
+};
+declare function getComputedStyle(element: Element): { backgroundColor: string };
+interface Element {
+  readonly tagName: string;
+}
 
 describe.skipIf(skip)("dashboard page in headless Chromium", () => {
   let browser: Browser;
@@ -131,6 +143,45 @@ describe.skipIf(skip)("dashboard page in headless Chromium", () => {
     expect(highlighted.filter((id) => id.startsWith("m:")).sort()).toEqual(["m:group-to-ring", "m:ring-to-field", "m:set-to-group"]);
     expect(await page.textContent("#trace-result")).toContain("1 path(s) in algebra; shortest: 3 step(s).");
     expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it("coverage, suspect links, search and the HTML export: shown as text, under the CSP without a violation", async () => {
+    const root = await writeExportProject(await tempDir());
+    expect((await runInProcess(["review", "--all"], root)).code).toBe(0);
+    await appendFile(join(root, "docs/req-login.md"), "Users may log in with a passkey.\n");
+    const dashboard = await dashboardOn(root);
+    const { page, problems } = await open(dashboard.url);
+    expect(await page.locator("#coverage tr[data-functor=tests] td").allTextContents()).toEqual(["tests", "33.3 %", "1", "1"]);
+    expect(await page.locator("#coverage .coverage-gaps li").allTextContents()).toEqual([
+      "trivially covered req-session",
+      "uncovered req-audit",
+    ]);
+    expect(await page.textContent("#suspect-summary")).toBe("3 suspect of 5 links (5 reviewed, 0 never reviewed)");
+    expect(await page.locator("#suspect-list li code").allTextContents()).toEqual([
+      "req-login-session",
+      "tests/req-login",
+      "test-login-session",
+    ]);
+
+    await page.fill("#search-query", "passkey");
+    await page.click("#search-submit");
+    await page.waitForFunction(() => document.querySelectorAll("#search-results li").length > 0, undefined, { timeout: 10_000 });
+    expect(await page.locator("#search-results li").allTextContents()).toEqual([`${HOSTILE_TITLE} req-login · requirements`]);
+    expect(await page.locator("#search-results script").count()).toBe(0);
+
+    const exportPage = await browser.newPage();
+    exportPage.on("console", (message) => {
+      if (message.type() === "error") problems.push(`export console: ${message.text()}`);
+    });
+    await exportPage.goto(new URL((await page.getAttribute("#export-html", "href")) ?? "", dashboard.url).toString());
+    expect(await exportPage.textContent("tr.uncovered td")).toContain("=HYPERLINK");
+    // The linked style sheet applied (the CSP allows it): an uncovered row's cells are tinted.
+    expect(await exportPage.evaluate(() => getComputedStyle(document.querySelector("tr.uncovered td") as Element).backgroundColor)).toBe(
+      "rgb(253, 236, 234)",
+    );
+    expect(problems).toEqual([]);
+    await exportPage.close();
     await page.close();
   });
 

@@ -49,7 +49,9 @@ describe("catdoc export --format html", () => {
     expect(html).toContain("=HYPERLINK(&quot;http://evil&quot;, &quot;a, b&quot;)");
     // Self-contained: inline CSS, nothing loaded from elsewhere.
     expect(html).toMatch(/<style>[^<]+<\/style>/);
-    expect(html).not.toMatch(/<link|src=|@import|url\(/);
+    // Self-contained: nothing loaded from elsewhere (links only within the page, the favicon a data: URL).
+    expect(html).not.toMatch(/\ssrc=|@import|url\(|<link rel="stylesheet"/);
+    expect([...html.matchAll(/\shref="([^"]*)"/g)].map((m) => m[1])).toEqual(["data:,", "#functor-tests"]);
     expect(html).toContain('<tr class="covered suspect"><td>&lt;script&gt;');
     expect(html).toMatch(/<tr class="trivially-covered"><td>Session<br><code>req-session<\/code>/);
     expect(html).toMatch(/<tr class="uncovered"><td>=HYPERLINK/);

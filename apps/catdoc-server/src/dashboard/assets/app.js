@@ -1,6 +1,7 @@
 /* CatDoc dashboard page: draws a category's graph with cytoscape, lists validation results,
- * and traces paths. Plain browser JavaScript, no build step. Every text from the project is
- * inserted with textContent (never as HTML). The API is this server's /api/*. */
+ * traces paths, shows coverage per functor and the suspect links, and searches objects. Plain
+ * browser JavaScript, no build step. Every text from the project is inserted with textContent
+ * (never as HTML). The API is this server's /api/*; the exports are under /export/. */
 /* global cytoscape, document, window */
 "use strict";
 
@@ -576,6 +577,117 @@
     highlightPath(null);
   }
 
+  // ---- coverage, suspect links, search ---------------------------------------------------
+
+  const STATUS_TEXT = { covered: "covered", "trivially-covered": "trivially covered", uncovered: "uncovered" };
+
+  async function loadCoverage() {
+    const report = await api("coverage");
+    const box = $("coverage");
+    clear(box);
+    if (report.functors.length === 0) {
+      box.append(el("p", { className: "muted", text: "No functor." }));
+      return;
+    }
+    const table = el("table", { className: "coverage-table" });
+    table.append(
+      el(
+        "tr",
+        {},
+        el("th", { text: "Functor" }),
+        el("th", { text: "Covered" }),
+        el("th", { text: "Trivially" }),
+        el("th", { text: "Uncovered" }),
+      ),
+    );
+    for (const f of report.functors) {
+      const tr = el(
+        "tr",
+        { title: `${f.name}: ${f.sourceCategory} → ${f.targetCategory}` },
+        el("td", {}, el("code", { text: f.functorId })),
+        el("td", { className: "num", text: `${f.percent.covered} %` }),
+        el("td", { className: "num", text: String(f.triviallyCovered) }),
+        el("td", { className: "num", text: String(f.uncovered) }),
+      );
+      tr.dataset.functor = f.functorId;
+      table.append(tr);
+    }
+    box.append(table);
+    for (const f of report.functors) {
+      const notCovered = f.detail.filter((o) => o.status !== "covered");
+      if (notCovered.length === 0) continue;
+      const ul = el("ul", { className: "coverage-gaps" });
+      for (const o of notCovered) {
+        const li = el(
+          "li",
+          {},
+          el("span", { className: `badge ${o.status}`, text: STATUS_TEXT[o.status] }),
+          " ",
+          el("code", { text: o.id }),
+        );
+        li.addEventListener("click", () => focusObject(o.id));
+        ul.append(li);
+      }
+      box.append(el("p", { className: "label", text: `${f.functorId}: not covered` }), ul);
+    }
+  }
+
+  async function loadSuspects() {
+    const view = await api("suspect-links");
+    $("suspect-summary").textContent =
+      `${view.suspect.length} suspect of ${view.links} links (${view.reviewed} reviewed, ${view.unreviewed} never reviewed)`;
+    const list = $("suspect-list");
+    clear(list);
+    for (const s of view.suspect) {
+      const why = s.via ? `through ${s.via.linkId} (${s.via.rule})` : `changed: ${s.changed.join(", ")}`;
+      const li = el(
+        "li",
+        { className: "suspect" },
+        el("code", { text: s.id }),
+        el("span", { className: "mono", text: ` ${s.source} ${s.kind === "mapping" ? "↦" : "→"} ${s.target}` }),
+        el("span", { className: "muted", text: ` — ${why}` }),
+      );
+      li.addEventListener("click", () => focusObject(s.source));
+      list.append(li);
+    }
+  }
+
+  function focusObject(objectId) {
+    showDetails(objectId);
+    if (!state.cy) return;
+    const node = state.cy.getElementById(cyId.object(objectId));
+    if (node.nonempty()) {
+      state.cy.elements().unselect();
+      node.select();
+      state.cy.animate({ center: { eles: node } }, { duration: 200 });
+    }
+  }
+
+  async function runSearch(event) {
+    event.preventDefault();
+    const query = $("search-query").value.trim();
+    const list = $("search-results");
+    clear(list);
+    if (query === "") return;
+    try {
+      const result = await api("search", { q: query, limit: "20" });
+      if (result.hits.length === 0) list.append(el("li", { className: "muted", text: "No match." }));
+      for (const hit of result.hits) {
+        const li = el(
+          "li",
+          {},
+          el("span", { text: hit.title }),
+          " ",
+          el("code", { className: "muted", text: `${hit.id} · ${hit.categoryId}` }),
+        );
+        li.addEventListener("click", () => focusObject(hit.id));
+        list.append(li);
+      }
+    } catch (error) {
+      showStatus(error.message);
+    }
+  }
+
   // ---- start ------------------------------------------------------------------------------
 
   async function loadProject() {
@@ -599,7 +711,7 @@
     showStatus("");
     try {
       await loadProject();
-      await Promise.all([drawGraph(), loadValidation()]);
+      await Promise.all([drawGraph(), loadValidation(), loadCoverage(), loadSuspects()]);
     } catch (error) {
       showStatus(error.message);
     } finally {
@@ -615,6 +727,7 @@
   $("trace-form").addEventListener("submit", runTrace);
   $("trace-clear").addEventListener("click", clearTrace);
   $("reload").addEventListener("click", refresh);
+  $("search-form").addEventListener("submit", runSearch);
 
   /** For people poking around in the console, and for the browser test. */
   window.catdocDashboard = {

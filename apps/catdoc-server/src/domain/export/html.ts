@@ -106,7 +106,7 @@ export function renderHtml(model: TraceabilityModel, options: HtmlOptions = {}):
       ? "<p>No suspect link.</p>"
       : `<table><thead><tr><th>link</th><th>kind</th><th>ends</th><th>why</th></tr></thead><tbody>${model.suspectLinks.map(suspectItem).join("")}</tbody></table>`;
   return (
-    `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">` +
+    `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><link rel="icon" href="data:,">` +
     `<title>${escapeHtml(title)}</title>${style}</head><body>` +
     `<h1>${escapeHtml(title)}</h1>` +
     `<p class="muted">Exported ${escapeHtml(model.generatedAt)} from category.yaml <span class="mono">${escapeHtml(model.project.version.slice(0, 12))}</span>` +
