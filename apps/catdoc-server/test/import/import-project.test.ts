@@ -170,7 +170,12 @@ describe("import into the project's categories", () => {
     const applied = await importDocuments(store, { paths: ["docs/tests"], applyProposals: true });
     expect(applied).toMatchObject({ written: true, proposals: [{ status: "applied" }] });
     expect(applied.warnings).toContainEqual(expect.stringContaining("1 object mapping(s) applied in functor(s) 'verify'"));
-    expect((await store.load()).model.functors[0]?.objectMapping).toEqual({ "req-login": "test-login" });
+    // The identities follow the object (F(id A) = id F(A), the one lawful image).
+    expect((await store.load()).model.functors[0]).toMatchObject({
+      objectMapping: { "req-login": "test-login" },
+      morphismMapping: { "id-req-login": "id-test-login" },
+    });
+    expect(applied.proposals[0]?.note).toBe("Mapped in functor 'verify', with the identities (id-req-login ↦ id-test-login).");
 
     const again = await importDocuments(store, { paths: ["docs/tests"], applyProposals: true });
     expect(again).toMatchObject({ written: false, proposals: [{ status: "mapped" }] });

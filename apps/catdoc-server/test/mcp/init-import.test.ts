@@ -206,6 +206,7 @@ describe("catdoc_import_document", () => {
     expect(applied).toMatchObject({ written: true, proposals: [{ status: "applied" }] });
     expect(await call(client, "catdoc_show_functor", { functorId: "verify", response_level: "full" })).toMatchObject({
       objectMapping: { "req-login": "test-login" },
+      morphismMapping: { "id-req-login": "id-test-login" },
     });
   });
 });

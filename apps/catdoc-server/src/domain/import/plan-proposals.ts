@@ -3,13 +3,15 @@
  * `covers @req-login` (an object of `requirements`) says that the functor requirements → tests
  * maps req-login to the test: the referenced object is mapped to the referring one. When one
  * functor joins the two categories (in either direction) the proposal is its mapping entry —
- * `objectMapping.<key>: <image>` — and `applyProposals` writes it in the import's edit; with no
+ * `objectMapping.<key>: <image>` — and `applyProposals` writes it in the import's edit (with the
+ * identity of the key mapped to the identity of the image, the one lawful choice); with no
  * functor, or several, nothing is applied and the proposal gives the functor to create or names
  * the candidates. A functor maps an object to one image: an entry that exists with another image
  * is a conflict, and references that give one key several images are ambiguous; neither is
  * applied. (Natural-transformation components are arrows inside one category, so a reference
  * across categories never proposes one.)
  */
+import { findIdentities } from "../identity.js";
 import type { Functor } from "../model.js";
 import type { CategoryEditor } from "../store/editor.js";
 import type { Crossing } from "./plan-morphisms.js";
@@ -26,6 +28,27 @@ function between(editor: CategoryEditor, a: string, b: string): Functor[] {
 /** A functor id for the proposed functor: `requirements-to-tests`. */
 export function proposedFunctorId(sourceCategory: string, targetCategory: string): string {
   return `${sourceCategory}-to-${targetCategory}`;
+}
+
+/** The identity of an object in the edited model (identity.ts's rule), if it has one. */
+function identityOf(editor: CategoryEditor, categoryId: string, objectId: string): string | undefined {
+  const category = editor.model.categories.find((c) => c.id === categoryId);
+  if (category === undefined) return undefined;
+  const byId = new Map(category.morphisms.map((m) => [m.id, m] as const));
+  return findIdentities([objectId], category.morphisms, byId).get(objectId)?.id;
+}
+
+/**
+ * A functor maps the identity of A to the identity of F(A) (its only lawful image): applied with
+ * the object mapping when both exist and the functor maps the identity to nothing yet.
+ */
+function mapIdentity(editor: CategoryEditor, functor: Functor, objectId: string, image: string): string | undefined {
+  const from = identityOf(editor, functor.sourceCategory, objectId);
+  const to = identityOf(editor, functor.targetCategory, image);
+  const mapping = editor.model.functors.find((f) => f.id === functor.id)?.morphismMapping;
+  if (from === undefined || to === undefined || mapping === undefined || mapping[from] !== undefined) return undefined;
+  editor.setFunctorMapping(functor.id, from, to);
+  return `${from} ↦ ${to}`;
 }
 
 export function planProposals(editor: CategoryEditor, crossings: readonly Crossing[], apply: boolean): MappingProposal[] {
@@ -105,7 +128,8 @@ export function planProposals(editor: CategoryEditor, crossings: readonly Crossi
       );
     } else if (apply) {
       editor.setFunctorMapping(functor.id, p.objectId, p.image);
-      set("applied", edit, `Mapped in functor '${functor.id}'.`);
+      const identities = mapIdentity(editor, functor, p.objectId, p.image);
+      set("applied", edit, `Mapped in functor '${functor.id}'${identities === undefined ? "" : `, with the identities (${identities})`}.`);
     } else {
       set("proposed", edit, `Functor '${functor.id}' does not map '${p.objectId}' yet; applying the proposals writes this entry.`);
     }
