@@ -14,6 +14,7 @@ import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, CliConfigError, CliUsageError, failu
 import type { CatDocConfig } from "../config.js";
 import type { CliIo } from "./cli-io.js";
 import { CommandContext } from "./command-context.js";
+import { registerAddCommand } from "./commands/add.js";
 import { registerCoverageCommand } from "./commands/coverage.js";
 import { registerDashboardCommand } from "./commands/dashboard.js";
 import { registerDiffCommand } from "./commands/diff.js";
@@ -22,11 +23,15 @@ import { registerGraphCommand } from "./commands/graph.js";
 import { registerImportCommand } from "./commands/import.js";
 import { registerInitCommand } from "./commands/init.js";
 import { registerListCommand } from "./commands/list.js";
+import { registerMapCommand } from "./commands/map.js";
 import { registerMcpCommand } from "./commands/mcp.js";
+import { registerRenameCommand } from "./commands/rename.js";
 import { registerReviewCommand } from "./commands/review.js";
+import { registerRmCommand } from "./commands/rm.js";
 import { registerSearchCommand } from "./commands/search.js";
 import { registerShowCommand } from "./commands/show.js";
 import { registerTraceCommand } from "./commands/trace.js";
+import { registerUpdateCommand } from "./commands/update.js";
 import { registerValidateCommand } from "./commands/validate.js";
 import { adaptOriginalArguments } from "./original-flags.js";
 
@@ -113,6 +118,11 @@ export function createProgram(setup: CliSetup, state: { exitCode: number }): Com
   const registry: CommandRegistry = { program, action, setup };
   registerInitCommand(registry);
   registerImportCommand(registry);
+  registerAddCommand(registry);
+  registerUpdateCommand(registry);
+  registerRmCommand(registry);
+  registerRenameCommand(registry);
+  registerMapCommand(registry);
   registerValidateCommand(registry);
   registerReviewCommand(registry);
   registerDiffCommand(registry);

@@ -36,7 +36,7 @@ export interface AuthoringOutcome {
   ids: string[];
   /** Law violations the edit introduced (saved only with force). */
   violations: ValidationIssue[];
-  /** New gaps: objects and morphisms left unmapped, components missing. */
+  /** New gaps (objects and morphisms left unmapped, components missing), and those whose candidates changed. */
   gaps: ValidationIssue[];
   /** Errors in the project after the edit, the old ones included. */
   errorsAfter: number;
@@ -55,11 +55,16 @@ const RENAME_KIND: Record<EditKind, RenameKind> = {
   nt: "naturalTransformation",
 };
 
-/** The ids an issue names, as one key; `rename` maps old ids to new ones. */
-function issueKey(issue: ValidationIssue, rename: ReadonlyMap<string, string>): string {
+/**
+ * The ids an issue names, as one key; `rename` maps old ids to new ones. A gap's key has its
+ * message too (except across a rename), so a gap whose candidates changed (its endpoints were just
+ * mapped) is reported again.
+ */
+function issueKey(issue: ValidationIssue, rename: ReadonlyMap<string, string>, withMessage: boolean): string {
   const at = (value: string | undefined) => (value === undefined ? null : (rename.get(value) ?? value));
   return JSON.stringify([
     issue.code,
+    withMessage && GAP_CODES.has(issue.code) ? issue.message : null,
     at(issue.categoryId),
     at(issue.functorId),
     at(issue.naturalTransformationId),
@@ -77,14 +82,16 @@ function newErrors(
   renamed: readonly RenamedId[],
 ): ValidationIssue[] {
   const rename = new Map(renamed);
+  // A rename changes messages, not gaps: its keys leave them out.
+  const withMessage = renamed.length === 0;
   const counts = new Map<string, number>();
   for (const issue of before) {
-    const key = issueKey(issue, rename);
+    const key = issueKey(issue, rename, withMessage);
     counts.set(key, (counts.get(key) ?? 0) + 1);
   }
   const added: ValidationIssue[] = [];
   for (const issue of after) {
-    const key = issueKey(issue, new Map());
+    const key = issueKey(issue, new Map(), withMessage);
     const left = counts.get(key) ?? 0;
     if (left > 0) counts.set(key, left - 1);
     else added.push(issue);

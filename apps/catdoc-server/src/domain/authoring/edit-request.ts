@@ -72,7 +72,8 @@ export function checkedFields(request: EditRequest): Record<string, unknown> {
   const schema = request.kind === "morphism" ? (op === "add" ? MORPHISM_ADD : z.looseObject({})) : FIELDS[request.kind][op];
   const parsed = schema.safeParse(fields);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0];
+    // A field the kind does not have says more than the fields it lacks.
+    const issue = parsed.error.issues.find((i) => i.code === "unrecognized_keys") ?? parsed.error.issues[0];
     const keys = issue?.code === "unrecognized_keys" ? issue.keys : [];
     const field = keys.length > 0 ? keys.join(", ") : (issue?.path.join(".") ?? "");
     const message =
