@@ -11,6 +11,7 @@ import { XMLParser, XMLValidator } from "fast-xml-parser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { neutralizeFormula } from "../../src/domain/export/index.js";
 import { runInProcess } from "../cli/run-in-process.js";
+import { editDocument, writeTraceProject } from "../domain/change-impact-fixture.js";
 import { FORMULA_TITLE, HOSTILE_TITLE, writeExportProject } from "./export-fixture.js";
 
 let base = "";
@@ -208,6 +209,28 @@ describe("catdoc export --format json", () => {
       ["requirements", 3, 2],
       ["tests", 2, 1],
     ]);
+  });
+});
+
+describe("catdoc export --functor", () => {
+  it("keeps that functor, its two categories and their suspect links (requirements → design → tests, a requirement changed)", async () => {
+    const trace = await writeTraceProject(join(base, "trace"));
+    expect((await runInProcess(["review", "--all"], trace)).code).toBe(0);
+    await editDocument(trace, "docs/req-login.md");
+    const read = async (args: string[]) => {
+      expect((await runInProcess(["export", ...args, "--out", "model.json"], trace)).code).toBe(0);
+      return JSON.parse(await readFile(join(trace, "model.json"), "utf8")) as {
+        categories: Array<{ id: string }>;
+        suspectLinks: Array<{ id: string }>;
+      };
+    };
+    const whole = (await read([])).suspectLinks.map((s) => s.id);
+    const tests = await read(["--functor", "tests"]);
+    expect(tests.categories.map((c) => c.id)).toEqual(["design", "tests"]);
+    const kept = tests.suspectLinks.map((s) => s.id);
+    expect(kept.length).toBeGreaterThan(0);
+    expect(kept).toEqual(whole.filter((id) => /^(design-|test-|tests\/)/.test(id)));
+    expect(whole.some((id) => id.startsWith("designs/"))).toBe(true);
   });
 });
 

@@ -100,6 +100,7 @@ export interface TraceabilityModel {
   project: { name: string; version: string };
   /** The functor the export was limited to (--functor), else null. */
   functor: string | null;
+  /** `links` and `reviewed` count the project's links; `suspectLinks` those listed (with a functor: its mappings' and its categories' arrows'). */
   summary: { categories: number; objects: number; functors: number; links: number; reviewed: number; suspectLinks: number };
   categories: TraceCategory[];
   functors: TraceFunctor[];
@@ -198,7 +199,12 @@ export async function buildTraceability(project: CatDocProject, options: Traceab
       rows,
     };
   });
-  const suspectLinks = impact.suspect.map(suspectLinkView);
+  // With --functor: the suspect links of its mappings and of its two categories' arrows.
+  const kept = new Set(categories.map((c) => c.id));
+  const inScope = (s: SuspectLink) =>
+    options.functorId === undefined ||
+    (s.link.kind === "mapping" ? s.link.functorId === options.functorId : kept.has(s.link.categoryId ?? ""));
+  const suspectLinks = impact.suspect.filter(inScope).map(suspectLinkView);
   return {
     schema: TRACEABILITY_SCHEMA,
     version: TRACEABILITY_VERSION,
