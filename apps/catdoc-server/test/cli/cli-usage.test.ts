@@ -8,7 +8,7 @@ import { assertBuilt, catdoc } from "./run-catdoc.js";
 beforeAll(assertBuilt);
 const tempDir = useTempDirs();
 
-const COMMANDS = ["init", "import", "validate", "list", "show", "search", "trace", "coverage", "graph", "dashboard", "mcp"];
+const COMMANDS = ["init", "import", "validate", "list", "show", "search", "trace", "coverage", "export", "graph", "dashboard", "mcp"];
 
 describe("catdoc --help", () => {
   it("lists every command, the global --project option and the exit statuses", async () => {

@@ -14,7 +14,7 @@ import { CLI, assertBuilt } from "./run-catdoc.js";
 
 beforeAll(assertBuilt);
 const MCP = fileURLToPath(new URL("../../dist/mcp.js", import.meta.url));
-const COMMANDS = ["init", "import", "validate", "list", "show", "search", "trace", "coverage", "graph", "dashboard", "mcp"];
+const COMMANDS = ["init", "import", "validate", "list", "show", "search", "trace", "coverage", "export", "graph", "dashboard", "mcp"];
 
 /** What the app's sources may not load for --help: everything a command needs to run. */
 const HEAVY_SOURCES = [
