@@ -14,9 +14,8 @@
  */
 import { identityIdFor } from "../identity.js";
 import type { Morphism } from "../model.js";
-import { arrowKey } from "../project-index.js";
 import type { CategoryIndex, Occurrence, ProjectIndex } from "../project-index.js";
-import { checkCompositeDeclarations, resolveComposite } from "./composites.js";
+import { checkCompositeDeclarations, isAmbiguous, resolveComposite } from "./composites.js";
 import type { IssueCollector } from "./issues.js";
 
 export function checkCategory(index: ProjectIndex, entry: CategoryIndex, out: IssueCollector): void {
@@ -73,19 +72,29 @@ export function checkCategory(index: ProjectIndex, entry: CategoryIndex, out: Is
 function checkCompositions(entry: CategoryIndex, out: IssueCollector): void {
   const categoryId = entry.category.id;
   checkCompositeDeclarations(entry, out);
-  const missing = new Map<string, [Morphism, Morphism][]>();
+  // Missing arrows by A, then C (nested maps: no key string per pair), in first-seen order; a
+  // group holds its first pair and, only when there are more, the others (flat: f, g, f, g, …).
+  const missing = new Map<string, Map<string, MissingGroup>>();
+  const groups: MissingGroup[] = [];
   for (const f of entry.category.morphisms) {
     if (f.source === f.target || !entry.objects.has(f.source) || !entry.objects.has(f.target)) continue;
-    for (const g of entry.outgoing.get(f.target) ?? []) {
+    const next = entry.outgoing.get(f.target);
+    if (next === undefined) continue;
+    let fromA: Map<string, MissingGroup> | undefined;
+    for (const g of next) {
       if (g.source === g.target || !entry.objects.has(g.target)) continue;
       const composite = resolveComposite(entry, f, g);
-      if (composite.kind === "missing") {
-        const key = arrowKey(f.source, g.target);
-        const pairs = missing.get(key);
-        if (pairs === undefined) missing.set(key, [[f, g]]);
-        else pairs.push([f, g]);
-      } else if (composite.kind === "ambiguous") {
-        const names = composite.candidates.map((m) => `'${m.id}'`).join(", ");
+      if (composite === undefined) {
+        fromA ??= missing.get(f.source);
+        if (fromA === undefined) missing.set(f.source, (fromA = new Map()));
+        const group = fromA.get(g.target);
+        if (group === undefined) {
+          const created: MissingGroup = { f, g, more: null };
+          fromA.set(g.target, created);
+          groups.push(created);
+        } else (group.more ??= []).push(f, g);
+      } else if (isAmbiguous(composite)) {
+        const names = composite.map((m) => `'${m.id}'`).join(", ");
         out.add(
           "AMBIGUOUS_COMPOSITION",
           `Ambiguous composition: ${g.id}∘${f.id} (${f.source} → ${g.target}) could be any of ${names}; declare composite: [${f.id}, ${g.id}] on one of them`,
@@ -93,22 +102,37 @@ function checkCompositions(entry: CategoryIndex, out: IssueCollector): void {
             categoryId,
             morphismIds: [f.id, g.id],
             objectIds: [f.source, f.target, g.target],
-            candidateIds: composite.candidates.map((m) => m.id),
+            candidateIds: composite.map((m) => m.id),
           },
         );
       }
     }
   }
-  for (const pairs of missing.values()) {
-    const [f, g] = pairs[0] as [Morphism, Morphism];
-    const names = pairs.map(([a, b]) => `${b.id}∘${a.id}`).join(", ");
+  for (const { f, g, more } of groups) {
+    let names = `${g.id}∘${f.id}`;
+    let pairs: string[][] | undefined;
+    if (more !== null) {
+      pairs = [[f.id, g.id]];
+      for (let i = 0; i < more.length; i += 2) {
+        const [a, b] = [more[i] as Morphism, more[i + 1] as Morphism];
+        names += `, ${b.id}∘${a.id}`;
+        pairs.push([a.id, b.id]);
+      }
+    }
     out.add("MISSING_COMPOSITION", `Missing composition: ${names} (${f.source} → ${g.target})`, {
       categoryId,
       morphismIds: [f.id, g.id],
       objectIds: [f.source, f.target, g.target],
-      pairs: pairs.length > 1 ? pairs.map(([a, b]) => [a.id, b.id]) : undefined,
+      pairs,
     });
   }
+}
+
+/** The pairs f, g whose composite A → C is missing: the first, then the others when there are more. */
+interface MissingGroup {
+  f: Morphism;
+  g: Morphism;
+  more: Morphism[] | null;
 }
 
 /** One DUPLICATE_ID per repeated definition (every definition after the first in the project). */

@@ -7,18 +7,21 @@
  * pair.
  */
 import type { Morphism } from "../model.js";
-import { arrowKey } from "../project-index.js";
 import type { CategoryIndex } from "../project-index.js";
 import type { IssueCollector } from "./issues.js";
 
-export type CompositeResolution =
-  { kind: "declared" | "unique"; morphism: Morphism } | { kind: "ambiguous"; candidates: readonly Morphism[] } | { kind: "missing" };
+/**
+ * g∘f: the morphism when it is settled (declared, or the only arrow), the parallel candidates
+ * (two or more) when it is ambiguous, undefined when no arrow A → C exists. No object is made
+ * per pair: a large project resolves tens of thousands of them.
+ */
+export type Composite = Morphism | readonly Morphism[] | undefined;
 
 interface CategoryComposites {
-  /** `pairKey(f, g)` → the morphism declaring `composite: [f, g]` (the first valid one). */
-  declared: Map<string, Morphism>;
-  /** `arrowKey(source, target)` → every morphism between them, in file order. */
-  between: Map<string, Morphism[]>;
+  /** f id → g id → the morphism declaring `composite: [f, g]` (the first valid one). */
+  declared: Map<string, Map<string, Morphism>>;
+  /** source id → target id → every morphism between them, in file order (nested maps: no key strings to build per pair). */
+  between: Map<string, Map<string, Morphism[]>>;
   /** Declarations that failed a check, with the issue to report: code, message and ids. */
   problems: DeclarationProblem[];
 }
@@ -30,12 +33,7 @@ interface DeclarationProblem {
   morphismIds: string[];
 }
 
-const MISSING: CompositeResolution = { kind: "missing" };
 const built = new WeakMap<CategoryIndex, CategoryComposites>();
-
-function pairKey(f: Morphism, g: Morphism): string {
-  return `${f.id}\u0000${g.id}`;
-}
 
 /** The declarations and parallel arrows of one category, built once per category index. */
 export function compositesOf(entry: CategoryIndex): CategoryComposites {
@@ -48,13 +46,14 @@ export function compositesOf(entry: CategoryIndex): CategoryComposites {
 }
 
 function buildComposites(entry: CategoryIndex): CategoryComposites {
-  const between = new Map<string, Morphism[]>();
-  const declared = new Map<string, Morphism>();
+  const between = new Map<string, Map<string, Morphism[]>>();
+  const declared = new Map<string, Map<string, Morphism>>();
   const problems: DeclarationProblem[] = [];
   for (const morphism of entry.category.morphisms) {
-    const key = arrowKey(morphism.source, morphism.target);
-    const list = between.get(key);
-    if (list === undefined) between.set(key, [morphism]);
+    let fromSource = between.get(morphism.source);
+    if (fromSource === undefined) between.set(morphism.source, (fromSource = new Map()));
+    const list = fromSource.get(morphism.target);
+    if (list === undefined) fromSource.set(morphism.target, [morphism]);
     else list.push(morphism);
   }
   for (const morphism of entry.category.morphisms) {
@@ -67,9 +66,10 @@ function buildComposites(entry: CategoryIndex): CategoryComposites {
     }
     if (path.length !== 2) continue;
     const [f, g] = path.map((id) => entry.morphisms.get(id) as Morphism) as [Morphism, Morphism];
-    const key = pairKey(f, g);
-    const first = declared.get(key);
-    if (first === undefined) declared.set(key, morphism);
+    let afterF = declared.get(f.id);
+    if (afterF === undefined) declared.set(f.id, (afterF = new Map()));
+    const first = afterF.get(g.id);
+    if (first === undefined) afterF.set(g.id, morphism);
     else if (first.id !== morphism.id) {
       problems.push({
         code: "COMPOSITE_CONFLICT",
@@ -128,16 +128,19 @@ export function checkCompositeDeclarations(entry: CategoryIndex, out: IssueColle
 }
 
 /** g∘f for a composable pair (f.target = g.source) of the category. */
-export function resolveComposite(entry: CategoryIndex, f: Morphism, g: Morphism): CompositeResolution {
+export function resolveComposite(entry: CategoryIndex, f: Morphism, g: Morphism): Composite {
   const composites = compositesOf(entry);
   if (composites.declared.size > 0) {
-    const morphism = composites.declared.get(pairKey(f, g));
-    if (morphism !== undefined) return { kind: "declared", morphism };
+    const morphism = composites.declared.get(f.id)?.get(g.id);
+    if (morphism !== undefined) return morphism;
   }
-  const candidates = composites.between.get(arrowKey(f.source, g.target));
-  if (candidates === undefined) return MISSING;
-  if (candidates.length === 1) return { kind: "unique", morphism: candidates[0] as Morphism };
-  return { kind: "ambiguous", candidates };
+  const candidates = composites.between.get(f.source)?.get(g.target);
+  return candidates === undefined || candidates.length > 1 ? candidates : candidates[0];
+}
+
+/** True when a resolved composite is ambiguous (several candidates). */
+export function isAmbiguous(composite: Composite): composite is readonly Morphism[] {
+  return Array.isArray(composite);
 }
 
 /** True when `morphism` is the identity of its object in the category (identity.ts decides which). */

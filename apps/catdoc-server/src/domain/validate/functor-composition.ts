@@ -9,7 +9,7 @@
  */
 import type { Functor, Morphism } from "../model.js";
 import type { CategoryIndex } from "../project-index.js";
-import { isIdentityIn, resolveComposite } from "./composites.js";
+import { isAmbiguous, isIdentityIn, resolveComposite } from "./composites.js";
 import type { IssueCollector } from "./issues.js";
 
 interface Finding {
@@ -38,9 +38,8 @@ export function checkFunctorComposition(functor: Functor, source: CategoryIndex,
     if (Ff === undefined) continue;
     for (const g of source.outgoing.get(f.target) ?? []) {
       if (g.source === g.target || !source.objects.has(g.target)) continue;
-      const composite = resolveComposite(source, f, g);
-      if (composite.kind !== "declared" && composite.kind !== "unique") continue;
-      const h = composite.morphism;
+      const h = resolveComposite(source, f, g);
+      if (h === undefined || isAmbiguous(h)) continue;
       const Fh = imageOf(h);
       const Fg = imageOf(g);
       if (Fh === undefined || Fg === undefined) continue;
@@ -49,8 +48,8 @@ export function checkFunctorComposition(functor: Functor, source: CategoryIndex,
       else if (isIdentityIn(target, Fg)) expected = Ff;
       else {
         const imageComposite = resolveComposite(target, Ff, Fg);
-        if (imageComposite.kind === "missing") continue; // F(h) itself goes F(A) → F(C); unreachable
-        expected = imageComposite.kind === "ambiguous" ? imageComposite.candidates : imageComposite.morphism;
+        if (imageComposite === undefined) continue; // F(h) itself goes F(A) → F(C); unreachable
+        expected = imageComposite;
       }
       if (!Array.isArray(expected) && (expected as Morphism).id === Fh.id) continue;
       const found = findings.get(h.id);
