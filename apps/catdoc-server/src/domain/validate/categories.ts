@@ -15,7 +15,7 @@
 import { identityIdFor } from "../identity.js";
 import type { Morphism } from "../model.js";
 import type { CategoryIndex, Occurrence, ProjectIndex } from "../project-index.js";
-import { checkCompositeDeclarations, isAmbiguous, resolveComposite } from "./composites.js";
+import { checkCompositeDeclarations, compositesOf, isAmbiguous, resolveComposite } from "./composites.js";
 import type { IssueCollector } from "./issues.js";
 
 export function checkCategory(index: ProjectIndex, entry: CategoryIndex, out: IssueCollector): void {
@@ -76,6 +76,7 @@ function checkCompositions(entry: CategoryIndex, out: IssueCollector): void {
   // group holds its first pair and, only when there are more, the others (flat: f, g, f, g, …).
   const missing = new Map<string, Map<string, MissingGroup>>();
   const groups: MissingGroup[] = [];
+  const composites = compositesOf(entry);
   for (const f of entry.category.morphisms) {
     if (f.source === f.target || !entry.objects.has(f.source) || !entry.objects.has(f.target)) continue;
     const next = entry.outgoing.get(f.target);
@@ -83,7 +84,7 @@ function checkCompositions(entry: CategoryIndex, out: IssueCollector): void {
     let fromA: Map<string, MissingGroup> | undefined;
     for (const g of next) {
       if (g.source === g.target || !entry.objects.has(g.target)) continue;
-      const composite = resolveComposite(entry, f, g);
+      const composite = resolveComposite(composites, f, g);
       if (composite === undefined) {
         fromA ??= missing.get(f.source);
         if (fromA === undefined) missing.set(f.source, (fromA = new Map()));

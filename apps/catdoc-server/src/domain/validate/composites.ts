@@ -17,7 +17,7 @@ import type { IssueCollector } from "./issues.js";
  */
 export type Composite = Morphism | readonly Morphism[] | undefined;
 
-interface CategoryComposites {
+export interface CategoryComposites {
   /** f id → g id → the morphism declaring `composite: [f, g]` (the first valid one). */
   declared: Map<string, Map<string, Morphism>>;
   /** source id → target id → every morphism between them, in file order (nested maps: no key strings to build per pair). */
@@ -127,9 +127,8 @@ export function checkCompositeDeclarations(entry: CategoryIndex, out: IssueColle
   }
 }
 
-/** g∘f for a composable pair (f.target = g.source) of the category. */
-export function resolveComposite(entry: CategoryIndex, f: Morphism, g: Morphism): Composite {
-  const composites = compositesOf(entry);
+/** g∘f for a composable pair (f.target = g.source) of the category whose `compositesOf` this is. */
+export function resolveComposite(composites: CategoryComposites, f: Morphism, g: Morphism): Composite {
   if (composites.declared.size > 0) {
     const morphism = composites.declared.get(f.id)?.get(g.id);
     if (morphism !== undefined) return morphism;

@@ -9,7 +9,7 @@
  */
 import type { Functor, Morphism } from "../model.js";
 import type { CategoryIndex } from "../project-index.js";
-import { isAmbiguous, isIdentityIn, resolveComposite } from "./composites.js";
+import { compositesOf, isAmbiguous, isIdentityIn, resolveComposite } from "./composites.js";
 import type { IssueCollector } from "./issues.js";
 
 interface Finding {
@@ -22,6 +22,8 @@ interface Finding {
 
 export function checkFunctorComposition(functor: Functor, source: CategoryIndex, target: CategoryIndex, out: IssueCollector): void {
   const findings = new Map<string, Finding>();
+  const inSource = compositesOf(source);
+  const inTarget = compositesOf(target);
   /** The image of a morphism when it is a morphism of D placed at the images of its ends. */
   const imageOf = (morphism: Morphism): Morphism | undefined => {
     const imageId = functor.morphismMapping[morphism.id];
@@ -38,7 +40,7 @@ export function checkFunctorComposition(functor: Functor, source: CategoryIndex,
     if (Ff === undefined) continue;
     for (const g of source.outgoing.get(f.target) ?? []) {
       if (g.source === g.target || !source.objects.has(g.target)) continue;
-      const h = resolveComposite(source, f, g);
+      const h = resolveComposite(inSource, f, g);
       if (h === undefined || isAmbiguous(h)) continue;
       const Fh = imageOf(h);
       const Fg = imageOf(g);
@@ -47,7 +49,7 @@ export function checkFunctorComposition(functor: Functor, source: CategoryIndex,
       if (isIdentityIn(target, Ff)) expected = Fg;
       else if (isIdentityIn(target, Fg)) expected = Ff;
       else {
-        const imageComposite = resolveComposite(target, Ff, Fg);
+        const imageComposite = resolveComposite(inTarget, Ff, Fg);
         if (imageComposite === undefined) continue; // F(h) itself goes F(A) → F(C); unreachable
         expected = imageComposite;
       }
