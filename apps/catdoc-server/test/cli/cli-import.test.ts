@@ -105,6 +105,10 @@ describe("catdoc import", () => {
     expect(unknown.stderr).toBe(
       "catdoc: Category 'nope' not found (given as --category <id>): the project has no categories yet; add --create-category to create it\n",
     );
+    // An optional value must not swallow a path.
+    const swallowed = await catdoc(["import", "docs/requirements/auth-system.md", "--create-category", "docs/specs"], { cwd: root });
+    expect(swallowed.code).toBe(2);
+    expect(swallowed.stderr).toMatch(/^catdoc: USAGE: --create-category takes an optional category name, not a path \('docs\/specs'\)/);
     const none = await catdoc(["import", "docs/requirements"], { cwd: root });
     expect(none.code).toBe(2);
     expect(none.stderr).toMatch(

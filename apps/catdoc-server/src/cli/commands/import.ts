@@ -45,8 +45,16 @@ export function registerImportCommand({ program, action, setup }: CommandRegistr
     .addHelpText("after", HELP)
     .action(
       action(async (context, paths: string[], options: ImportOptions) => {
-        if (typeof options.createCategory === "string" && options.category === undefined) {
-          throw new CliUsageError("--create-category <name> names the category of --category <id>: give --category too");
+        if (typeof options.createCategory === "string") {
+          // `--create-category docs/x.md` would take the path for the name: refuse rather than import less.
+          if (/[/\\]|\.(md|markdown)$/i.test(options.createCategory)) {
+            throw new CliUsageError(
+              `--create-category takes an optional category name, not a path ('${options.createCategory}'): put the paths before it, or write --create-category=<name>`,
+            );
+          }
+          if (options.category === undefined) {
+            throw new CliUsageError("--create-category <name> names the category of --category <id>: give --category too");
+          }
         }
         // Paths are the user's, relative to the working directory; the import checks they lie in the project.
         const absolute = paths.map((path) => resolve(setup.cwd, path));
