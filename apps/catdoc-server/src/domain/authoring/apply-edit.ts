@@ -16,6 +16,7 @@ import type { RenameKind, RenamedId } from "../store/edit-rename.js";
 import { candidateImages } from "../validate/candidate-images.js";
 import type { ValidationIssue } from "../validate/issues.js";
 import { validateProject } from "../validate/validate.js";
+import type { CatDocModel } from "../model.js";
 import { checkedFields } from "./edit-request.js";
 import type { EditKind, EditRequest } from "./edit-request.js";
 
@@ -209,6 +210,21 @@ function applyRequest(editor: CategoryEditor, request: EditRequest, force: boole
   return [];
 }
 
+/**
+ * The errors of a model, kept while the model lives: the model an edit saves is the next
+ * project's (store.ts builds it from the editor's model), so the next edit's "before" is free.
+ */
+const errorsOfModel = new WeakMap<CatDocModel, ValidationIssue[]>();
+
+function errorsOf(model: CatDocModel): ValidationIssue[] {
+  let errors = errorsOfModel.get(model);
+  if (errors === undefined) {
+    errors = validateProject(indexProject(model)).errors;
+    errorsOfModel.set(model, errors);
+  }
+  return errors;
+}
+
 /** How many violations a refusal's message names. */
 const NAMED = 3;
 /** How many violations a refusal's details carry. */
@@ -247,9 +263,9 @@ export async function applyEdit(store: CatDocStore, request: EditRequest, option
   const outcome = await store.edit(
     (editor: CategoryEditor, project: CatDocProject) => {
       const renamed = applyRequest(editor, request, force);
-      if (!editor.changed) return { violations: [], gaps: [], errorsAfter: validateProject(project.index).errors.length };
-      const before = validateProject(project.index).errors;
-      const after = validateProject(indexProject(editor.model)).errors;
+      if (!editor.changed) return { violations: [], gaps: [], errorsAfter: errorsOf(project.model).length };
+      const before = errorsOf(project.model);
+      const after = errorsOf(editor.model);
       const added = newErrors(before, after, renamed);
       const violations = added.filter((issue) => !GAP_CODES.has(issue.code));
       if (violations.length > 0 && !force) throw lawViolation(violations);
