@@ -1,10 +1,38 @@
 /** An import report as text: what was (or would be) added, updated, skipped and linked. */
 import type { ImportReport } from "../../domain/import/index.js";
+import { proposedFunctorId } from "../../domain/import/plan-proposals.js";
 import { oneLine } from "../text-width.js";
 import { renderTable } from "../table.js";
 
 function block(title: string, count: number, body: string): string {
   return count === 0 ? "" : `\n${title} (${count}):\n${body.trimEnd().replace(/^/gm, "  ")}\n`;
+}
+
+/** A word for a shell command line: as is when plain, else single-quoted. */
+function shellWord(text: string): string {
+  return /^[\w./@-]+$/.test(text) ? text : `'${text.replace(/'/g, "'\\''")}'`;
+}
+
+/**
+ * Under the proposals, each distinct note once (not once per row); for the category pairs no
+ * functor joins, the command that creates the functor the edits name — after which
+ * `--apply-proposals` writes the mappings. The exact YAML edit of each proposal is in `--format json`.
+ */
+function proposalNotes(proposals: ImportReport["proposals"]): string {
+  const lines = new Set<string>();
+  for (const p of proposals) {
+    if (p.status === "no functor") {
+      const id = proposedFunctorId(p.sourceCategory, p.targetCategory);
+      lines.add(
+        `No functor joins ${oneLine(p.sourceCategory)} → ${oneLine(p.targetCategory)}: create it, then import again with --apply-proposals:\n` +
+          `  catdoc add functor ${shellWord(id)} --name ${shellWord(`${p.sourceCategory} to ${p.targetCategory}`)} ` +
+          `--source-category ${shellWord(p.sourceCategory)} --target-category ${shellWord(p.targetCategory)}`,
+      );
+    } else if (p.status !== "applied" && p.status !== "mapped") {
+      lines.add(oneLine(p.note));
+    }
+  }
+  return [...lines].map((line) => `\n${line}`).join("");
 }
 
 export function renderImport(report: ImportReport): string {
@@ -73,14 +101,14 @@ export function renderImport(report: ImportReport): string {
       `Functor mappings for references across categories${report.proposals.some((p) => p.status === "proposed") ? " (--apply-proposals writes those proposed)" : ""}`,
       report.proposals.length,
       renderTable(
-        ["STATUS", "REFERENCE", "MAPPING", "EDIT"],
+        ["STATUS", "REFERENCE", "MAPPING", "FUNCTOR"],
         report.proposals.map((p) => [
           report.dryRun && p.status === "applied" ? "would apply" : p.status,
           `${p.from} ${p.relation} ${p.to}`,
           `${p.sourceCategory} → ${p.targetCategory}: ${p.objectId} ↦ ${p.image}`,
-          p.edit,
+          p.functorId ?? "",
         ]),
-      ).trimEnd() + report.proposals.map((p) => `\n${p.objectId} ↦ ${p.image}: ${oneLine(p.note)}`).join(""),
+      ).trimEnd() + proposalNotes(report.proposals),
     ) +
     block("Warnings", report.warnings.length, report.warnings.map((warning) => oneLine(warning)).join("\n"))
   );
