@@ -186,6 +186,8 @@ describe("authoring: rename", () => {
       [{ op: "add", kind: "object", id: "req-a", fields: { category: "tests", title: "t", domain: "d" } }, "CONFLICT"],
       [{ op: "add", kind: "object", id: "x", fields: { category: "tests", title: "t" } }, "INVALID_INPUT"],
       [{ op: "update", kind: "object", id: "req-a", fields: { colour: "red" } }, "INVALID_INPUT"],
+      [{ op: "remove", kind: "object", id: "req-a", from: "req-b" }, "INVALID_INPUT"],
+      [{ op: "add", kind: "category", id: "c", fields: { name: "C" }, newId: "d" }, "INVALID_INPUT"],
     ];
     for (const [request, code] of cases) {
       expect(await failure(request), JSON.stringify(request)).toMatchObject({ code });

@@ -44,7 +44,7 @@ describe("tool schemas are built on first use", () => {
     const { reads } = watched;
     const { client } = await example("math-docs");
     const made = watched.tools;
-    expect(made).toHaveLength(21);
+    expect(made).toHaveLength(22);
     expect(reads).toEqual([]);
     const { tools } = await client.listTools();
     expect(tools).toHaveLength(made.length);

@@ -150,8 +150,27 @@ function mapUnderFunctor(editor: CategoryEditor, request: EditRequest, force: bo
   editor.setFunctorMapping(request.id, from, request.to);
 }
 
+/** Which operations each optional part of a request belongs to: another is refused, never ignored. */
+function checkParts(request: EditRequest): void {
+  const { op, kind } = request;
+  const entry = kind === "functor" || kind === "nt";
+  const misplaced = [
+    request.fields !== undefined && op !== "add" && op !== "update" ? "fields (add, update)" : undefined,
+    request.newId !== undefined && op !== "rename" ? "newId (rename)" : undefined,
+    request.from !== undefined && !(entry && (op === "map" || op === "remove")) ? "from (map; remove of a functor or nt entry)" : undefined,
+    request.to !== undefined && op !== "map" ? "to (map)" : undefined,
+    request.cascade !== undefined && op !== "remove" ? "cascade (remove)" : undefined,
+  ].filter((part) => part !== undefined);
+  if (misplaced.length > 0) {
+    throw new CatDocInputError(`${op} ${kind} does not take ${misplaced.join(", ")}`, {
+      fields: misplaced.map((part) => part.split(" ")[0]),
+    });
+  }
+}
+
 /** Applies the request to the editor; returns the ids it renamed. */
 function applyRequest(editor: CategoryEditor, request: EditRequest, force: boolean): RenamedId[] {
+  checkParts(request);
   const { op, kind, id } = request;
   if (op === "rename") return editor.rename(RENAME_KIND[kind], id, need(request.newId, "newId", request));
   if (op === "map") {
