@@ -16,6 +16,7 @@ import { identityIdFor } from "../identity.js";
 import type { Morphism } from "../model.js";
 import type { CategoryIndex, Occurrence, ProjectIndex } from "../project-index.js";
 import { checkCompositeDeclarations, compositesOf, isAmbiguous, resolveComposite } from "./composites.js";
+import type { Composite } from "./composites.js";
 import type { IssueCollector } from "./issues.js";
 
 export function checkCategory(index: ProjectIndex, entry: CategoryIndex, out: IssueCollector): void {
@@ -77,14 +78,24 @@ function checkCompositions(entry: CategoryIndex, out: IssueCollector): void {
   const missing = new Map<string, Map<string, MissingGroup>>();
   const groups: MissingGroup[] = [];
   const composites = compositesOf(entry);
+  const declaring = composites.declared.size > 0;
+  // The settled pairs, kept for the functors from this category (composites.ts, settledComposites).
+  const settled: Morphism[] | undefined = composites.settled === undefined ? [] : undefined;
   for (const f of entry.category.morphisms) {
     if (f.source === f.target || !entry.objects.has(f.source) || !entry.objects.has(f.target)) continue;
     const next = entry.outgoing.get(f.target);
     if (next === undefined) continue;
     let fromA: Map<string, MissingGroup> | undefined;
+    // Without declarations, g∘f is read straight off the arrows from A (one lookup per pair).
+    const arrowsFromA = declaring ? undefined : composites.between.get(f.source);
     for (const g of next) {
       if (g.source === g.target || !entry.objects.has(g.target)) continue;
-      const composite = resolveComposite(composites, f, g);
+      let composite: Composite;
+      if (declaring) composite = resolveComposite(composites, f, g);
+      else {
+        const candidates = arrowsFromA?.get(g.target);
+        composite = candidates === undefined || candidates.length > 1 ? candidates : candidates[0];
+      }
       if (composite === undefined) {
         fromA ??= missing.get(f.source);
         if (fromA === undefined) missing.set(f.source, (fromA = new Map()));
@@ -94,7 +105,9 @@ function checkCompositions(entry: CategoryIndex, out: IssueCollector): void {
           fromA.set(g.target, created);
           groups.push(created);
         } else (group.more ??= []).push(f, g);
-      } else if (isAmbiguous(composite)) {
+      } else if (!isAmbiguous(composite)) {
+        settled?.push(f, g, composite);
+      } else {
         const names = composite.map((m) => `'${m.id}'`).join(", ");
         out.add(
           "AMBIGUOUS_COMPOSITION",
@@ -109,6 +122,7 @@ function checkCompositions(entry: CategoryIndex, out: IssueCollector): void {
       }
     }
   }
+  if (settled !== undefined) composites.settled = settled;
   for (const { f, g, more } of groups) {
     let names = `${g.id}∘${f.id}`;
     let pairs: string[][] | undefined;

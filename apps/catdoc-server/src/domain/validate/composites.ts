@@ -24,6 +24,8 @@ export interface CategoryComposites {
   between: Map<string, Map<string, Morphism[]>>;
   /** Declarations that failed a check, with the issue to report: code, message and ids. */
   problems: DeclarationProblem[];
+  /** Every pair with a settled composite, flat (f, g, g∘f, f, g, g∘f, …): see `settledComposites`. */
+  settled?: Morphism[];
 }
 
 interface DeclarationProblem {
@@ -135,6 +137,27 @@ export function resolveComposite(composites: CategoryComposites, f: Morphism, g:
   }
   const candidates = composites.between.get(f.source)?.get(g.target);
   return candidates === undefined || candidates.length > 1 ? candidates : candidates[0];
+}
+
+/**
+ * Every composable pair of non-identity arrows whose composite is settled (declared, or the only
+ * arrow), flat: f, g, g∘f, f, g, g∘f, … in file order of f. Computed once per category and shared
+ * by every functor from it (most pairs of a large project have no composite at all).
+ */
+export function settledComposites(entry: CategoryIndex): readonly Morphism[] {
+  const composites = compositesOf(entry);
+  if (composites.settled !== undefined) return composites.settled;
+  const settled: Morphism[] = [];
+  for (const f of entry.category.morphisms) {
+    if (f.source === f.target || !entry.objects.has(f.source) || !entry.objects.has(f.target)) continue;
+    for (const g of entry.outgoing.get(f.target) ?? []) {
+      if (g.source === g.target || !entry.objects.has(g.target)) continue;
+      const h = resolveComposite(composites, f, g);
+      if (h !== undefined && !isAmbiguous(h)) settled.push(f, g, h);
+    }
+  }
+  composites.settled = settled;
+  return settled;
 }
 
 /** True when a resolved composite is ambiguous (several candidates). */

@@ -9,7 +9,7 @@
  */
 import type { Functor, Morphism } from "../model.js";
 import type { CategoryIndex } from "../project-index.js";
-import { compositesOf, isAmbiguous, isIdentityIn, resolveComposite } from "./composites.js";
+import { compositesOf, isIdentityIn, resolveComposite, settledComposites } from "./composites.js";
 import type { IssueCollector } from "./issues.js";
 
 interface Finding {
@@ -22,7 +22,6 @@ interface Finding {
 
 export function checkFunctorComposition(functor: Functor, source: CategoryIndex, target: CategoryIndex, out: IssueCollector): void {
   const findings = new Map<string, Finding>();
-  const inSource = compositesOf(source);
   const inTarget = compositesOf(target);
   /** The image of a morphism when it is a morphism of D placed at the images of its ends. */
   const imageOf = (morphism: Morphism): Morphism | undefined => {
@@ -34,30 +33,27 @@ export function checkFunctorComposition(functor: Functor, source: CategoryIndex,
     return image.source === from && image.target === to ? image : undefined;
   };
 
-  for (const f of source.category.morphisms) {
-    if (f.source === f.target || !source.objects.has(f.source) || !source.objects.has(f.target)) continue;
+  const settled = settledComposites(source);
+  for (let i = 0; i < settled.length; i += 3) {
+    const f = settled[i] as Morphism;
+    const g = settled[i + 1] as Morphism;
+    const h = settled[i + 2] as Morphism;
     const Ff = imageOf(f);
-    if (Ff === undefined) continue;
-    for (const g of source.outgoing.get(f.target) ?? []) {
-      if (g.source === g.target || !source.objects.has(g.target)) continue;
-      const h = resolveComposite(inSource, f, g);
-      if (h === undefined || isAmbiguous(h)) continue;
-      const Fh = imageOf(h);
-      const Fg = imageOf(g);
-      if (Fh === undefined || Fg === undefined) continue;
-      let expected: Morphism | readonly Morphism[];
-      if (isIdentityIn(target, Ff)) expected = Fg;
-      else if (isIdentityIn(target, Fg)) expected = Ff;
-      else {
-        const imageComposite = resolveComposite(inTarget, Ff, Fg);
-        if (imageComposite === undefined) continue; // F(h) itself goes F(A) → F(C); unreachable
-        expected = imageComposite;
-      }
-      if (!Array.isArray(expected) && (expected as Morphism).id === Fh.id) continue;
-      const found = findings.get(h.id);
-      if (found === undefined) findings.set(h.id, { h, image: Fh, pairs: [[f, g]], expected });
-      else found.pairs.push([f, g]);
+    const Fh = Ff === undefined ? undefined : imageOf(h);
+    const Fg = Fh === undefined ? undefined : imageOf(g);
+    if (Ff === undefined || Fh === undefined || Fg === undefined) continue;
+    let expected: Morphism | readonly Morphism[];
+    if (isIdentityIn(target, Ff)) expected = Fg;
+    else if (isIdentityIn(target, Fg)) expected = Ff;
+    else {
+      const imageComposite = resolveComposite(inTarget, Ff, Fg);
+      if (imageComposite === undefined) continue; // F(h) itself goes F(A) → F(C); unreachable
+      expected = imageComposite;
     }
+    if (!Array.isArray(expected) && (expected as Morphism).id === Fh.id) continue;
+    const found = findings.get(h.id);
+    if (found === undefined) findings.set(h.id, { h, image: Fh, pairs: [[f, g]], expected });
+    else found.pairs.push([f, g]);
   }
   for (const { h, image, pairs, expected } of findings.values()) report(functor, source, h, image, pairs, expected, out);
 }
