@@ -115,7 +115,7 @@ describe("authoring: add, update, remove of each kind", () => {
 
 describe("authoring: rename", () => {
   it("renames an object everywhere: endpoints, its identity id-<object> and its name, mappings, components and review stamps", async () => {
-    const { edit, text } = await project();
+    const { store, edit, text } = await project();
     await edit({ op: "add", kind: "functor", id: "S", fields: { name: "same", sourceCategory: "reqs", targetCategory: "reqs" } });
     await edit({ op: "update", kind: "functor", id: "S", fields: { objectMapping: { "req-a": "req-a", "req-b": "req-b" } } });
     await edit({
@@ -124,6 +124,12 @@ describe("authoring: rename", () => {
       id: "eta",
       fields: { name: "η", sourceFunctor: "S", targetFunctor: "S", components: { "req-a": "id-req-a" } },
     });
+    await store.edit((editor) =>
+      editor.setReviewStamp(
+        { kind: "component", naturalTransformationId: "eta", objectId: "req-a" },
+        { source: "sha256:cc", target: "sha256:dd" },
+      ),
+    );
     const outcome = await edit({ op: "rename", kind: "object", id: "req-a", newId: "req-login" });
     expect(outcome.changes).toEqual([
       "rename object 'req-a' → 'req-login' in category 'reqs'",
@@ -142,6 +148,7 @@ describe("authoring: rename", () => {
     expect(saved).toContain('    reviewed:\n      req-login: {source: "sha256:aa", target: "sha256:bb"}\n');
     expect(saved).toContain("    objectMapping:\n      req-login: req-login\n      req-b: req-b\n");
     expect(saved).toContain("    components:\n      req-login: id-req-login\n");
+    expect(saved).toContain("    reviewed:\n      req-login: {source: sha256:cc, target: sha256:dd}\n");
     expect(section(saved, ...TESTS)).toBe(section(AUTHORING_YAML, ...TESTS));
     // A rename keeps the laws as they were: the same project validates the same, renamed.
     expect(outcome.violations).toEqual([]);
