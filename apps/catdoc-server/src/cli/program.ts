@@ -144,8 +144,7 @@ export async function runCli(argv: readonly string[], setup: CliSetup): Promise<
   const program = createProgram(setup, state);
   try {
     const args = adaptOriginalArguments(argv, setup.cwd);
-    if (namesNoCommand(args))
-      throw new CliUsageError("no command given (init, import, validate, list, show, search, trace, coverage, graph, dashboard, mcp)");
+    if (namesNoCommand(args)) throw new CliUsageError(`no command given (${program.commands.map((command) => command.name()).join(", ")})`);
     await program.parseAsync(args, { from: "user" });
     return state.exitCode;
   } catch (error) {

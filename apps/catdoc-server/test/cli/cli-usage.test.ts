@@ -59,7 +59,7 @@ describe("catdoc --help", () => {
 
 describe("bad usage exits 2 with one coded line on stderr and nothing on stdout", () => {
   const cases: Array<[string, string[], RegExp]> = [
-    ["no command", [], /catdoc: USAGE: no command given/],
+    ["no command", [], /catdoc: USAGE: no command given \((?=[^)]*\bexport\b)(?=[^)]*\breview\b)(?=[^)]*\bdiff\b)init, [^)]*\bmcp\)/],
     ["only the global --project", ["--project", "."], /catdoc: USAGE: no command given/],
     ["a misspelt command", ["valdate"], /catdoc: USAGE: unknown command 'valdate' \(Did you mean validate\?\)/],
     ["an unknown global option", ["--bogus"], /catdoc: USAGE: unknown option '--bogus'/],
