@@ -44,11 +44,16 @@ export function registerExportCommand({ program, action, setup }: CommandRegistr
         if (options.functor !== undefined && !project.index.functors.has(options.functor))
           throw new CliUsageError(`unknown functor '${options.functor}' (list the functors with \`catdoc list functors\`)`);
         const written = await context.progress.around(`Exporting ${format} to ${options.out}`, () =>
-          writeExport(project, resolve(setup.cwd, options.out), {
-            format,
-            tool: `CatDoc ${setup.version}`,
-            ...(options.functor === undefined ? {} : { functorId: options.functor }),
-          }),
+          writeExport(
+            project,
+            resolve(setup.cwd, options.out),
+            {
+              format,
+              tool: `CatDoc ${setup.version}`,
+              ...(options.functor === undefined ? {} : { functorId: options.functor }),
+            },
+            options.out,
+          ),
         );
         const { summary } = written.model;
         context.out(

@@ -8,7 +8,7 @@
  */
 import { realpath, stat } from "node:fs/promises";
 import { dirname, relative, sep } from "node:path";
-import { ConfinementError, writeFileConfined } from "@local-mcp/core";
+import { ConfinementError, ToolError, writeFileConfined } from "@local-mcp/core";
 import { CatDocForbiddenError, CatDocInputError } from "../errors.js";
 import { pathErrorFrom, resolveInsideRoot } from "../paths.js";
 import type { CatDocProject } from "../project.js";
@@ -96,9 +96,22 @@ export interface WrittenExport extends RenderedExport {
  * outside the project or inside .catdoc/, INVALID_INPUT for a folder, NOT_FOUND when its folder
  * does not exist — each before anything is written. An existing file is replaced.
  */
-export async function writeExport(project: CatDocProject, out: string, options: ExportOptions): Promise<WrittenExport> {
+export async function writeExport(
+  project: CatDocProject,
+  absoluteOut: string,
+  options: ExportOptions,
+  given = absoluteOut,
+): Promise<WrittenExport> {
   const root = project.paths.root;
-  const target = await resolveInsideRoot(root, out, "out");
+  // Messages name the path as the user gave it (`given`); the checks use the absolute one.
+  const out = given;
+  const target = await resolveInsideRoot(root, absoluteOut, "out").catch((error: unknown) => {
+    if (error instanceof ToolError && error.code === "FORBIDDEN") {
+      const why = error.message.includes("resolves outside") ? "resolves outside" : "is outside";
+      throw new CatDocForbiddenError(`out: '${out}' ${why} the project root`, { path: out, root });
+    }
+    throw error;
+  });
   const realRoot = await realpath(root);
   const inCatdoc = relative(await realpath(project.paths.catdocDir).catch(() => project.paths.catdocDir), target);
   if (inCatdoc === "" || (!inCatdoc.startsWith("..") && !inCatdoc.startsWith(sep) && !/^[A-Za-z]:/.test(inCatdoc))) {
