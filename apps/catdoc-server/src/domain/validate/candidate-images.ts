@@ -36,7 +36,8 @@ const NAMED = 5;
 
 /** The end of a FUNCTOR_UNMAPPED_MORPHISM message: what F(f) may be. */
 export function candidatesClause(candidates: CandidateImages, fromImage: string | undefined, toImage: string | undefined): string {
-  if (candidates.kind === "unmapped-endpoint") return `; map object ${candidates.objectIds.map((id) => `'${id}'`).join(" and ")} first`;
+  if (candidates.kind === "unmapped-endpoint")
+    return `; map object${candidates.objectIds.length > 1 ? "s" : ""} ${candidates.objectIds.map((id) => `'${id}'`).join(" and ")} first`;
   const { ids } = candidates;
   if (ids.length === 0) return `; no morphism ${fromImage ?? "?"} → ${toImage ?? "?"} exists to map it to`;
   const named = ids
