@@ -237,7 +237,10 @@ export class RemoteBackend implements InferenceBackend {
         response = await fetch(url, { method, headers, signal, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
       } catch (error) {
         if (signal.aborted) throw signal.reason;
-        lastProblem = this.redact(`network error: ${(error as Error).message}`);
+        // undici's "fetch failed" hides the reason (ECONNREFUSED, ENOTFOUND, "bad port"...) in `cause`.
+        const cause = (error as { cause?: { code?: unknown; message?: unknown } }).cause;
+        const why = typeof cause?.code === "string" ? cause.code : typeof cause?.message === "string" ? cause.message : undefined;
+        lastProblem = this.redact(`network error: ${(error as Error).message}${why === undefined ? "" : ` (${why})`}`);
         this.logger.warn(`remote ${path} failed, attempt ${attempt}`, { problem: lastProblem });
         continue;
       }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { silentLogger } from "../../src/index.js";
+import { silentLogger, type ToolError } from "../../src/index.js";
 import { RemoteBackend } from "../../src/inference/remote-backend.js";
 import { FakeOpenAi } from "../../src/testing/index.js";
 
@@ -116,7 +116,10 @@ describe("RemoteBackend against a loopback fake of the OpenAI API", () => {
       { baseUrl: "http://127.0.0.1:9/v1", model: "m", maxAttempts: 2, backoffMs: 1 },
       { logger: silentLogger },
     );
-    await expect(gone.generate({ prompt: { kind: "completion", text: "x" } })).rejects.toMatchObject({ code: "UPSTREAM_ERROR" });
+    const failure = await gone.generate({ prompt: { kind: "completion", text: "x" } }).catch((error: unknown) => error as ToolError);
+    expect(failure).toMatchObject({ code: "UPSTREAM_ERROR" });
+    // undici's "fetch failed" alone would not say why: the cause is named (port 9 is one fetch refuses to use).
+    expect((failure as ToolError).message).toMatch(/network error: fetch failed \(bad port\)$/);
     await expect(gone.load()).rejects.toMatchObject({ code: "NOT_READY" });
     expect(gone.readiness.state.state).toBe("failed");
   });
