@@ -76,6 +76,14 @@ describe("mochi configuration", () => {
     [{ MOCHI_REQUIRE_ADAPTER: "maybe" }, "MOCHI_REQUIRE_ADAPTER"],
     [{ MOCHI_MODEL: "m.gguf", MOCHI_ADAPTER: ":0.5" }, "MOCHI_ADAPTER"],
     [{ MOCHI_ADAPTER: "a.gguf" }, "MOCHI_MODEL"],
+    [{ MOCHI_ADAPTER: "none" }, "MOCHI_MODEL"],
+    [{ MOCHI_BACKEND_URL: "http://127.0.0.1:8080/v1" }, "MOCHI_BACKEND_MODEL"],
+    [{ MOCHI_BACKEND_URL: "ftp://gpu-box/v1", MOCHI_BACKEND_MODEL: "m" }, "MOCHI_BACKEND_URL"],
+    [{ MOCHI_BACKEND_MODEL: "m" }, "MOCHI_BACKEND_URL"],
+    [{ MOCHI_BACKEND_API_KEY: "k" }, "MOCHI_BACKEND_URL"],
+    [{ MOCHI_BACKEND_URL: "http://h/v1", MOCHI_BACKEND_MODEL: "m", MOCHI_MODEL: "b.gguf" }, "MOCHI_MODEL"],
+    [{ MOCHI_BACKEND_URL: "http://h/v1", MOCHI_BACKEND_MODEL: "m", MOCHI_ADAPTER: "a.gguf" }, "MOCHI_ADAPTER"],
+    [{ MOCHI_BACKEND_URL: "http://h/v1", MOCHI_BACKEND_MODEL: "m", MOCHI_ADAPTER: "none" }, "MOCHI_ADAPTER"],
   ])("a bad value (%o) is a ConfigError naming %s", (env, variable) => {
     let error: unknown;
     try {
@@ -85,6 +93,28 @@ describe("mochi configuration", () => {
     }
     expect(error).toBeInstanceOf(ConfigError);
     expect((error as ConfigError).message).toContain(variable);
+  });
+
+  it("MOCHI_ADAPTER=none, exactly, serves the stock model; other spellings are adapter paths", () => {
+    expect(loadMochiConfig({ MOCHI_MODEL: "b.gguf", MOCHI_ADAPTER: "none" }, "/r")).toMatchObject({ adapters: [], stockModel: true });
+    expect(loadMochiConfig({ MOCHI_MODEL: "b.gguf", MOCHI_ADAPTER: "None" }, "/r")).toMatchObject({
+      adapters: [{ path: "/r/None", scale: 1 }],
+      stockModel: false,
+    });
+    expect(loadMochiConfig({ MOCHI_MODEL: "b.gguf" }, "/r")).toMatchObject({ adapters: [], stockModel: false, backend: undefined });
+  });
+
+  it("MOCHI_BACKEND_URL with MOCHI_BACKEND_MODEL (and an optional key) is the remote backend", () => {
+    const config = loadMochiConfig(
+      { MOCHI_BACKEND_URL: "http://gpu-box:8080/v1", MOCHI_BACKEND_MODEL: "qwen2.5-coder", MOCHI_BACKEND_API_KEY: "sk-1" },
+      "/r",
+    );
+    expect(config).toMatchObject({
+      modelPath: undefined,
+      adapters: [],
+      stockModel: false,
+      backend: { url: "http://gpu-box:8080/v1", model: "qwen2.5-coder", apiKey: "sk-1" },
+    });
   });
 
   it("reads sizes in binary units", () => {
