@@ -92,10 +92,10 @@ export class RemoteBackend implements InferenceBackend {
     return this.config.model;
   }
 
-  /** Checks the server answers (GET /models); readiness follows. */
-  async load(): Promise<void> {
+  /** Checks the server answers (GET /models); readiness follows. `signal` bounds the check (e.g. AbortSignal.timeout). */
+  async load(options: { signal?: AbortSignal } = {}): Promise<void> {
     try {
-      await this.request("GET", "/models", undefined, new AbortController().signal);
+      await this.request("GET", "/models", undefined, options.signal ?? new AbortController().signal);
       this.readiness.markReady();
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);

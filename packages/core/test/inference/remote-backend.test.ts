@@ -29,6 +29,14 @@ describe("RemoteBackend against a loopback fake of the OpenAI API", () => {
     expect(fake.requests[0]).toMatchObject({ method: "GET", path: "/v1/models", authorization: "Bearer sk-secret" });
   });
 
+  it("a check that outlasts the signal given to load is NOT_READY, without waiting for the server", async () => {
+    fake.script.push({ status: 200, body: { data: [] }, delayMs: 5_000 });
+    const started = performance.now();
+    await expect(backend.load({ signal: AbortSignal.timeout(50) })).rejects.toMatchObject({ code: "NOT_READY" });
+    expect(performance.now() - started).toBeLessThan(2_000);
+    expect(backend.readiness.state.state).toBe("failed");
+  });
+
   it("chats, reporting tokens and a confidence from logprobs", async () => {
     const result = await backend.generate({ prompt: { kind: "chat", messages: [{ role: "user", content: "hi" }] }, maxTokens: 5 });
     expect(result).toMatchObject({ text: "hello there", tokensIn: 12, tokensOut: 2, stopReason: "eos", mode: "chat" });
