@@ -26,7 +26,14 @@ export const LlamaEngineConfigSchema = z.object({
   deadlineMs: z.number().int().positive().default(5_000),
   /** KV cache element type; `f32` for exact comparisons, `f16` (default) for memory. */
   kvCacheType: z.enum(["f16", "f32"]).default("f16"),
-  flashAttention: z.boolean().default(false),
+  /** `auto` lets llama.cpp use flash attention where the backend supports it (node-llama-cpp's default). */
+  flashAttention: z.union([z.boolean(), z.literal("auto")]).default(false),
+  /**
+   * Keep the KV cache of the tokens a call shares with the sequence's previous prompt (and what it
+   * generated) and evaluate only the rest, as node-llama-cpp's LlamaCompletion does. Off: every call
+   * clears its sequence first.
+   */
+  reusePrefix: z.boolean().default(false),
   /** How much of llama.cpp's own log reaches the stderr logger. */
   llamaLogLevel: z.enum(["error", "warn", "info", "debug"]).default("warn"),
 });

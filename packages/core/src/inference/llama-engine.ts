@@ -265,7 +265,10 @@ export class LlamaEngine implements InferenceBackend {
           return { tokens: [...bos, ...model.tokenize(prompt.prefix)], mode: "prefix-completion", stops: [] };
         }
         // PSM order: <prefix> code-before <suffix> code-after <middle> → the model writes the middle.
-        const tokens = [...bos, prefix, ...model.tokenize(prompt.prefix), suffix, ...model.tokenize(prompt.suffix), middle];
+        // Each part is tokenized without the leading space a SentencePiece vocabulary adds to a text
+        // (the code after a FIM token starts where the file does), as LlamaCompletion's infill does.
+        const part = (text: string) => model.tokenize(text, false, "trimLeadingSpace");
+        const tokens = [...bos, prefix, ...part(prompt.prefix), suffix, ...part(prompt.suffix), middle];
         return { tokens, mode: "infill", stops: [] };
       }
       case "chat": {
@@ -317,11 +320,19 @@ export class LlamaEngine implements InferenceBackend {
     const probabilities: number[] = [];
     let stopReason: StopReason = "max_tokens";
     let text = "";
+    let reused = 0;
     try {
-      await sequence.clearHistory();
+      if (this.config.reusePrefix && prepared.tokens.length > 1) {
+        // Keep the cache of the longest common prefix, one token short of the prompt so that at
+        // least one is evaluated and gives the next token's distribution (as LlamaCompletion does).
+        await sequence.adaptStateToTokens(prepared.tokens.slice(0, -1), false);
+        reused = sequence.nextTokenIndex;
+      } else {
+        await sequence.clearHistory();
+      }
       if (maxTokens > 0) {
         const tokens = sequence.evaluateWithMetadata(
-          prepared.tokens,
+          prepared.tokens.slice(reused),
           { confidence: true },
           {
             temperature: request.temperature ?? 0,
@@ -340,11 +351,16 @@ export class LlamaEngine implements InferenceBackend {
             break;
           }
           generated.push(token);
-          if (stops.length > 0) {
+          if (stops.length > 0 || request.stopWhen) {
             const current = model.detokenize(generated);
             const cut = firstStop(current, stops);
             if (cut !== undefined) {
               text = current.slice(0, cut);
+              stopReason = "stop";
+              break;
+            }
+            if (request.stopWhen?.(current)) {
+              text = current;
               stopReason = "stop";
               break;
             }
@@ -372,6 +388,7 @@ export class LlamaEngine implements InferenceBackend {
       text,
       tokensIn: prepared.tokens.length,
       tokensOut: generated.length,
+      ...(this.config.reusePrefix ? { tokensReused: reused } : {}),
       wallMs: performance.now() - started,
       confidence: confidenceFromProbabilities(probabilities),
       stopReason,

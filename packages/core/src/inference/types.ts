@@ -28,6 +28,11 @@ export interface SamplingOptions {
   seed?: number;
   /** Generation stops before any of these strings; they are not part of the text. */
   stop?: readonly string[];
+  /**
+   * A token-level stop condition: called with the text generated so far after each token;
+   * generation stops after the token for which it returns true (that text is kept).
+   */
+  stopWhen?: (text: string) => boolean;
 }
 
 export interface CallOptions {
@@ -52,6 +57,8 @@ export interface GenerationResult {
   text: string;
   tokensIn: number;
   tokensOut: number;
+  /** Prompt tokens whose KV cache was kept from the previous call on the sequence (engine option `reusePrefix`). */
+  tokensReused?: number;
   wallMs: number;
   /** In [0,1]: the geometric mean of the probabilities the model gave its own tokens (see confidence.ts). */
   confidence: number;
