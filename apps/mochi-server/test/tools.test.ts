@@ -119,6 +119,7 @@ describe("mochi tools over the MCP client", () => {
       suffix: ";\n}\n",
       language: "typescript",
       max_tokens: 12,
+      max_alternatives: 3,
     });
     expect(typeof minimal.completion).toBe("string");
     // minimal is the completion (issue 16: ≤ 25 % of full); the alternatives come from standard, complete_code's default.

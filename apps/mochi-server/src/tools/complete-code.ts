@@ -1,7 +1,9 @@
 import { READ_ONLY, defineTool, isToolError, LeveledResponse, type ToolDefinition } from "@local-mcp/core";
 import type { GenerationResult } from "@local-mcp/core/inference";
 import { z } from "zod";
-import { cutAtBoundary, type BoundaryReason } from "../domain/model/completion-boundary.js";
+import { type BoundaryReason } from "../domain/model/completion-boundary.js";
+import { completionOf, DEFAULT_MAX_TOKENS, prefixWindow, scopeStops, type CompletionScope } from "../domain/model/completion-scope.js";
+import { servedByParts } from "../domain/model/served-model.js";
 import type { MochiRuntime } from "../runtime.js";
 
 /** Sampling settings of the alternatives: each its own temperature and seed, so they differ and repeat. */
@@ -21,6 +23,7 @@ interface Candidate {
   seed: number | null;
   confidence: number;
   tokens_generated: number;
+  tokens_reused?: number;
   ms: number;
 }
 
@@ -34,6 +37,10 @@ const Output = z.object({
     .describe("infill: fill-in-the-middle tokens; prefix-completion: the model has none"),
   boundary: z.enum(BOUNDARIES).optional().describe("Where the completion was cut"),
   language: z.string().nullable().optional(),
+  adapter: z.null().optional().describe("null: MOCHI_ADAPTER=none, the stock base model answered"),
+  backend: z.literal("remote").optional().describe("an OpenAI-compatible server answered (MOCHI_BACKEND_URL)"),
+  model: z.string().optional(),
+  adapter_note: z.string().optional(),
   candidates: z
     .array(
       z.object({
@@ -43,6 +50,7 @@ const Output = z.object({
         seed: z.number().int().nullable(),
         confidence: z.number(),
         tokens_generated: z.number().int(),
+        tokens_reused: z.number().int().optional(),
         ms: z.number(),
       }),
     )
@@ -54,13 +62,14 @@ export function completeCodeTool(runtime: MochiRuntime): ToolDefinition {
     name: "complete_code",
     title: "Complete code like this codebase",
     description:
-      "Completes code at a cursor in this codebase's style (fill-in-the-middle when the model can), cut at a sensible boundary, with up to 3 sampled alternatives.",
+      "Completes code at a cursor in this codebase's style (fill-in-the-middle when the model can): the rest of the line or block, generation stopping at its end; sampled alternatives only when asked.",
     input: z.object({
       prefix: z.string().max(200_000).describe("code before the cursor"),
       suffix: z.string().max(200_000).optional().describe("code after the cursor"),
       language: z.string().max(40).optional().describe("e.g. typescript"),
-      max_tokens: z.number().int().min(1).max(1_024).optional().describe("per completion, default 128"),
-      max_alternatives: z.number().int().min(0).max(3).optional().describe("default 3"),
+      scope: z.enum(["line", "block"]).optional().describe("line: to the line's end; block (default): to the statement's or block's end"),
+      max_tokens: z.number().int().min(1).max(1_024).optional().describe("per completion, default 48 (line) or 128 (block)"),
+      max_alternatives: z.number().int().min(0).max(3).optional().describe("default 0"),
     }),
     output: Output,
     annotations: READ_ONLY,
@@ -69,24 +78,26 @@ export function completeCodeTool(runtime: MochiRuntime): ToolDefinition {
     timeoutMs: runtime.config.deadlineMs,
     requires: [runtime.model.readiness],
     memoryGuard: runtime.model.memoryGuard,
-    handler: async ({ prefix, suffix = "", language, max_tokens = 128, max_alternatives = 3 }, { signal }) => {
+    handler: async ({ prefix, suffix = "", language, scope = "block", max_tokens, max_alternatives = 0 }, { signal }) => {
       const started = performance.now();
       let prefixChars = PREFIX_CHARS;
       let suffixChars = SUFFIX_CHARS;
       const context = { prefix, suffix, language };
+      const stops = scopeStops(scope as CompletionScope, context);
+      const maxTokens = max_tokens ?? DEFAULT_MAX_TOKENS[scope];
       const run = async (sampling: { temperature: number; seed?: number }): Promise<{ result: GenerationResult; candidate: Candidate }> => {
         for (;;) {
           try {
             const result = await runtime.model.generate({
-              prompt: { kind: "infill", prefix: prefix.slice(-prefixChars), suffix: suffix.slice(0, suffixChars) },
-              maxTokens: max_tokens,
+              prompt: { kind: "infill", prefix: prefixWindow(prefix, prefixChars), suffix: suffix.slice(0, suffixChars) },
+              maxTokens,
               temperature: sampling.temperature,
               ...(sampling.seed === undefined ? {} : { seed: sampling.seed }),
-              stop: ["\n\n\n"],
+              ...stops,
               signal,
               deadlineMs: runtime.remainingMs(started),
             });
-            const cut = cutAtBoundary(result.text, context);
+            const cut = completionOf(scope, result.text, result.stopReason === "stop", context);
             return {
               result,
               candidate: {
@@ -96,6 +107,7 @@ export function completeCodeTool(runtime: MochiRuntime): ToolDefinition {
                 seed: sampling.seed ?? null,
                 confidence: Math.round(result.confidence * 1000) / 1000,
                 tokens_generated: result.tokensOut,
+                ...(result.tokensReused === undefined ? {} : { tokens_reused: result.tokensReused }),
                 ms: Math.round(result.wallMs * 10) / 10,
               },
             };
@@ -130,15 +142,16 @@ export function completeCodeTool(runtime: MochiRuntime): ToolDefinition {
         }
       }
       runtime.latency.record("complete_code", inferenceMs);
+      const served = servedByParts(runtime.serving);
       return new LeveledResponse({
-        minimal: { completion: main.candidate.text, inference_time_ms: Math.round(inferenceMs * 10) / 10 },
+        minimal: { completion: main.candidate.text, inference_time_ms: Math.round(inferenceMs * 10) / 10, ...served.minimal },
         standard: {
           alternatives,
           mode: main.result.mode === "infill" ? ("infill" as const) : ("prefix-completion" as const),
           boundary: main.candidate.boundary,
           language: language ?? null,
         },
-        full: { candidates },
+        full: { candidates, ...served.full },
       });
     },
   });
