@@ -4,6 +4,8 @@ import type { MochiConfig } from "./config.js";
 import { CatalogStore } from "./domain/catalog/catalog-store.js";
 import { LatencyRecorder } from "./domain/model/latency-recorder.js";
 import { MochiModel } from "./domain/model/mochi-model.js";
+import { RemoteMochiModel } from "./domain/model/remote-model.js";
+import type { Serving, ServedModel } from "./domain/model/served-model.js";
 import { CatalogSearch } from "./domain/retrieval/catalog-search.js";
 
 export interface MochiRuntimeOptions {
@@ -20,7 +22,10 @@ export class MochiRuntime {
   readonly logger: Logger;
   readonly catalog: CatalogStore;
   readonly search: CatalogSearch;
-  readonly model: MochiModel;
+  /** The local GGUF engine, or the OpenAI-compatible server of MOCHI_BACKEND_URL. */
+  readonly model: ServedModel;
+  /** How the model is served, as every model answer and mochi://stats say. */
+  readonly serving: Serving;
   readonly latency = new LatencyRecorder();
   private started: Promise<void> | undefined;
 
@@ -31,18 +36,26 @@ export class MochiRuntime {
     this.logger = options.logger ?? createLogger({ name: "mochi-mcp", level: config.logLevel });
     this.catalog = new CatalogStore(config.catalogPath);
     this.search = new CatalogSearch(options.embedder ?? createEmbedder());
-    this.model = new MochiModel(
-      {
-        modelPath: config.modelPath,
-        adapters: config.adapters,
-        gpu: config.gpu,
-        threads: config.threads,
-        contextSize: config.contextSize,
-        memoryBoundBytes: config.memoryBoundBytes,
-        deadlineMs: config.deadlineMs,
-      },
-      this.logger,
-    );
+    const backend = config.backend;
+    this.serving = backend
+      ? { kind: "remote", model: backend.model, url: backend.url }
+      : config.stockModel
+        ? { kind: "stock" }
+        : { kind: "adapter" };
+    this.model = backend
+      ? new RemoteMochiModel({ ...backend, memoryBoundBytes: config.memoryBoundBytes, deadlineMs: config.deadlineMs }, this.logger)
+      : new MochiModel(
+          {
+            modelPath: config.modelPath,
+            adapters: config.adapters,
+            gpu: config.gpu,
+            threads: config.threads,
+            contextSize: config.contextSize,
+            memoryBoundBytes: config.memoryBoundBytes,
+            deadlineMs: config.deadlineMs,
+          },
+          this.logger,
+        );
   }
 
   /**
@@ -66,7 +79,11 @@ export class MochiRuntime {
       }
       const began = performance.now();
       let reported = -1;
-      this.logger.info(`loading model ${this.config.modelPath ?? ""} with ${this.config.adapters.length} adapter(s)`);
+      this.logger.info(
+        this.config.backend
+          ? `using the model ${this.config.backend.model} on the OpenAI-compatible server at ${this.config.backend.url}`
+          : `loading model ${this.config.modelPath ?? ""} with ${this.config.stockModel ? "no adapter (MOCHI_ADAPTER=none: the stock model)" : `${this.config.adapters.length} adapter(s)`}`,
+      );
       await this.model.preload((fraction) => {
         const step = Math.floor(fraction * 4);
         if (step > reported) {

@@ -2,6 +2,8 @@ import { basename } from "node:path";
 import { defineResource, type ResourceDefinition } from "@local-mcp/core";
 import { readAdapterMetadata } from "../domain/model/adapter-metadata.js";
 import { adapterGgufFacts } from "../domain/model/adapter-gguf-facts.js";
+import { RemoteMochiModel } from "../domain/model/remote-model.js";
+import { remoteModelNote, STOCK_MODEL_NOTE } from "../domain/model/served-model.js";
 import type { MochiRuntime } from "../runtime.js";
 import { STATS_URI } from "./mochi-uris.js";
 
@@ -21,6 +23,8 @@ export function statsResource(runtime: MochiRuntime): ResourceDefinition {
       const config = runtime.config;
       const catalog = runtime.catalog.peek();
       const readiness = runtime.model.readiness.state;
+      const serving = runtime.serving;
+      const model = runtime.model;
       const adapters = await Promise.all(
         config.adapters.map(async (a) => ({
           path: a.path,
@@ -43,9 +47,23 @@ export function statsResource(runtime: MochiRuntime): ResourceDefinition {
             : { path: config.catalogPath, state: "missing: run `mochi index <repo>`" },
           model: {
             readiness,
+            // adapter: the codebase's LoRA (MOCHI_ADAPTER); stock: MOCHI_ADAPTER=none; remote: MOCHI_BACKEND_URL.
+            serving: serving.kind,
+            ...(serving.kind === "stock" ? { adapter: null, note: STOCK_MODEL_NOTE } : {}),
+            ...(serving.kind === "remote"
+              ? {
+                  backend: {
+                    url: serving.url,
+                    model: serving.model,
+                    api_key: config.backend?.apiKey ? "[set]" : null,
+                    check: model instanceof RemoteMochiModel ? model.check : null,
+                  },
+                  note: remoteModelNote(serving.url),
+                }
+              : {}),
             base: config.modelPath ? { path: config.modelPath, file: basename(config.modelPath) } : null,
             adapters,
-            fill_in_the_middle: runtime.model.readiness.isReady ? runtime.model.hasInfillTokens : null,
+            fill_in_the_middle: model.readiness.isReady ? model.hasInfillTokens : null,
             gpu: config.gpu,
             threads: config.threads ?? null,
             context_size: config.contextSize,

@@ -1,6 +1,7 @@
 import { READ_ONLY, defineTool, isToolError, LeveledResponse, type ToolDefinition } from "@local-mcp/core";
 import type { GenerationResult } from "@local-mcp/core/inference";
 import { z } from "zod";
+import { servedByParts } from "../domain/model/served-model.js";
 import type { ScoredEntry } from "../domain/retrieval/catalog-search.js";
 import { entryUri } from "../resources/mochi-uris.js";
 import type { MochiRuntime } from "../runtime.js";
@@ -49,6 +50,9 @@ const Output = z.object({
   prompt_input: z.string().optional().describe("The Alpaca Input block the model saw"),
   tokens_in: z.number().int().optional(),
   model: z.string().optional(),
+  adapter: z.null().optional().describe("null: MOCHI_ADAPTER=none, the stock base model answered"),
+  backend: z.literal("remote").optional().describe("an OpenAI-compatible server answered (MOCHI_BACKEND_URL)"),
+  adapter_note: z.string().optional(),
 });
 
 export function domainQueryTool(runtime: MochiRuntime): ToolDefinition {
@@ -96,6 +100,7 @@ export function domainQueryTool(runtime: MochiRuntime): ToolDefinition {
         }
       }
       runtime.latency.record("domain_query", result.wallMs);
+      const served = servedByParts(runtime.serving);
       return new LeveledResponse({
         minimal: {
           response: result.text.trim(),
@@ -103,6 +108,7 @@ export function domainQueryTool(runtime: MochiRuntime): ToolDefinition {
           inference_time_ms: Math.round(result.wallMs * 10) / 10,
           tokens_generated: result.tokensOut,
           sources: grounding.map((g) => entryUri(g.entry.kind, g.entry.name)),
+          ...served.minimal,
         },
         standard: {
           grounding: grounding.map((g) => ({
@@ -114,7 +120,7 @@ export function domainQueryTool(runtime: MochiRuntime): ToolDefinition {
           stop_reason: result.stopReason,
           catalog_version: catalog?.version ?? null,
         },
-        full: { prompt_input: promptInput, tokens_in: result.tokensIn, model: runtime.model.name ?? "" },
+        full: { prompt_input: promptInput, tokens_in: result.tokensIn, model: runtime.model.name ?? "", ...served.full },
       });
     },
   });

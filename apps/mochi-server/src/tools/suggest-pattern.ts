@@ -1,6 +1,7 @@
 import { READ_ONLY, defineTool, eachAtLevel, LeveledResponse, type ToolDefinition } from "@local-mcp/core";
 import { z } from "zod";
 import type { Catalog, Pattern } from "../domain/catalog/catalog-schema.js";
+import { servedByParts, type ServedByParts } from "../domain/model/served-model.js";
 import { entryUri } from "../resources/mochi-uris.js";
 import type { MochiRuntime } from "../runtime.js";
 
@@ -29,6 +30,7 @@ function suggestionResponse(
   rankedBy: "embeddings" | "embeddings+model",
   catalogVersion: string,
   note: string | undefined,
+  served: ServedByParts,
 ): LeveledResponse {
   return new LeveledResponse((level) => ({
     minimal: {
@@ -38,9 +40,10 @@ function suggestionResponse(
         full: { embedding_score: r.embeddingScore, model_score: r.modelScore, locations: r.pattern.locations.slice(0, 5) },
       })),
       inference_time_ms: inferenceMs,
+      ...served.minimal,
     },
     standard: { ranked_by: rankedBy, catalog_version: catalogVersion },
-    full: note === undefined ? {} : { note },
+    full: { ...(note === undefined ? {} : { note }), ...served.full },
   }));
 }
 
@@ -63,6 +66,10 @@ const Output = z.object({
   ranked_by: z.enum(["embeddings", "embeddings+model"]).optional(),
   catalog_version: z.string().optional(),
   note: z.string().optional().describe("Why the model did not re-rank, when it did not"),
+  adapter: z.null().optional().describe("null: the stock base model re-ranked (MOCHI_ADAPTER=none)"),
+  backend: z.literal("remote").optional().describe("an OpenAI-compatible server re-ranked (MOCHI_BACKEND_URL)"),
+  model: z.string().optional(),
+  adapter_note: z.string().optional(),
 });
 
 export function suggestPatternTool(runtime: MochiRuntime): ToolDefinition {
@@ -109,7 +116,9 @@ export function suggestPatternTool(runtime: MochiRuntime): ToolDefinition {
       ranked.sort((a, b) => b.relevance - a.relevance || b.embeddingScore - a.embeddingScore);
       const ms = Math.round((performance.now() - started) * 10) / 10;
       runtime.latency.record("suggest_pattern", ms);
-      return suggestionResponse(ranked.slice(0, limit), ms, rankedBy, catalog.version, note);
+      // Who re-ranked is said only when a model did.
+      const served = rankedBy === "embeddings+model" ? servedByParts(runtime.serving) : { minimal: {}, full: {} };
+      return suggestionResponse(ranked.slice(0, limit), ms, rankedBy, catalog.version, note, served);
     },
   });
 }
