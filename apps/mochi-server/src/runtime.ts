@@ -48,6 +48,7 @@ export class MochiRuntime {
           {
             modelPath: config.modelPath,
             adapters: config.adapters,
+            stockModel: config.stockModel,
             gpu: config.gpu,
             threads: config.threads,
             contextSize: config.contextSize,

@@ -1,12 +1,15 @@
 import { isToolError, MemoryGuard, Readiness, ToolError, type Logger } from "@local-mcp/core";
 import type { GenerateRequest, GenerationResult, JsonRequest, JsonResult, LlamaEngine } from "@local-mcp/core/inference";
 import type { AdapterSpec } from "./adapter-spec.js";
+import type { ServedModel } from "./served-model.js";
 
 export interface ModelSettings {
   /** The base model GGUF; unset means no model tools. */
   modelPath?: string | undefined;
-  /** GGUF LoRA adapters; L-adapter-required wants at least one. */
+  /** GGUF LoRA adapters; L-adapter-required wants at least one, unless `stockModel`. */
   adapters: readonly AdapterSpec[];
+  /** MOCHI_ADAPTER=none: the base model serves alone, on purpose (answers say so). */
+  stockModel?: boolean | undefined;
   gpu: "auto" | "metal" | "cuda" | "vulkan" | "cpu";
   threads?: number | undefined;
   contextSize: number;
@@ -23,7 +26,17 @@ class ModelReadiness extends Readiness {
 
   override assertReady(): void {
     if (this.state.state === "failed" && this.failure?.code === "RESOURCE_EXHAUSTED") throw this.failure;
-    super.assertReady();
+    try {
+      super.assertReady();
+    } catch (error) {
+      if (this.state.state !== "unconfigured" || !isToolError(error)) throw error;
+      // The same error, with the other ways to a usable model added to what to do.
+      throw new ToolError(error.code, error.message, {
+        recoverable: error.recoverable,
+        suggestion: `${error.suggestion} MOCHI_ADAPTER=none serves the stock base model without an adapter; MOCHI_BACKEND_URL with MOCHI_BACKEND_MODEL uses an OpenAI-compatible server instead of MOCHI_MODEL.`,
+        details: error.details,
+      });
+    }
   }
 }
 
@@ -33,7 +46,7 @@ class ModelReadiness extends Readiness {
  * "loading" with progress, or "failed" with the reason. node-llama-cpp is imported only when a
  * model is configured and loading starts, so catalog-only use never loads it.
  */
-export class MochiModel {
+export class MochiModel implements ServedModel {
   readonly readiness = new ModelReadiness("Mochi model (base + LoRA adapter)");
   readonly memoryGuard: MemoryGuard;
   private engine: LlamaEngine | undefined;
@@ -46,7 +59,7 @@ export class MochiModel {
     this.memoryGuard = new MemoryGuard({ boundBytes: settings.memoryBoundBytes });
     if (!settings.modelPath) {
       this.readiness.markUnconfigured("MOCHI_MODEL is not set, so there is no base model to run");
-    } else if (settings.adapters.length === 0) {
+    } else if (settings.adapters.length === 0 && !settings.stockModel) {
       this.readiness.markUnconfigured(
         "MOCHI_ADAPTER is not set: Mochi answers with the codebase's LoRA adapter on top of the base model (use `adapter.gguf:0` to run the base model's behaviour through an adapter at scale 0)",
       );
@@ -55,12 +68,12 @@ export class MochiModel {
     }
   }
 
-  /** Whether base and adapter are both configured (loading can start). */
+  /** Whether base and adapter (or MOCHI_ADAPTER=none) are both configured (loading can start). */
   get configured(): boolean {
-    return Boolean(this.settings.modelPath) && this.settings.adapters.length > 0;
+    return Boolean(this.settings.modelPath) && (this.settings.adapters.length > 0 || this.settings.stockModel === true);
   }
 
-  /** The model's name as recorded in results: `base.gguf+adapter.gguf@1`. */
+  /** The model's name as recorded in results: `base.gguf+adapter.gguf@1`, or `base.gguf` for the stock model. */
   get name(): string | undefined {
     return this.engine?.modelName;
   }
