@@ -5,8 +5,8 @@
  * the variable. The environment and the working directory are parameters, so tests inject them.
  */
 import { isAbsolute, resolve } from "node:path";
-import { parseCommonConfig, parseEnvConfig } from "@local-mcp/core";
-import type { CommonConfig, Env } from "@local-mcp/core";
+import { parseCommonConfig, parseEnvConfig } from "@local-mcp/core/config";
+import type { CommonConfig, Env } from "@local-mcp/core/config";
 import { z } from "zod";
 
 const CatDocEnvSchema = z.object({

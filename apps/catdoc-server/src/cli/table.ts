@@ -10,13 +10,15 @@ export function renderTable(headers: readonly string[], rows: ReadonlyArray<read
   const cells: string[] = [];
   const cellWidths: number[] = [];
   const widths = headers.map((header) => displayWidth(header));
+  const last = columns - 1;
   for (const row of [headers, ...rows]) {
     for (let i = 0; i < columns; i += 1) {
       const raw = row[i] ?? "";
       // Printable ASCII (nearly every cell) is clean and one column a character as it is.
       const plain = PRINTABLE_ASCII.test(raw);
       const cell = plain ? raw : oneLine(raw);
-      const width = plain ? cell.length : displayWidth(cell);
+      // The last column is never padded: its width is not needed (it is the long one: messages).
+      const width = plain ? cell.length : i === last ? 0 : displayWidth(cell);
       cells.push(cell);
       cellWidths.push(width);
       if (width > (widths[i] ?? 0)) widths[i] = width;

@@ -42,11 +42,13 @@ export function displayWidth(text: string): number {
   // Most cells (ids, codes, messages) are plain ASCII: one test instead of one per character.
   if (PRINTABLE_ASCII.test(text)) return text.length;
   let width = 0;
-  for (const char of text) {
-    const codePoint = char.codePointAt(0) ?? 0;
+  // By index, not `for…of`: no one-character string per character (tables of tens of thousands of rows).
+  for (let i = 0; i < text.length; i += 1) {
+    const codePoint = text.codePointAt(i) ?? 0;
+    if (codePoint > 0xffff) i += 1;
     // Below U+0300 (the first combining mark) nothing is zero-width or wide.
     if (codePoint < 0x300) width += 1;
-    else if (!ZERO_WIDTH.test(char)) width += isWide(codePoint) ? 2 : 1;
+    else if (!ZERO_WIDTH.test(String.fromCodePoint(codePoint))) width += isWide(codePoint) ? 2 : 1;
   }
   return width;
 }

@@ -29,7 +29,7 @@ import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
 import { deserialize, serialize } from "node:v8";
-import { writeFileAtomic } from "@local-mcp/core";
+import { writeFileAtomic } from "@local-mcp/core/files";
 import type { ProjectPaths } from "./paths.js";
 
 /** What the first line of an entry says it is. */

@@ -8,7 +8,7 @@ import {
   pathErrorFrom as corePathErrorFrom,
   quotePath,
   type PathErrorContext,
-} from "@local-mcp/core";
+} from "@local-mcp/core/files";
 import { CatDocForbiddenError, CatDocInputError } from "./errors.js";
 
 export interface ProjectPaths {

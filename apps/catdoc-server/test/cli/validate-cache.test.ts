@@ -46,6 +46,9 @@ describe("catdoc validate with the parsed-YAML cache", () => {
       expect([...next.sources]).not.toContain(PARSER);
       // Nor the yaml package at all: change impact hashes documents without loading their parser.
       expect([...next.packages]).not.toContain("yaml");
+      // Nor the MCP SDK (a server's code): validate reaches core through its light entries (files, config).
+      expect([...next.packages].filter((name) => name.startsWith("@modelcontextprotocol/"))).toEqual([]);
+      expect(first.packages.has("@modelcontextprotocol/server") || first.packages.has("@modelcontextprotocol/core")).toBe(false);
       expect(next.stdout).toBe(first.stdout);
       expect(next.stderr).toBe(first.stderr);
     }

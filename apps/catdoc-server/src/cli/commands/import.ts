@@ -46,7 +46,7 @@ export function registerImportCommand({ program, action, setup }: CommandRegistr
     .action(
       action(async (context, paths: string[], options: ImportOptions) => {
         if (typeof options.createCategory === "string") {
-          // `--create-category docs/x.md` would take the path for the name: refuse rather than import less.
+          // `--create-category <a path>` would take the path for the name: refuse rather than import less.
           if (/[/\\]|\.(md|markdown)$/i.test(options.createCategory)) {
             throw new CliUsageError(
               `--create-category takes an optional category name, not a path ('${options.createCategory}'): put the paths before it, or write --create-category=<name>`,

@@ -13,7 +13,7 @@
  */
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
-import { writeFileAtomic } from "@local-mcp/core";
+import { writeFileAtomic } from "@local-mcp/core/files";
 import { documentHash } from "../content-hash.js";
 import { MAX_DOCUMENT_BYTES } from "../document-path.js";
 import { readInsideRoot, resolveInsideRoot } from "../paths.js";

@@ -70,7 +70,7 @@ import { closeSync, existsSync, fstatSync, linkSync, lstatSync, openSync, readFi
 import type { BigIntStats } from "node:fs";
 import { open, stat } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
-import { atomicWriteTempPath, errnoCode, isProcessAlive, syncDirectorySync } from "@local-mcp/core";
+import { atomicWriteTempPath, errnoCode, isProcessAlive, syncDirectorySync } from "@local-mcp/core/files";
 import { CatDocConflictError } from "../errors.js";
 import { contentVersion } from "../project-files.js";
 

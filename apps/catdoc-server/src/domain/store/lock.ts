@@ -5,7 +5,7 @@
  * not refreshed for `staleMs` (a holder on another host, an unreadable record) is taken over
  * then. Writers wait their turn; one that cannot get the lock in time fails with CONFLICT.
  */
-import { LockTimeoutError, withDirectoryLock } from "@local-mcp/core";
+import { LockTimeoutError, withDirectoryLock } from "@local-mcp/core/files";
 import { CatDocConflictError } from "../errors.js";
 import type { ProjectPaths } from "../paths.js";
 

@@ -26,7 +26,7 @@ import { contentVersion, readCategoryText, readConfigText } from "../project-fil
 import { projectPaths } from "../paths.js";
 import type { ProjectPaths } from "../paths.js";
 import { CatDocProject } from "../project.js";
-import { writeFileAtomic } from "@local-mcp/core";
+import { writeFileAtomic } from "@local-mcp/core/files";
 import type {
   AddObjectOptions,
   NewCategory,
