@@ -112,7 +112,7 @@ describe("complete_code at editor speed, on the tiny model", () => {
       const line = first(await complete({ ...cursor, scope: "line", max_tokens: 48 }));
       const newline = runaway.text.indexOf("\n");
       if (newline < 0) {
-        expect(line.text).toBe(runaway.text.replace(/\uFFFD+$/, "").trimEnd());
+        expect(line.text).toBe(runaway.text.trimEnd());
         expect(line.tokens_generated).toBe(runaway.tokensOut);
       } else {
         sawNewline += 1;
@@ -149,6 +149,7 @@ describe("complete_code at editor speed, on the tiny model", () => {
   });
 
   it("writes the same greedy line as the naive node-llama-cpp MCP server for the same window", async () => {
+    let compared = 0;
     for (const cursor of CURSORS) {
       const ours = first(await complete({ ...cursor, scope: "line", max_tokens: 48 }));
       const result = (await naive.client.callTool({
@@ -156,9 +157,22 @@ describe("complete_code at editor speed, on the tiny model", () => {
         arguments: { ...cursor, max_tokens: 48, stop: ["\n"] },
       })) as CallToolResult;
       expect(result.isError).toBeFalsy();
-      const theirs = result.structuredContent as { text: string; tokens: number };
-      expect(ours.text).toBe(theirs.text.trimEnd());
+      const theirs = result.structuredContent as { text: string; tokens: number; stop_reason: string };
+      // The random tiny model writes stray bytes: the libraries differ only in how they end on an
+      // incomplete character (LlamaCompletion holds one back, drops it at EOS and finishes it past
+      // max_tokens), so a trailing U+FFFD is not compared, and a line cut by max_tokens is compared
+      // up to where the shorter ends.
+      const a = ours.text.replace(/\uFFFD+$/, "");
+      const b = theirs.text.trimEnd().replace(/\uFFFD+$/, "");
+      if (ours.tokens_generated >= 48 || theirs.stop_reason === "maxTokens") {
+        expect(a.startsWith(b) || b.startsWith(a), `${JSON.stringify(a)} vs ${JSON.stringify(b)}`).toBe(true);
+        expect(Math.min(a.length, b.length)).toBeGreaterThan(0);
+      } else {
+        expect(a).toBe(b);
+      }
+      compared += 1;
     }
+    expect(compared).toBe(CURSORS.length);
     naive.assertCleanStdout();
   });
 });

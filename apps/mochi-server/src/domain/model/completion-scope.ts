@@ -28,13 +28,11 @@ export function scopeStops(scope: CompletionScope, context: BoundaryContext): Sc
 /**
  * The completion of a scope from the generated text. A line is the text before the newline, with
  * no trailing whitespace ("line-end" when generation stopped there); a block is cut at its
- * boundary. Generation that ran out of tokens inside a character (a byte-level vocabulary) leaves
- * U+FFFD at the end of the text: that part of a character is dropped, as LlamaCompletion does.
+ * boundary.
  */
 export function completionOf(scope: CompletionScope, generated: string, stoppedAtStop: boolean, context: BoundaryContext): Boundary {
-  const text = stoppedAtStop ? generated : generated.replace(/\uFFFD+$/, "");
-  if (scope === "line") return { text: text.trimEnd(), reason: stoppedAtStop ? "line-end" : "none" };
-  return cutAtBoundary(text, context);
+  if (scope === "line") return { text: generated.trimEnd(), reason: stoppedAtStop ? "line-end" : "none" };
+  return cutAtBoundary(generated, context);
 }
 
 /** Prefix windows start on a multiple of this many characters (a quarter of the window at most). */
