@@ -9,6 +9,7 @@ const benchmarks = {
   catdoc: "catdoc.mjs",
   "local-model": "local-model.mjs",
   mochi: "mochi.mjs",
+  "mochi-latency": "mochi-latency.mjs",
   "solo-assets": "solo-assets.mjs",
   startup: "startup.mjs",
 };
