@@ -29,7 +29,7 @@ const input = lazySchema(() =>
     targetCategoryId: z.string().min(1).optional().describe("default: the target's"),
     maxDepth: z.number().int().min(1).max(50).optional().describe(`default ${DEFAULT_MAX_DEPTH}`),
     maxPaths: z.number().int().min(1).max(MAX_PATHS).optional().describe(`default ${DEFAULT_MAX_PATHS}`),
-    includeInvalid: z.boolean().optional().describe("also follow functors and NTs that fail validation"),
+    includeInvalid: z.boolean().optional().describe("also follow functors and NTs that break a law"),
   }),
 );
 

@@ -27,15 +27,19 @@ describe("what leads to an object", () => {
   });
 });
 
-// The fixture's functors are partial or broken on purpose (coverage's cases), so none validates:
-// a trace skips them unless asked (includeInvalid), and names them with their error codes.
+// The fixture's functors are partial or broken on purpose (coverage's cases), so none validates. A
+// partial one (audited: only unmapped objects and arrows) is followed; one that breaks a law
+// (tested maps r5 to no object) is skipped unless asked (includeInvalid), and named with its codes.
 const invalid = { includeInvalid: true };
 
 describe("what covers an object", () => {
-  it("skips functors that fail validation, naming them and their error codes", () => {
+  it("follows a partial functor (gaps only); skips one that breaks a law, naming it and its error codes", () => {
     const result = traceBackward(index, "x1");
-    expect(result.coveredBy).toEqual([]);
-    expect(result.skipped).toEqual([{ kind: "functor", id: "audited", codes: ["FUNCTOR_UNMAPPED_OBJECT", "FUNCTOR_UNMAPPED_MORPHISM"] }]);
+    expect(result.coveredBy.map((p) => p.steps.map((s) => `${s.fromObject}=${s.id}=>${s.toObject}`))).toEqual([
+      ["t2=audited=>x1"],
+      ["t4=audited=>x1"],
+    ]);
+    expect(result.skipped).toEqual([{ kind: "functor", id: "tested", codes: ["FUNCTOR_UNKNOWN_OBJECT"] }]);
   });
 
   it("follows functors backwards: preimages, then their preimages, fewest functors first", () => {

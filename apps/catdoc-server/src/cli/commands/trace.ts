@@ -22,8 +22,9 @@ of the target category to the target object; with --to-category alone, where the
 With --reverse, backwards: with a target, the paths from the target to the source; without one,
 what leads to the source in its category (nearest first) and what covers it (the objects functors
 map onto it, fewest functors first; --to-category keeps those of one category).
-Functors and natural transformations that fail validation are not followed (the output names
-each one met, with its error codes); --include-invalid follows them too.
+Functors and natural transformations that break a law are not followed (the output names each
+one met, with its error codes); partial ones (objects or arrows not mapped yet) are followed where
+they map; --include-invalid follows them all.
 Exit status 0 whether or not a path exists ("No path …" is printed); 1 for an unknown id.`;
 
 export function registerTraceCommand({ program, action }: CommandRegistry): void {
@@ -42,7 +43,7 @@ export function registerTraceCommand({ program, action }: CommandRegistry): void
     .option("--category <id>", "trace inside this category")
     .option("--to-category <id>", "trace across categories into this one (through functors and natural transformations)")
     .option("--reverse", "trace backwards: what leads to the source and what covers it (with a target: paths from it to the source)")
-    .option("--include-invalid", "also follow functors and natural transformations that fail validation")
+    .option("--include-invalid", "also follow functors and natural transformations that break a law")
     .addHelpText("after", HELP)
     .action(
       action(async (context, source: string, target: string | undefined, options: TraceOptions) => {

@@ -14,6 +14,7 @@ import type { CatDocStore } from "../store/store.js";
 import type { CategoryEditor } from "../store/editor.js";
 import type { RenameKind, RenamedId } from "../store/edit-rename.js";
 import { candidateImages } from "../validate/candidate-images.js";
+import { GAP_CODES } from "../validate/issues.js";
 import type { ValidationIssue } from "../validate/issues.js";
 import { validateProject } from "../validate/validate.js";
 import type { CatDocModel } from "../model.js";
@@ -44,9 +45,6 @@ export interface AuthoringOutcome {
   previousVersion: string;
   version: string;
 }
-
-/** Errors that say a functor or natural transformation is not complete yet: authoring fills them in one by one. */
-const GAP_CODES: ReadonlySet<string> = new Set(["FUNCTOR_UNMAPPED_OBJECT", "FUNCTOR_UNMAPPED_MORPHISM", "NT_MISSING_COMPONENT"]);
 
 const RENAME_KIND: Record<EditKind, RenameKind> = {
   category: "category",

@@ -89,6 +89,17 @@ export type ValidationWarningCode = Exclude<ValidationCode, ValidationErrorCode>
 
 export const VALIDATION_CODES = Object.keys(VALIDATION_CHECKS) as ValidationCode[];
 
+/**
+ * Errors that say a functor or natural transformation is not complete yet (an object or morphism
+ * not mapped, a component missing), not that it breaks a law: authoring saves them as gaps to
+ * fill in one by one, and a trace follows what a partial structure does map.
+ */
+export const GAP_CODES: ReadonlySet<ValidationCode> = new Set<ValidationCode>([
+  "FUNCTOR_UNMAPPED_OBJECT",
+  "FUNCTOR_UNMAPPED_MORPHISM",
+  "NT_MISSING_COMPONENT",
+]);
+
 /** The ids an item concerns (those that apply). */
 export interface IssueIds {
   categoryId?: string;
