@@ -111,7 +111,7 @@ export async function run({ root, spawn, log }) {
     const completed = await call(
       client,
       "complete_code",
-      { prefix: PREFIX, suffix: SUFFIX, language: "typescript", max_tokens: 48, response_level: "standard" },
+      { prefix: PREFIX, suffix: SUFFIX, language: "typescript", max_tokens: 48, max_alternatives: 3, response_level: "standard" },
       allowed,
     );
     if (completed.error) {
