@@ -179,7 +179,6 @@ for (const reusePrefix of [false, true]) {
       contextSize: CONTEXT_SIZE,
       sequences: 1,
       gpu: "cpu",
-      flashAttention: "auto",
       reusePrefix,
       deadlineMs: 60_000,
     },

@@ -1,8 +1,9 @@
 // The baseline of bench/mochi.mjs's latency figures (issue 18 item 5): the MCP server someone
 // would write around node-llama-cpp in an afternoon. One tool, `complete`, that hands the prefix
 // and suffix to node-llama-cpp's LlamaCompletion.generateInfillCompletionWithMeta on one context
-// sequence, at the library's defaults — except greedy sampling without a repeat penalty, so that
-// "the same greedy text" is a fair comparison with complete_code — with the stop strings given
+// sequence, at the library's defaults — except greedy sampling without a repeat penalty and flash
+// attention off, so that "the same greedy text" is a fair comparison with complete_code (they are
+// mochi's settings) — with the stop strings given
 // as its customStopTriggers. Built on the MCP SDK alone (no core), stdio, one line "ready" on
 // stderr when the model is loaded.
 //   NAIVE_MODEL (GGUF, required), NAIVE_LORA (GGUF LoRA, optional), NAIVE_CONTEXT_SIZE (2048),
@@ -27,6 +28,9 @@ const llama = await nlc.getLlama({ build: "never", gpu: false, logLevel: nlc.Lla
 const model = await llama.loadModel({ modelPath });
 const context = await model.createContext({
   contextSize: Number(process.env.NAIVE_CONTEXT_SIZE ?? 2048),
+  // Off, as core's LlamaEngine runs it (node-llama-cpp's default "auto" turns it on where llama.cpp
+  // supports it, which moves the logits' last bits and so, on near ties, the greedy text).
+  flashAttention: false,
   ...(process.env.NAIVE_THREADS ? { threads: Number(process.env.NAIVE_THREADS) } : {}),
   ...(process.env.NAIVE_LORA ? { lora: { adapters: [{ filePath: process.env.NAIVE_LORA }] } } : {}),
 });

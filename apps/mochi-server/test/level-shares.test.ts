@@ -54,6 +54,7 @@ describe("minimal ≤ 25 % of full (once minimal is over 120 tokens)", () => {
       suffix: ";\n}\n",
       language: "typescript",
       max_tokens: 24,
+      max_alternatives: 3,
     };
     const minimal = await at("minimal", args, "complete_code", withModel);
     const full = await at("full", args, "complete_code", withModel);

@@ -26,8 +26,7 @@ export const LlamaEngineConfigSchema = z.object({
   deadlineMs: z.number().int().positive().default(5_000),
   /** KV cache element type; `f32` for exact comparisons, `f16` (default) for memory. */
   kvCacheType: z.enum(["f16", "f32"]).default("f16"),
-  /** `auto` lets llama.cpp use flash attention where the backend supports it (node-llama-cpp's default). */
-  flashAttention: z.union([z.boolean(), z.literal("auto")]).default(false),
+  flashAttention: z.boolean().default(false),
   /**
    * Keep the KV cache of the tokens a call shares with the sequence's previous prompt (and what it
    * generated) and evaluate only the rest, as node-llama-cpp's LlamaCompletion does. Off: every call

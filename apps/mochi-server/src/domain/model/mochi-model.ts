@@ -105,8 +105,6 @@ export class MochiModel implements ServedModel {
             // One sequence per model, its cache kept between calls: completions in the same file
             // share the prompt up to the cursor, so only the rest is evaluated (docs/mochi.md, Latency).
             reusePrefix: true,
-            // node-llama-cpp's default: flash attention where llama.cpp supports it.
-            flashAttention: "auto",
             memoryBoundBytes: s.memoryBoundBytes,
             deadlineMs: s.deadlineMs,
           },
