@@ -61,14 +61,13 @@ export function completeCodeTool(runtime: MochiRuntime): ToolDefinition {
   return defineTool({
     name: "complete_code",
     title: "Complete code like this codebase",
-    description:
-      "Completes code at a cursor in this codebase's style (fill-in-the-middle when the model can): the rest of the line or block, generation stopping at its end; sampled alternatives only when asked.",
+    description: "Completes code at a cursor in this codebase's style: the rest of the line or block.",
     input: z.object({
       prefix: z.string().max(200_000).describe("code before the cursor"),
       suffix: z.string().max(200_000).optional().describe("code after the cursor"),
       language: z.string().max(40).optional().describe("e.g. typescript"),
-      scope: z.enum(["line", "block"]).optional().describe("line: to the line's end; block (default): to the statement's or block's end"),
-      max_tokens: z.number().int().min(1).max(1_024).optional().describe("per completion, default 48 (line) or 128 (block)"),
+      scope: z.enum(["line", "block"]).optional().describe("default block"),
+      max_tokens: z.number().int().min(1).max(1_024).optional().describe("default 48 (line), 128 (block)"),
       max_alternatives: z.number().int().min(0).max(3).optional().describe("default 0"),
     }),
     output: Output,
