@@ -1,4 +1,62 @@
 import { defineConfig } from "vitest/config";
-import { sharedTestConfig } from "../../vitest.shared.js";
+import { sharedTestConfig, withOverlapping } from "../../vitest.shared.js";
 
-export default defineConfig({ test: { ...sharedTestConfig } });
+export default defineConfig({
+  test: withOverlapping(
+    sharedTestConfig,
+    // In process or waiting on a spawned bin, with no timed bound: two at a time. Alone afterwards:
+    // the timed ones (coverage's and validate-generated's bounds, help-start-up, original-flags,
+    // config-and-scale, cli-servers, trace-cancel, kill-during-import, resource-changes' polls),
+    // the lock and commit tests (lock, store-commit*, concurrent-writers, three-importers), the
+    // browser's waits, and any file not listed.
+    [
+      "cli/cli-change-impact",
+      "cli/cli-coverage",
+      "cli/cli-edit",
+      "cli/cli-import",
+      "cli/cli-init-validate",
+      "cli/cli-read",
+      "cli/cli-usage",
+      "cli/validate-cache",
+      "dashboard/api",
+      "dashboard/traceability-routes",
+      "docs/cited-examples",
+      "domain/authoring",
+      "domain/change-impact",
+      "domain/composition",
+      "domain/documents",
+      "domain/load",
+      "domain/parity",
+      "domain/parsed-cache",
+      "domain/search",
+      "domain/store",
+      "domain/trace",
+      "domain/trace-backward",
+      "domain/trace-skip-invalid",
+      "domain/validate-codes",
+      "eras",
+      "export/export",
+      "import/import-documents",
+      "import/import-project",
+      "import/references",
+      "mcp/coverage",
+      "mcp/edit",
+      "mcp/errors",
+      "mcp/graph-page",
+      "mcp/init-import",
+      "mcp/lazy-schemas",
+      "mcp/level-shares",
+      "mcp/original-inputs",
+      "mcp/read-tools",
+      "mcp/resources",
+      "mcp/review",
+      "mcp/security-paths",
+      "mcp/start-up",
+      "mcp/stdio",
+      "mcp/tools-list",
+      "mcp/trace-backward",
+      "mcp/trace-search",
+      "mcp/validate",
+    ],
+  ),
+});
