@@ -2,7 +2,7 @@ import { READ_ONLY, defineTool, isToolError, LeveledResponse, type ToolDefinitio
 import type { GenerationResult } from "@local-mcp/core/inference";
 import { z } from "zod";
 import { type BoundaryReason } from "../domain/model/completion-boundary.js";
-import { completionOf, DEFAULT_MAX_TOKENS, prefixWindow, scopeStops, type CompletionScope } from "../domain/model/completion-scope.js";
+import { completionOf, DEFAULT_MAX_TOKENS, prefixWindow, scopeStops } from "../domain/model/completion-scope.js";
 import { servedByParts } from "../domain/model/served-model.js";
 import type { MochiRuntime } from "../runtime.js";
 
@@ -72,7 +72,7 @@ export function completeCodeTool(runtime: MochiRuntime): ToolDefinition {
     }),
     output: Output,
     annotations: READ_ONLY,
-    // A plain call answers the alternatives too (standard); minimal is the completion alone.
+    // A plain call answers at standard (mode, boundary, the alternatives asked for); minimal is the completion alone.
     responseLevel: "standard",
     timeoutMs: runtime.config.deadlineMs,
     requires: [runtime.model.readiness],
@@ -82,7 +82,7 @@ export function completeCodeTool(runtime: MochiRuntime): ToolDefinition {
       let prefixChars = PREFIX_CHARS;
       let suffixChars = SUFFIX_CHARS;
       const context = { prefix, suffix, language };
-      const stops = scopeStops(scope as CompletionScope, context);
+      const stops = scopeStops(scope, context);
       const maxTokens = max_tokens ?? DEFAULT_MAX_TOKENS[scope];
       const run = async (sampling: { temperature: number; seed?: number }): Promise<{ result: GenerationResult; candidate: Candidate }> => {
         for (;;) {
