@@ -66,17 +66,12 @@ export interface TraceRow {
   suspect: boolean;
 }
 
-export interface TraceFunctor {
+/** A functor's coverage counts (coverage.ts's; percentages to one decimal), its suspect links and its rows. */
+export interface TraceFunctor extends Pick<
+  FunctorCoverage,
+  "name" | "sourceCategory" | "targetCategory" | "objects" | "covered" | "triviallyCovered" | "uncovered" | "percent"
+> {
   id: string;
-  name: string;
-  sourceCategory: string;
-  targetCategory: string;
-  objects: number;
-  covered: number;
-  triviallyCovered: number;
-  uncovered: number;
-  /** Shares of `objects` in percent, to one decimal (coverage.ts). */
-  percent: FunctorCoverage["percent"];
   suspect: number;
   rows: TraceRow[];
 }
