@@ -34,6 +34,12 @@ describe("catdoc add, update, rm, rename, map", () => {
     expect((await run("update", "object", "des-b", "--title", "Design B, revised", "--meta", "owner=")).stdout).toBe(
       "update object 'des-b' (title, metadata)\n1 change written to .catdoc/category.yaml\n",
     );
+    // Inline content set, then removed with --content ''.
+    await run("update", "object", "des-b", "--content", "Inline design text.");
+    expect(await categoryText(root)).toContain("Inline design text.");
+    expect((await run("update", "object", "des-b", "--content", "")).code).toBe(0);
+    expect(await categoryText(root)).not.toContain("Inline design text.");
+    expect(await categoryText(root)).not.toMatch(/content: (null|''|"")/);
     const dry = await run("rename", "object", "des-a", "des-login", "--dry-run", "--format", "json");
     expect(JSON.parse(dry.stdout)).toMatchObject({
       written: false,

@@ -14,11 +14,15 @@ export function registerUpdateCommand({ program, action }: CommandRegistry): voi
   addWriteOptions(addFieldOptions(command))
     .addHelpText(
       "after",
-      "\nOnly the fields given change. Ids change with `catdoc rename`, mapping entries with `catdoc map`.\n" + EDIT_HELP,
+      "\nOnly the fields given change; --content '' removes an object's inline content. Ids change with `catdoc rename`,\n" +
+        "mapping entries with `catdoc map`.\n" +
+        EDIT_HELP,
     )
     .action(
       action(async (context, kind: EditKind, id: string, options: FieldOptions & WriteOptions) => {
         const fields = fieldsOf(options);
+        // `--content ''` removes the inline content (as `--meta key=` removes a metadata entry).
+        if (fields["content"] === "") fields["content"] = null;
         if (Object.keys(fields).length === 0) throw new CliUsageError("give a field to change (see --help)");
         await runEdit(context, { op: "update", kind, id, fields }, options);
       }),
