@@ -1,8 +1,8 @@
-import { READ_ONLY, defineTool, isToolError, LeveledResponse, type ToolDefinition } from "@local-mcp/core";
+import { READ_ONLY, defineTool, LeveledResponse, type ToolDefinition } from "@local-mcp/core";
 import type { GenerationResult } from "@local-mcp/core/inference";
 import { z } from "zod";
 import { type BoundaryReason } from "../domain/model/completion-boundary.js";
-import { completionOf, DEFAULT_MAX_TOKENS, prefixWindow, scopeStops } from "../domain/model/completion-scope.js";
+import { completeAt, type PromptWindow } from "../domain/model/complete-at.js";
 import { servedByParts } from "../domain/model/served-model.js";
 import type { MochiRuntime } from "../runtime.js";
 
@@ -12,8 +12,6 @@ export const ALTERNATIVE_SAMPLING: ReadonlyArray<{ temperature: number; seed: nu
   { temperature: 0.8, seed: 2 },
   { temperature: 1.0, seed: 3 },
 ];
-const PREFIX_CHARS = 6_000;
-const SUFFIX_CHARS = 2_000;
 const BOUNDARIES = ["suffix", "line-end", "block-end", "blank-line", "dedent", "none"] as const satisfies readonly BoundaryReason[];
 
 interface Candidate {
@@ -79,47 +77,36 @@ export function completeCodeTool(runtime: MochiRuntime): ToolDefinition {
     memoryGuard: runtime.model.memoryGuard,
     handler: async ({ prefix, suffix = "", language, scope = "block", max_tokens, max_alternatives = 0 }, { signal }) => {
       const started = performance.now();
-      let prefixChars = PREFIX_CHARS;
-      let suffixChars = SUFFIX_CHARS;
-      const context = { prefix, suffix, language };
-      const stops = scopeStops(scope, context);
-      const maxTokens = max_tokens ?? DEFAULT_MAX_TOKENS[scope];
+      let window: PromptWindow | undefined;
       const run = async (sampling: { temperature: number; seed?: number }): Promise<{ result: GenerationResult; candidate: Candidate }> => {
-        for (;;) {
-          try {
-            const result = await runtime.model.generate({
-              prompt: { kind: "infill", prefix: prefixWindow(prefix, prefixChars), suffix: suffix.slice(0, suffixChars) },
-              maxTokens,
-              temperature: sampling.temperature,
-              ...(sampling.seed === undefined ? {} : { seed: sampling.seed }),
-              ...stops,
-              signal,
-              deadlineMs: runtime.remainingMs(started),
-            });
-            const cut = completionOf(scope, result.text, result.stopReason === "stop", context);
-            return {
-              result,
-              candidate: {
-                text: cut.text,
-                boundary: cut.reason,
-                temperature: sampling.temperature,
-                seed: sampling.seed ?? null,
-                confidence: Math.round(result.confidence * 1000) / 1000,
-                tokens_generated: result.tokensOut,
-                ...(result.tokensReused === undefined ? {} : { tokens_reused: result.tokensReused }),
-                ms: Math.round(result.wallMs * 10) / 10,
-              },
-            };
-          } catch (error) {
-            // Too long for the context: keep less of the code around the cursor.
-            if (isToolError(error) && error.code === "INVALID_INPUT" && /does not fit/.test(error.message) && prefixChars > 200) {
-              prefixChars = Math.floor(prefixChars / 2);
-              suffixChars = Math.floor(suffixChars / 2);
-              continue;
-            }
-            throw error;
-          }
-        }
+        const done = await completeAt(runtime.model, {
+          prefix,
+          suffix,
+          language,
+          scope,
+          maxTokens: max_tokens,
+          temperature: sampling.temperature,
+          seed: sampling.seed,
+          signal,
+          remainingMs: () => runtime.remainingMs(started),
+          window,
+        });
+        // Alternatives start from the window the greedy completion fitted in.
+        window = done.window;
+        const { result } = done;
+        return {
+          result,
+          candidate: {
+            text: done.text,
+            boundary: done.reason,
+            temperature: sampling.temperature,
+            seed: sampling.seed ?? null,
+            confidence: Math.round(result.confidence * 1000) / 1000,
+            tokens_generated: result.tokensOut,
+            ...(result.tokensReused === undefined ? {} : { tokens_reused: result.tokensReused }),
+            ms: Math.round(result.wallMs * 10) / 10,
+          },
+        };
       };
 
       const main = await run({ temperature: 0 });

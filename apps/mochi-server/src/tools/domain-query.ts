@@ -1,6 +1,7 @@
 import { READ_ONLY, defineTool, isToolError, LeveledResponse, type ToolDefinition } from "@local-mcp/core";
 import type { GenerationResult } from "@local-mcp/core/inference";
 import { z } from "zod";
+import { domainPrompt } from "../domain/model/prompts.js";
 import { servedByParts } from "../domain/model/served-model.js";
 import type { ScoredEntry } from "../domain/retrieval/catalog-search.js";
 import { entryUri } from "../resources/mochi-uris.js";
@@ -23,16 +24,6 @@ export function chooseGrounding(scored: readonly ScoredEntry[]): ScoredEntry[] {
     chosen.push(s);
   }
   return chosen;
-}
-
-/** The Alpaca `### Input` block: the caller's input, then the catalog entries retrieved for the question. */
-export function groundedInput(input: string, grounding: readonly ScoredEntry[]): string {
-  const parts: string[] = [];
-  if (input.trim() !== "") parts.push(input.trim());
-  if (grounding.length > 0) {
-    parts.push(["Relevant entries of this codebase's catalog:", ...grounding.map((g, i) => `[${i + 1}] ${g.entry.brief}`)].join("\n\n"));
-  }
-  return parts.join("\n\n");
 }
 
 const Output = z.object({
@@ -81,10 +72,11 @@ export function domainQueryTool(runtime: MochiRuntime): ToolDefinition {
       let result: GenerationResult | undefined;
       let promptInput = "";
       for (;;) {
-        promptInput = groundedInput(input, grounding);
+        const prompt = domainPrompt({ instruction, input, grounding: grounding.map((g) => g.entry.brief) });
+        promptInput = prompt.input ?? "";
         try {
           result = await runtime.model.generate({
-            prompt: { kind: "alpaca", instruction, input: promptInput },
+            prompt,
             maxTokens: max_tokens,
             signal,
             deadlineMs: runtime.remainingMs(started),
