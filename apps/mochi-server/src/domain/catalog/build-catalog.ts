@@ -11,6 +11,7 @@ import { namingConvention } from "./naming-convention.js";
 import { PATTERN_DEFINITIONS } from "./pattern-definitions.js";
 import type { RepositoryScan, ScannedFile } from "./scan-repository.js";
 import { snippet } from "./snippets.js";
+import { buildSymbolIndex } from "./symbol-index.js";
 import { testsConvention } from "./tests-convention.js";
 
 /** A pattern enters the catalog when it recurs: at least this many occurrences. */
@@ -135,6 +136,7 @@ export function buildCatalog(scan: RepositoryScan): Catalog {
         : [errorConvention(facts), layoutConvention(facts), importsConvention(facts), namingConvention(facts), testsConvention(facts)],
     patterns,
     examples,
+    symbols: buildSymbolIndex(scan.files),
   };
   return { ...content, version: contentHash(stableStringify(content)) };
 }

@@ -64,6 +64,18 @@ export const ExampleSchema = z.object({
 });
 export type Example = z.infer<typeof ExampleSchema>;
 
+/** An exported declaration and its signature (symbol-index.ts): what a completion prompt shows of it. */
+export const CatalogSymbolSchema = z.object({
+  /** The declaration's name; a method of a long class is `Class.method`. */
+  name: z.string(),
+  kind: z.enum(IDENTIFIER_KINDS),
+  file: z.string(),
+  line: z.number().int(),
+  /** The declaration without its body (a type, interface or enum whole), at most 400 characters. */
+  signature: z.string(),
+});
+export type CatalogSymbol = z.infer<typeof CatalogSymbolSchema>;
+
 export const CatalogStatsSchema = z.object({
   files: z.number().int(),
   lines: z.number().int(),
@@ -82,6 +94,8 @@ export const CatalogSchema = z.object({
   conventions: z.array(ConventionSchema),
   patterns: z.array(PatternSchema),
   examples: z.array(ExampleSchema),
+  /** Exported declarations with their signatures, by path and line; absent in catalogs written before it was added. */
+  symbols: z.array(CatalogSymbolSchema).optional(),
 });
 export type Catalog = z.infer<typeof CatalogSchema>;
 export type CatalogContent = Omit<Catalog, "version">;
