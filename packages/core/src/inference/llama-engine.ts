@@ -1,14 +1,4 @@
-import type {
-  ChatHistoryItem,
-  ChatWrapper,
-  Llama,
-  LlamaContext,
-  LlamaContextSequence,
-  LlamaEmbeddingContext,
-  LlamaGrammar,
-  LlamaModel,
-  Token,
-} from "node-llama-cpp";
+import type { Llama, LlamaContext, LlamaContextSequence, LlamaEmbeddingContext, LlamaGrammar, LlamaModel, Token } from "node-llama-cpp";
 import { ToolError, toToolError } from "../errors.js";
 import { withDeadline } from "../guards/deadline.js";
 import { MemoryGuard } from "../guards/memory.js";
@@ -19,9 +9,9 @@ import { LlamaEngineConfigSchema, type LlamaEngineConfig, type ResolvedLlamaEngi
 import { toGrammarSchema } from "./grammar-schema.js";
 import { generateValidatedJson } from "./json-generation.js";
 import { acquireLlamaRuntime, type LlamaRuntimeLease } from "./llama-runtime.js";
+import { LlamaTokenizer, type TokenSample } from "./llama-tokenizer.js";
 import { preflightModel } from "./preflight.js";
 import { promptTextUnits } from "./prompt-bound.js";
-import { ALPACA_STOPS, alpacaPrompt } from "./prompt-formats.js";
 import { SequencePool } from "./sequence-pool.js";
 import type {
   CallOptions,
@@ -42,21 +32,20 @@ interface Loaded {
   model: LlamaModel;
   context: LlamaContext;
   pool: SequencePool<LlamaContextSequence>;
-  chatWrapper: ChatWrapper;
+  tokenizer: LlamaTokenizer;
   /** The most UTF-16 code units one token stands for; undefined where the vocabulary cannot tell. */
   longestTokenText: number | undefined;
-}
-
-interface PreparedPrompt {
-  tokens: Token[];
-  mode: GenerationResult["mode"];
-  stops: string[];
 }
 
 export interface LlamaEngineOptions {
   logger?: Logger;
   /** Injected for tests; defaults to one built from `memoryBoundBytes`. */
   memoryGuard?: MemoryGuard;
+  /**
+   * Debug hook: after each generation, the tokens its sequence holds as node-llama-cpp records
+   * them (the prompt, then each generated token that was fed back), before the next call uses it.
+   */
+  onSequenceTokens?: (tokens: readonly number[]) => void;
 }
 
 /**
@@ -72,6 +61,7 @@ export class LlamaEngine implements InferenceBackend {
   readonly config: ResolvedLlamaEngineConfig;
   private readonly logger: Logger;
   private readonly memoryGuard: MemoryGuard;
+  private readonly onSequenceTokens: ((tokens: readonly number[]) => void) | undefined;
   private loading: Promise<Loaded> | undefined;
   private loaded: Loaded | undefined;
   private embedding: Promise<LlamaEmbeddingContext> | undefined;
@@ -82,6 +72,7 @@ export class LlamaEngine implements InferenceBackend {
     this.config = LlamaEngineConfigSchema.parse(config);
     this.logger = options.logger ?? createLogger({ name: "llama" });
     this.memoryGuard = options.memoryGuard ?? new MemoryGuard({ boundBytes: this.config.memoryBoundBytes });
+    this.onSequenceTokens = options.onSequenceTokens;
     this.readiness = new Readiness("model", { state: "loading", reason: `${this.modelName} has not started loading` });
   }
 
@@ -147,7 +138,7 @@ export class LlamaEngine implements InferenceBackend {
         model,
         context,
         pool: new SequencePool(sequences, c.maxQueue),
-        chatWrapper: resolveChatWrapper(model),
+        tokenizer: new LlamaTokenizer(model, resolveChatWrapper(model)),
         longestTokenText,
       };
     } catch (error) {
@@ -198,7 +189,32 @@ export class LlamaEngine implements InferenceBackend {
 
   /** Whether the model has fill-in-the-middle tokens (after load). */
   get hasInfillTokens(): boolean {
-    return this.loaded !== undefined && hasInfillTokens(this.loaded.model);
+    return this.loaded !== undefined && this.loaded.tokenizer.hasInfillTokens;
+  }
+
+  /** The ids `generate` evaluates for this prompt (BOS included when the model prepends one); loads the model. */
+  async promptTokens(prompt: PromptInput): Promise<number[]> {
+    return (await this.ensureLoaded()).tokenizer.promptTokens(prompt);
+  }
+
+  /** The ids of a text on its own: no BOS, no special-token parsing (LlamaTokenizer.tokenize). */
+  async tokenize(text: string): Promise<number[]> {
+    return (await this.ensureLoaded()).tokenizer.tokenize(text);
+  }
+
+  /** The text of ids. */
+  async detokenize(ids: readonly number[]): Promise<string> {
+    return (await this.ensureLoaded()).tokenizer.detokenize(ids);
+  }
+
+  /** The id that ends a completion and stops generation (LlamaTokenizer.eosToken). */
+  async eosToken(): Promise<number> {
+    return (await this.ensureLoaded()).tokenizer.eosToken;
+  }
+
+  /** A training sample for this prompt and completion (LlamaTokenizer.sample). */
+  async sample(prompt: PromptInput, completion: string): Promise<TokenSample> {
+    return (await this.ensureLoaded()).tokenizer.sample(prompt, completion);
   }
 
   /** Embeddings from the same GGUF model, one text at a time on a dedicated context. */
@@ -247,46 +263,6 @@ export class LlamaEngine implements InferenceBackend {
     return this.loaded;
   }
 
-  private async preparePrompt(loaded: Loaded, prompt: PromptInput): Promise<PreparedPrompt> {
-    const { model } = loaded;
-    const bos = model.tokens.bos !== null && model.tokens.shouldPrependBosToken ? [model.tokens.bos] : [];
-    switch (prompt.kind) {
-      case "completion":
-        return { tokens: [...bos, ...model.tokenize(prompt.text)], mode: "completion", stops: [] };
-      case "alpaca":
-        return {
-          tokens: [...bos, ...model.tokenize(alpacaPrompt(prompt.instruction, prompt.input))],
-          mode: "alpaca",
-          stops: [...ALPACA_STOPS],
-        };
-      case "infill": {
-        const { prefix, suffix, middle } = model.tokens.infill;
-        if (prefix === null || suffix === null || middle === null) {
-          return { tokens: [...bos, ...model.tokenize(prompt.prefix)], mode: "prefix-completion", stops: [] };
-        }
-        // PSM order: <prefix> code-before <suffix> code-after <middle> → the model writes the middle.
-        // Each part is tokenized without the leading space a SentencePiece vocabulary adds to a text
-        // (the code after a FIM token starts where the file does), as LlamaCompletion's infill does.
-        const part = (text: string) => model.tokenize(text, false, "trimLeadingSpace");
-        const tokens = [...bos, prefix, ...part(prompt.prefix), suffix, ...part(prompt.suffix), middle];
-        return { tokens, mode: "infill", stops: [] };
-      }
-      case "chat": {
-        const history: ChatHistoryItem[] = prompt.messages.map((m) =>
-          m.role === "system"
-            ? { type: "system", text: m.content }
-            : m.role === "user"
-              ? { type: "user", text: m.content }
-              : { type: "model", response: [m.content] },
-        );
-        history.push({ type: "model", response: [] });
-        const state = loaded.chatWrapper.generateContextState({ chatHistory: history });
-        const stops = state.stopGenerationTriggers.map((t) => t.toString()).filter((s) => s.length > 0);
-        return { tokens: state.contextText.tokenize(model.tokenizer), mode: "chat", stops };
-      }
-    }
-  }
-
   private async run(
     loaded: Loaded,
     sequence: LlamaContextSequence,
@@ -297,7 +273,7 @@ export class LlamaEngine implements InferenceBackend {
     const { model, llama } = loaded;
     const maxTokens = request.maxTokens ?? DEFAULT_MAX_TOKENS;
     this.refuseOverlongText(loaded, request.prompt, maxTokens);
-    const prepared = await this.preparePrompt(loaded, request.prompt);
+    const prepared = loaded.tokenizer.prepare(request.prompt);
     if (prepared.tokens.length + maxTokens > this.config.contextSize) {
       throw new ToolError(
         "INVALID_INPUT",
@@ -380,6 +356,7 @@ export class LlamaEngine implements InferenceBackend {
         throw controller.signal.reason;
       }
       if (stopReason !== "stop") text = model.detokenize(generated);
+      this.onSequenceTokens?.(sequence.contextTokens);
     } finally {
       stopWatching();
       signal.removeEventListener("abort", onAbort);
@@ -404,7 +381,7 @@ export class LlamaEngine implements InferenceBackend {
    */
   private refuseOverlongText(loaded: Loaded, prompt: PromptInput, maxTokens: number): void {
     if (loaded.longestTokenText === undefined) return;
-    const units = promptTextUnits(prompt, hasInfillTokens(loaded.model));
+    const units = promptTextUnits(prompt, loaded.tokenizer.hasInfillTokens);
     const fewest = Math.ceil(units / loaded.longestTokenText);
     if (fewest + maxTokens <= this.config.contextSize) return;
     throw new ToolError(
@@ -464,10 +441,4 @@ function normalise(vector: readonly number[]): Float32Array {
   const out = new Float32Array(vector.length);
   for (let i = 0; i < vector.length; i++) out[i] = norm > 0 ? (vector[i] ?? 0) / norm : 0;
   return out;
-}
-
-/** Whether the model has the three fill-in-the-middle tokens (prefix, suffix, middle). */
-function hasInfillTokens(model: LlamaModel): boolean {
-  const { prefix, suffix, middle } = model.tokens.infill;
-  return prefix != null && suffix != null && middle != null;
 }

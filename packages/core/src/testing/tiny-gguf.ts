@@ -104,6 +104,8 @@ export interface TinyLlamaOptions {
   tiedEmbeddings?: boolean;
   /** Deltas merged into the weights, e.g. a LoRA's scale·B·A (the converter's reference model). */
   mergedDeltas?: readonly TinyWeightDelta[];
+  /** `tokenizer.ggml.add_bos_token`; default true (llama.cpp puts `<s>` ahead of every prompt). */
+  addBosToken?: boolean;
 }
 
 export interface TinyModelInfo {
@@ -201,11 +203,17 @@ export async function writeTinyLlamaGguf(path: string, options: TinyLlamaOptions
     return { name, dims: [...weight.shape].reverse(), type: GgmlType.F32, values };
   });
 
-  await writeGgufFile(path, { metadata: tinyModelMetadata(architecture, vocabulary, options.contextLength ?? 2048), tensors });
+  const metadata = tinyModelMetadata(architecture, vocabulary, options.contextLength ?? 2048, options.addBosToken ?? true);
+  await writeGgufFile(path, { metadata, tensors });
   return { path, architecture, vocabulary, weights };
 }
 
-function tinyModelMetadata(arch: TinyArchitecture, vocabulary: TinyVocabulary, contextLength: number): Array<[string, GgufMetadataValue]> {
+function tinyModelMetadata(
+  arch: TinyArchitecture,
+  vocabulary: TinyVocabulary,
+  contextLength: number,
+  addBosToken: boolean,
+): Array<[string, GgufMetadataValue]> {
   const m = TINY_MODEL;
   const entries: Array<[string, GgufMetadataValue]> = [
     ["general.architecture", ggufValue.str(arch)],
@@ -228,7 +236,7 @@ function tinyModelMetadata(arch: TinyArchitecture, vocabulary: TinyVocabulary, c
     ["tokenizer.ggml.bos_token_id", ggufValue.u32(1)],
     ["tokenizer.ggml.eos_token_id", ggufValue.u32(2)],
     ["tokenizer.ggml.eot_token_id", ggufValue.u32(4)],
-    ["tokenizer.ggml.add_bos_token", ggufValue.bool(true)],
+    ["tokenizer.ggml.add_bos_token", ggufValue.bool(addBosToken)],
     ["tokenizer.ggml.add_eos_token", ggufValue.bool(false)],
     ["tokenizer.chat_template", ggufValue.str(CHATML_TEMPLATE)],
   ];
