@@ -22,6 +22,10 @@ export const APP_INFO: AppInfo = {
     { name: "MOCHI_GPU", description: "auto | metal | cuda | vulkan | cpu (default auto)" },
     { name: "MOCHI_THREADS", description: "CPU threads for inference (default: llama.cpp decides)" },
     { name: "MOCHI_CONTEXT_SIZE", description: "context size in tokens (default 4096)" },
+    {
+      name: "MOCHI_CONTEXT",
+      description: "on | off: completions and questions get signatures and conventions from the catalog (default on)",
+    },
     { name: "MOCHI_REQUIRE_ADAPTER", description: "1: catalog features also answer NOT_READY until the adapter is loaded (default 0)" },
     { name: "MOCHI_MEMORY_BOUND", description: "L-memory-bound: refuse to load past this (default 32GB; binary units)" },
     { name: "MOCHI_DEADLINE_MS", description: "L-response-time: deadline of each tool call (default 5000)" },

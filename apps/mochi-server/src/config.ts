@@ -41,6 +41,7 @@ const MochiEnvSchema = z.object({
   gpu: z.enum(["auto", "metal", "cuda", "vulkan", "cpu"]).default("auto"),
   threads: z.coerce.number().int().min(1).max(256).optional(),
   contextSize: z.coerce.number().int().min(256).max(1_048_576).default(4096),
+  context: BOOLEAN.default(true),
   requireAdapter: BOOLEAN.default(false),
   memoryBound: z
     .string()
@@ -87,6 +88,8 @@ export interface MochiConfig extends CommonConfig {
   gpu: "auto" | "metal" | "cuda" | "vulkan" | "cpu";
   threads?: number | undefined;
   contextSize: number;
+  /** MOCHI_CONTEXT (default on): complete_code and domain_query add the repository's context from the catalog (src/domain/context/). */
+  repositoryContext: boolean;
   /** Catalog-only features (suggest_pattern, resources) also wait for the model and adapter. */
   requireAdapter: boolean;
   memoryBoundBytes: number;
@@ -117,6 +120,7 @@ export function loadMochiConfig(env: Env, cwd: string): MochiConfig {
     gpu: parsed.gpu,
     threads: parsed.threads,
     contextSize: parsed.contextSize,
+    repositoryContext: parsed.context,
     requireAdapter: parsed.requireAdapter,
     memoryBoundBytes: parsed.memoryBound,
     deadlineMs: parsed.deadlineMs,

@@ -2,6 +2,7 @@ import { createLogger, ToolError, type Logger } from "@local-mcp/core";
 import { createEmbedder, type Embedder } from "@local-mcp/core/embeddings";
 import type { MochiConfig } from "./config.js";
 import { CatalogStore } from "./domain/catalog/catalog-store.js";
+import type { RepositoryContextSettings } from "./domain/context/repository-context.js";
 import { LatencyRecorder } from "./domain/model/latency-recorder.js";
 import { MochiModel } from "./domain/model/mochi-model.js";
 import { RemoteMochiModel } from "./domain/model/remote-model.js";
@@ -102,6 +103,12 @@ export class MochiRuntime {
   /** L-adapter-required for catalog features when MOCHI_REQUIRE_ADAPTER is set. */
   assertCatalogFeaturesAllowed(): void {
     if (this.config.requireAdapter) this.model.readiness.assertReady();
+  }
+
+  /** Whether and how much repository context complete_code and domain_query add (MOCHI_CONTEXT, the model's context and token count). */
+  get contextSettings(): RepositoryContextSettings {
+    const countTokens = this.model.countTokens?.bind(this.model);
+    return { enabled: this.config.repositoryContext, contextSize: this.config.contextSize, countTokens };
   }
 
   /** Remaining milliseconds of a call that started at `startedAt` (performance.now()). */

@@ -46,6 +46,7 @@ describe("the bins", () => {
       "MOCHI_GPU",
       "MOCHI_THREADS",
       "MOCHI_CONTEXT_SIZE",
+      "MOCHI_CONTEXT",
       "MOCHI_REQUIRE_ADAPTER",
       "MOCHI_MEMORY_BOUND",
       "MOCHI_DEADLINE_MS",

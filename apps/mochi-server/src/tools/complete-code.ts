@@ -3,6 +3,7 @@ import type { GenerationResult } from "@local-mcp/core/inference";
 import { z } from "zod";
 import { type BoundaryReason } from "../domain/model/completion-boundary.js";
 import { completeAt, type PromptWindow } from "../domain/model/complete-at.js";
+import { completionContext } from "../domain/context/repository-context.js";
 import { servedByParts } from "../domain/model/served-model.js";
 import type { MochiRuntime } from "../runtime.js";
 
@@ -39,6 +40,10 @@ const Output = z.object({
   backend: z.literal("remote").optional().describe("an OpenAI-compatible server answered (MOCHI_BACKEND_URL)"),
   model: z.string().optional(),
   adapter_note: z.string().optional(),
+  context: z
+    .array(z.object({ path: z.string(), symbol: z.string(), why: z.string(), tokens: z.number().int() }))
+    .optional()
+    .describe("Repository snippets put ahead of the code (MOCHI_CONTEXT)"),
   candidates: z
     .array(
       z.object({
@@ -77,6 +82,7 @@ export function completeCodeTool(runtime: MochiRuntime): ToolDefinition {
     memoryGuard: runtime.model.memoryGuard,
     handler: async ({ prefix, suffix = "", language, scope = "block", max_tokens, max_alternatives = 0 }, { signal }) => {
       const started = performance.now();
+      const context = await completionContext(runtime.catalog.peek(), { prefix, language }, runtime.contextSettings);
       let window: PromptWindow | undefined;
       const run = async (sampling: { temperature: number; seed?: number }): Promise<{ result: GenerationResult; candidate: Candidate }> => {
         const done = await completeAt(runtime.model, {
@@ -84,6 +90,7 @@ export function completeCodeTool(runtime: MochiRuntime): ToolDefinition {
           suffix,
           language,
           scope,
+          context,
           maxTokens: max_tokens,
           temperature: sampling.temperature,
           seed: sampling.seed,
@@ -137,7 +144,11 @@ export function completeCodeTool(runtime: MochiRuntime): ToolDefinition {
           boundary: main.candidate.boundary,
           language: language ?? null,
         },
-        full: { candidates, ...served.full },
+        full: {
+          context: context.map((c) => ({ path: c.path, symbol: c.symbol, why: c.reason, tokens: c.tokens })),
+          candidates,
+          ...served.full,
+        },
       });
     },
   });

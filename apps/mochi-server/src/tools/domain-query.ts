@@ -2,6 +2,7 @@ import { READ_ONLY, defineTool, isToolError, LeveledResponse, type ToolDefinitio
 import type { GenerationResult } from "@local-mcp/core/inference";
 import { z } from "zod";
 import { domainPrompt } from "../domain/model/prompts.js";
+import { questionContext } from "../domain/context/repository-context.js";
 import { servedByParts } from "../domain/model/served-model.js";
 import type { ScoredEntry } from "../domain/retrieval/catalog-search.js";
 import { entryUri } from "../resources/mochi-uris.js";
@@ -39,6 +40,7 @@ const Output = z.object({
   stop_reason: z.enum(["eos", "stop", "max_tokens"]).optional(),
   catalog_version: z.string().nullable().optional(),
   prompt_input: z.string().optional().describe("The Alpaca Input block the model saw"),
+  context: z.array(z.object({ path: z.string(), symbol: z.string(), why: z.string(), tokens: z.number().int() })).optional(),
   tokens_in: z.number().int().optional(),
   model: z.string().optional(),
   adapter: z.null().optional().describe("null: MOCHI_ADAPTER=none, the stock base model answered"),
@@ -69,10 +71,11 @@ export function domainQueryTool(runtime: MochiRuntime): ToolDefinition {
         ? await runtime.search.search(catalog, `${instruction}\n${input}`, { limit: 4 * GROUNDING_ENTRIES, signal })
         : [];
       let grounding = chooseGrounding(retrieved);
+      let context = await questionContext(catalog, { instruction, input }, runtime.contextSettings);
       let result: GenerationResult | undefined;
       let promptInput = "";
       for (;;) {
-        const prompt = domainPrompt({ instruction, input, grounding: grounding.map((g) => g.entry.brief) });
+        const prompt = domainPrompt({ instruction, input, grounding: grounding.map((g) => g.entry.brief), context });
         promptInput = prompt.input ?? "";
         try {
           result = await runtime.model.generate({
@@ -83,9 +86,15 @@ export function domainQueryTool(runtime: MochiRuntime): ToolDefinition {
           });
           break;
         } catch (error) {
-          // The prompt did not fit the context: ground in one entry fewer.
-          if (isToolError(error) && error.code === "INVALID_INPUT" && grounding.length > 0 && /does not fit/.test(error.message)) {
-            grounding = grounding.slice(0, -1);
+          // The prompt did not fit the context: ground in one entry fewer, then one definition fewer.
+          if (
+            isToolError(error) &&
+            error.code === "INVALID_INPUT" &&
+            grounding.length + context.length > 0 &&
+            /does not fit/.test(error.message)
+          ) {
+            if (grounding.length > 0) grounding = grounding.slice(0, -1);
+            else context = context.slice(0, -1);
             continue;
           }
           throw error;
@@ -112,7 +121,13 @@ export function domainQueryTool(runtime: MochiRuntime): ToolDefinition {
           stop_reason: result.stopReason,
           catalog_version: catalog?.version ?? null,
         },
-        full: { prompt_input: promptInput, tokens_in: result.tokensIn, model: runtime.model.name ?? "", ...served.full },
+        full: {
+          prompt_input: promptInput,
+          context: context.map((c) => ({ path: c.path, symbol: c.symbol, why: c.reason, tokens: c.tokens })),
+          tokens_in: result.tokensIn,
+          model: runtime.model.name ?? "",
+          ...served.full,
+        },
       });
     },
   });

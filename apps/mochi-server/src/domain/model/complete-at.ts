@@ -55,7 +55,13 @@ export async function completeAt(model: CompletionModel, request: CompleteAtRequ
   for (;;) {
     try {
       const result = await model.generate({
-        prompt: completionPrompt({ prefix, suffix, ...(request.context === undefined ? {} : { context: request.context }), ...window }),
+        prompt: completionPrompt({
+          prefix,
+          suffix,
+          language,
+          ...(request.context === undefined ? {} : { context: request.context }),
+          ...window,
+        }),
         maxTokens,
         temperature: request.temperature ?? 0,
         ...(request.seed === undefined ? {} : { seed: request.seed }),

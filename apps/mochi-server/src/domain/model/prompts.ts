@@ -32,6 +32,8 @@ export interface CompletionPromptParts {
   suffix: string;
   /** Repository snippets rendered ahead of the prefix. */
   context?: readonly ContextSnippet[];
+  /** The cursor file's language (`python`, `typescript`…): the comment syntax the snippets are written in. */
+  language?: string | undefined;
   /** Defaults to PREFIX_CHARS; complete_code halves it when the prompt does not fit the context. */
   prefixChars?: number;
   /** Defaults to SUFFIX_CHARS. */
@@ -43,18 +45,46 @@ export function completionPrompt({
   prefix,
   suffix,
   context = [],
+  language,
   prefixChars = PREFIX_CHARS,
   suffixChars = SUFFIX_CHARS,
 }: CompletionPromptParts): PromptInput {
-  return { kind: "infill", prefix: renderContext(context) + prefixWindow(prefix, prefixChars), suffix: suffix.slice(0, suffixChars) };
+  return {
+    kind: "infill",
+    prefix: renderContext(context, language) + prefixWindow(prefix, prefixChars),
+    suffix: suffix.slice(0, suffixChars),
+  };
 }
 
 /**
- * The repository snippets as text ahead of the prefix. Their rendering (comment lines naming each
- * path) is issue 18's repository-context work; until it lands here, snippets add nothing.
+ * The repository snippets as comment lines ahead of the code, as Tabby and Continue put retrieved
+ * snippets: each snippet a `Path:` line naming its file (none for the catalog's conventions line)
+ * and its text, every line behind the comment marker of `language` (else of the first snippet's
+ * file; `//` by default), so no line of an indexed file can end the comment. Empty when there is
+ * no snippet.
  */
-function renderContext(_context: readonly ContextSnippet[]): string {
-  return "";
+export function renderContext(context: readonly ContextSnippet[], language?: string): string {
+  if (context.length === 0) return "";
+  const marker = commentMarker(
+    language ??
+      context
+        .find((c) => c.path !== "")
+        ?.path.split(".")
+        .pop(),
+  );
+  const lines: string[] = [];
+  for (const snippet of context) {
+    if (snippet.path !== "") lines.push(`${marker} Path: ${snippet.path}`);
+    for (const line of snippet.text.split(/\r\n|[\r\n\u2028\u2029]/)) lines.push(line === "" ? marker : `${marker} ${line}`);
+  }
+  return `${lines.join("\n")}\n`;
+}
+
+/** Languages (and file extensions) whose line comments start with `#`; the others here use `//`. */
+const HASH_COMMENTS = new Set(["python", "py", "pyi", "ruby", "rb", "shell", "sh", "bash", "yaml", "yml", "toml", "r", "perl", "pl"]);
+
+function commentMarker(languageOrExtension: string | undefined): string {
+  return languageOrExtension !== undefined && HASH_COMMENTS.has(languageOrExtension.toLowerCase()) ? "#" : "//";
 }
 
 export interface DomainPromptParts {
@@ -64,14 +94,23 @@ export interface DomainPromptParts {
   input?: string;
   /** Briefs of the catalog entries retrieved for the question, best first. */
   grounding?: readonly string[];
-  /** Repository snippets (not rendered yet, as in completionPrompt). */
+  /** Repository snippets (definitions the question and input name), rendered as in completionPrompt after the input. */
   context?: readonly ContextSnippet[];
 }
 
-/** The Alpaca prompt of a question: the instruction, and as its Input the caller's input then the catalog entries. */
-export function domainPrompt({ instruction, input = "", grounding = [] }: DomainPromptParts): PromptInput & { kind: "alpaca" } {
+/**
+ * The Alpaca prompt of a question: the instruction, and as its Input the caller's input, the
+ * definitions it names from the repository, then the catalog entries.
+ */
+export function domainPrompt({
+  instruction,
+  input = "",
+  grounding = [],
+  context = [],
+}: DomainPromptParts): PromptInput & { kind: "alpaca" } {
   const parts: string[] = [];
   if (input.trim() !== "") parts.push(input.trim());
+  if (context.length > 0) parts.push(`Definitions from this codebase's files:\n${renderContext(context).trimEnd()}`);
   if (grounding.length > 0) {
     parts.push(["Relevant entries of this codebase's catalog:", ...grounding.map((brief, i) => `[${i + 1}] ${brief}`)].join("\n\n"));
   }

@@ -16,6 +16,8 @@ export interface ServedModel {
   readonly hasInfillTokens: boolean;
   preload(onProgress?: (fraction: number) => void): Promise<void>;
   generate(request: GenerateRequest): Promise<GenerationResult>;
+  /** The model's own token count of a text, where it can count (the local engine); repository context is budgeted with it. */
+  countTokens?(text: string): Promise<number>;
   json<T = unknown>(request: JsonRequest): Promise<JsonResult<T>>;
   dispose(): Promise<void>;
 }
