@@ -1,4 +1,13 @@
-import type { Llama, LlamaContext, LlamaContextSequence, LlamaEmbeddingContext, LlamaGrammar, LlamaModel, Token } from "node-llama-cpp";
+import type {
+  ControlledEvaluateInputItem,
+  Llama,
+  LlamaContext,
+  LlamaContextSequence,
+  LlamaEmbeddingContext,
+  LlamaGrammar,
+  LlamaModel,
+  Token,
+} from "node-llama-cpp";
 import { ToolError, toToolError } from "../errors.js";
 import { withDeadline } from "../guards/deadline.js";
 import { MemoryGuard } from "../guards/memory.js";
@@ -215,6 +224,62 @@ export class LlamaEngine implements InferenceBackend {
   /** A training sample for this prompt and completion (LlamaTokenizer.sample). */
   async sample(prompt: PromptInput, completion: string): Promise<TokenSample> {
     return (await this.ensureLoaded()).tokenizer.sample(prompt, completion);
+  }
+
+  /**
+   * The natural log-probability the model gives each of `tokens[from..]` after the tokens before
+   * it (teacher forcing: one evaluation of the sequence, no sampling) — what a held-out
+   * cross-entropy needs. From the raw logits: ln p = logit − max logit − ln Σ exp(logit − max).
+   * Runs under the deadline like `generate`, on the same sequences (the prefix cache is kept when
+   * `reusePrefix` is on).
+   */
+  tokenLogProbabilities(tokens: readonly number[], from: number, options: CallOptions = {}): Promise<number[]> {
+    if (!(from >= 1 && from <= tokens.length)) {
+      return Promise.reject(new ToolError("INVALID_INPUT", `from must be in [1, ${tokens.length}], got ${from}`));
+    }
+    return withDeadline(
+      async (signal) => {
+        const loaded = await this.ensureLoaded();
+        if (tokens.length > this.config.contextSize) {
+          throw new ToolError("INVALID_INPUT", `${tokens.length} tokens do not fit the context of ${this.config.contextSize} tokens.`);
+        }
+        const sequence = await loaded.pool.acquire(signal);
+        try {
+          const ids = tokens as Token[];
+          let reused = 0;
+          if (this.config.reusePrefix) {
+            // Keep the cache of what is shared with the sequence's last tokens, up to the first token scored.
+            await sequence.adaptStateToTokens(ids.slice(0, from - 1), false);
+            reused = sequence.nextTokenIndex;
+          } else {
+            await sequence.clearHistory();
+          }
+          const input = ids.slice(reused).map((token, i): ControlledEvaluateInputItem => {
+            const next = ids[reused + i + 1];
+            if (reused + i < from - 1 || next === undefined) return token;
+            return [token, { generateNext: { logits: { filter: { tokens: [next], includeTop: 1 } }, totalLogitWeight: true } }];
+          });
+          const results = await sequence.controlledEvaluate(input);
+          if (signal.aborted) throw signal.reason;
+          const out: number[] = [];
+          for (let position = from; position < ids.length; position++) {
+            const next = results[position - 1 - reused]?.next;
+            const logits = next?.logits;
+            const target = logits?.get(ids[position] as Token);
+            // The filter keeps the target and the top token (its logit is the maximum).
+            const max = logits === undefined || logits.size === 0 ? undefined : Math.max(...logits.values());
+            if (target === undefined || max === undefined || next?.totalLogitWeight === undefined) {
+              throw new ToolError("INTERNAL", `llama.cpp gave no logits for token ${position}.`);
+            }
+            out.push(target - max - Math.log(next.totalLogitWeight));
+          }
+          return out;
+        } finally {
+          loaded.pool.release(sequence);
+        }
+      },
+      { timeoutMs: options.deadlineMs ?? this.config.deadlineMs, signal: options.signal, what: "Scoring" },
+    );
   }
 
   /** Embeddings from the same GGUF model, one text at a time on a dedicated context. */
