@@ -180,7 +180,9 @@ function identifiersNearCursor(text: string): string[] {
   return out;
 }
 
-const DECLARATION = /\b(?:function\*?|class|interface|type|enum|const|let|var|def|struct|trait|fn)\s+([A-Za-z_$][\w$]*)/g;
+/** A declaration at the start of a line (not `type X` inside an import clause). */
+const DECLARATION =
+  /^[ \t]*(?:(?:export|default|declare|abstract|async|pub|public|private|static|final)[ \t]+)*(?:function\*?|class|interface|type|enum|const|let|var|def|struct|trait|fn)[ \t]+([A-Za-z_$][\w$]*)/gm;
 
 /** Names the prefix declares itself (the cursor's file): their definitions are in view already. */
 function locallyDeclared(prefix: string): Set<string> {
