@@ -10,6 +10,7 @@ const benchmarks = {
   "local-model": "local-model.mjs",
   mochi: "mochi.mjs",
   "mochi-latency": "mochi-latency.mjs",
+  "mochi-context": "mochi-context.mjs",
   "solo-assets": "solo-assets.mjs",
   startup: "startup.mjs",
 };
