@@ -14,7 +14,7 @@ const HELP_AFTER = [
   "  1  failure: a command could not finish (an unreadable file, a failed conversion); the reason is one line on stderr",
   "  2  bad usage: an unknown command or option, a missing or bad argument (a repository path that does not exist or is not a directory)",
   "",
-  "Environment: the mochi commands read none. The server, mochi-mcp, reads these (see mochi-mcp --help):",
+  "Environment: mochi eval reads MOCHI_MODEL, MOCHI_ADAPTER, MOCHI_CONTEXT, MOCHI_GPU, MOCHI_THREADS, MOCHI_CONTEXT_SIZE and MOCHI_MEMORY_BOUND as the server does; the other commands read none. The server, mochi-mcp, reads these (see mochi-mcp --help):",
   ...APP_INFO.env.map((v) => `  ${v.name.padEnd(width)}${v.description}`),
   "",
 ].join("\n");
@@ -72,6 +72,54 @@ program
   .action(async (dir: string, options: Record<string, string | undefined>) =>
     (await import("./cli/adapter-command.js")).runAdapterConvert(dir, options),
   );
+
+program
+  .command("eval")
+  .description(
+    "Measure the base model and each adapter on held-out code: exact match, similarity, cross-entropy, the lift with its interval",
+  )
+  .argument("[repo]", "repository root, indexed, with the dataset `mochi dataset` wrote (default: the current directory)")
+  .option("--files <paths...>", "held-out files to evaluate on (default: the dataset's validation split)")
+  .option("--dataset <dir>", "the `mochi dataset` output whose validation split is held out (default <repo>/.mochi/dataset)")
+  .option("--model <base.gguf>", "base model GGUF (default MOCHI_MODEL)")
+  .option("--adapter <lora.gguf[:scale]>", "an adapter to compare with the base, repeatable (default MOCHI_ADAPTER)", collect, [])
+  .option("--seed <n>", "seed of the cases chosen and of the bootstrap (default 42)")
+  .option("--limit <n>", "most cases (default 200)")
+  .option("--context <on|off>", "repository context in the prompts, as complete_code adds it (default MOCHI_CONTEXT, on)")
+  .option("--format <format>", "table or json", "table")
+  .option("-q, --quiet", "no progress on stderr")
+  .addHelpText(
+    "after",
+    [
+      "",
+      "Cases: for each declaration of 3-200 lines in a held-out file, the next line after a line start (scope line) and a",
+      "span of 1-3 lines between the code before and after it (fill-in-the-middle, scope block), run through complete_code's",
+      "own path, greedy. The base is MOCHI_MODEL without adapter. The result is also written to <repo>/.mochi/eval/last.json",
+      "(shown by mochi://stats).",
+    ].join("\n"),
+  )
+  .action(async (repo: string | undefined, options: Record<string, string | string[] | boolean | undefined>) =>
+    (await import("./cli/eval-command.js")).runEvalCommand(
+      repo,
+      {
+        ...(Array.isArray(options.files) ? { files: options.files } : {}),
+        ...(typeof options.dataset === "string" ? { dataset: options.dataset } : {}),
+        ...(typeof options.model === "string" ? { model: options.model } : {}),
+        ...(Array.isArray(options.adapter) && options.adapter.length > 0 ? { adapter: options.adapter } : {}),
+        ...(typeof options.seed === "string" ? { seed: options.seed } : {}),
+        ...(typeof options.limit === "string" ? { limit: options.limit } : {}),
+        ...(typeof options.context === "string" ? { context: options.context } : {}),
+        ...(typeof options.format === "string" ? { format: options.format } : {}),
+        quiet: options.quiet === true,
+      },
+      process.env,
+    ),
+  );
+
+/** Commander's way to let an option repeat: each value is added to the list. */
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}
 
 try {
   await program.parseAsync(process.argv);

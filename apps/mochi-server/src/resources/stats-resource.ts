@@ -1,6 +1,7 @@
 import { basename } from "node:path";
 import { defineResource, type ResourceDefinition } from "@local-mcp/core";
 import { readAdapterMetadata } from "../domain/model/adapter-metadata.js";
+import { lastEvalPath, readEvalRecord } from "../domain/eval/eval-record.js";
 import { adapterGgufFacts } from "../domain/model/adapter-gguf-facts.js";
 import { RemoteMochiModel } from "../domain/model/remote-model.js";
 import { remoteModelNote, STOCK_MODEL_NOTE } from "../domain/model/served-model.js";
@@ -9,8 +10,8 @@ import { STATS_URI } from "./mochi-uris.js";
 
 /**
  * `mochi://stats`: the catalog (version and counts), the model and each adapter with its config
- * and training metadata when present next to it, inference latency p50/p95 per tool, and the
- * laws' settings. Always readable, also while the model is not: it is where NOT_READY is explained.
+ * and training metadata when present next to it, inference latency p50/p95 per tool, the last
+ * `mochi eval`, and the laws' settings. Always readable, also while the model is not: it is where NOT_READY is explained.
  */
 export function statsResource(runtime: MochiRuntime): ResourceDefinition {
   return defineResource({
@@ -69,6 +70,7 @@ export function statsResource(runtime: MochiRuntime): ResourceDefinition {
             context_size: config.contextSize,
           },
           inference: runtime.latency.summary(),
+          eval: lastEval(config.catalogPath),
           retrieval: { embedder: runtime.search.model },
           laws: {
             deadline_ms: config.deadlineMs,
@@ -79,4 +81,27 @@ export function statsResource(runtime: MochiRuntime): ResourceDefinition {
       };
     },
   });
+}
+
+/** The last `mochi eval` recorded beside the catalog: each model's metrics, the lifts with their intervals, when, on which files. */
+function lastEval(catalogPath: string): Record<string, unknown> {
+  const path = lastEvalPath(catalogPath);
+  const record = readEvalRecord(path);
+  if (!record) return { path, state: "none: run `mochi eval` in the repository" };
+  return {
+    path,
+    when: record.when,
+    held_out: record.held_out,
+    files: record.files,
+    cases: record.cases,
+    context: record.context,
+    base_model: record.base_model,
+    models: record.models.map((m) => ({
+      label: m.label,
+      exact_match: m.exact_match,
+      similarity: m.similarity,
+      cross_entropy: m.cross_entropy,
+    })),
+    lift: record.lift,
+  };
 }
