@@ -182,16 +182,22 @@ function mergeDeltas(weights: Map<string, TinyWeight>, deltas: readonly TinyWeig
   }
 }
 
+/** The tiny model `options` describe, in PyTorch layout: the same for the GGUF and the Hugging Face writer (tiny-hf-model.ts). */
+export function tinyModel(options: TinyLlamaOptions = {}): Omit<TinyModelInfo, "path"> {
+  const architecture = options.architecture ?? "llama";
+  const vocabulary = tinyVocabulary(options.fim ?? false);
+  const weights = tinyWeights(options.seed ?? 1, architecture, vocabulary.tokens.length, options.tiedEmbeddings ?? false);
+  mergeDeltas(weights, options.mergedDeltas ?? []);
+  return { architecture, vocabulary, weights };
+}
+
 /**
  * Writes the tiny model and returns what it holds. Tensors are F32; dims are the PyTorch shape
  * reversed; for llama, q and k rows are permuted as convert_hf_to_gguf does (see
  * rope-permutation.ts), so `weights` are what a Hugging Face checkpoint of this model would hold.
  */
 export async function writeTinyLlamaGguf(path: string, options: TinyLlamaOptions = {}): Promise<TinyModelInfo> {
-  const architecture = options.architecture ?? "llama";
-  const vocabulary = tinyVocabulary(options.fim ?? false);
-  const weights = tinyWeights(options.seed ?? 1, architecture, vocabulary.tokens.length, options.tiedEmbeddings ?? false);
-  mergeDeltas(weights, options.mergedDeltas ?? []);
+  const { architecture, vocabulary, weights } = tinyModel(options);
 
   const { headCount, headCountKv } = TINY_MODEL;
   const tensors: GgufTensorToWrite[] = [...weights].map(([name, weight]) => {
