@@ -8,6 +8,8 @@ import { buildCatalog } from "../src/domain/catalog/build-catalog.js";
 import { scanRepository, type RepositoryScan } from "../src/domain/catalog/scan-repository.js";
 import { buildDataset, type Dataset } from "../src/domain/dataset/build-dataset.js";
 import { FILL_MARKER } from "../src/domain/dataset/code-samples.js";
+import { SERVED_FILES } from "../src/domain/dataset/dataset-files.js";
+import { completionPrompt, domainPrompt, SUFFIX_CHARS } from "../src/domain/model/prompts.js";
 import { copyFixtureRepo } from "./helpers/sample-repo.js";
 
 const CLI = fileURLToPath(new URL("../dist/cli.js", import.meta.url));
@@ -84,6 +86,29 @@ describe("mochi dataset", () => {
     expect(other.train.length + other.valid.length).toBe(all().length);
   });
 
+  it("serves completion and FIM samples as complete_code's prompt at their cursor in the file, Q&A as domain_query's", () => {
+    const texts = new Map(scan.files.map((f) => [f.path, f.text]));
+    const code = all().filter((s) => s.kind === "completion" || s.kind === "fim");
+    expect(code.length).toBeGreaterThan(10);
+    for (const s of code) {
+      const prompt = s.served.prompt;
+      if (prompt.kind !== "infill") throw new Error(`${s.kind} sample served as ${prompt.kind}`);
+      const text = texts.get(s.group) ?? "";
+      // The fixture's files are shorter than the prompt's windows: prefix + answer + suffix is the file as it is.
+      expect(text.length).toBeLessThan(SUFFIX_CHARS);
+      expect(`${prompt.prefix}${s.served.completion}${prompt.suffix}`).toBe(text);
+      expect(prompt).toEqual(completionPrompt({ prefix: prompt.prefix, suffix: prompt.suffix }));
+      // The Alpaca record asks for the same lines, dedented.
+      expect(s.served.completion.replace(/^\s+/gm, "")).toBe(s.record.output.replace(/^\s+/gm, ""));
+    }
+    for (const s of all().filter((x) => x.kind !== "completion" && x.kind !== "fim")) {
+      expect(s.served).toEqual({
+        prompt: domainPrompt({ instruction: s.record.instruction, input: s.record.input }),
+        completion: s.record.output,
+      });
+    }
+  });
+
   it("the CLI writes train.jsonl, valid.jsonl and dataset.json; --format completions uses the serving prompt", async () => {
     const out = join(repo, "out-alpaca");
     const run = (args: string[]) =>
@@ -96,10 +121,15 @@ describe("mochi dataset", () => {
     const lines = readFileSync(join(out, "train.jsonl"), "utf8").trimEnd().split("\n");
     expect(lines).toHaveLength(dataset.train.length);
     expect(lines.map((l) => JSON.parse(l) as unknown)).toEqual(dataset.train.map((s) => s.record));
+    const served = readFileSync(join(out, SERVED_FILES.valid), "utf8").trimEnd().split("\n");
+    expect(served.map((l) => JSON.parse(l) as unknown)).toEqual(
+      dataset.valid.map((s) => ({ kind: s.kind, group: s.group, prompt: s.served.prompt, completion: s.served.completion })),
+    );
     expect(JSON.parse(readFileSync(join(out, "dataset.json"), "utf8"))).toMatchObject({
       seed: 7,
       validRatio: 0.2,
       recordFormat: "alpaca",
+      servedFormat: "mochi-served/1",
       records: dataset.metadata.records,
     });
 

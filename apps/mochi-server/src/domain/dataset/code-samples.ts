@@ -2,7 +2,8 @@ import type { CodeChunk } from "../analysis/source-facts.js";
 import type { ScannedFile } from "../catalog/scan-repository.js";
 import { snippet } from "../catalog/snippets.js";
 import { languageName } from "../files/languages.js";
-import type { DatasetSample } from "./alpaca-record.js";
+import { completionPrompt, domainPrompt } from "../model/prompts.js";
+import type { DatasetSample, ServedSample } from "./alpaca-record.js";
 import { seedFrom, seededRandom } from "@local-mcp/core";
 
 /** Where completion samples split a chunk: at 30%, 50% and 70% of its lines (Mochi's recipe). */
@@ -22,10 +23,22 @@ const EXPLAIN_CODE_LINES = 60;
  * - fill-in-the-middle: one span of 1–3 inner lines (chosen by a PRNG seeded with the dataset seed,
  *   the file and the symbol) replaced by `<FILL>` → that span;
  * - explanation: a documented chunk's code → its doc comment.
+ * Each sample is also rendered as served (`served`): completion and FIM as complete_code's prompt
+ * at that cursor in the file as it is (code before and after, original indentation) with the
+ * missing lines as the answer; explanations as domain_query's prompt.
  */
 export function codeSamples(file: ScannedFile, seed: number): DatasetSample[] {
   const samples: DatasetSample[] = [];
   const language = languageName(file.language);
+  const fileLines = file.text.split("\n");
+  /** complete_code's prompt for the cursor before line `from` (0-based) with lines [from, to) missing. */
+  const servedGap = (from: number, to: number): ServedSample => ({
+    prompt: completionPrompt({
+      prefix: fileLines.slice(0, from).join("\n") + (from > 0 ? "\n" : ""),
+      suffix: to < fileLines.length ? `\n${fileLines.slice(to).join("\n")}` : "",
+    }),
+    completion: fileLines.slice(from, to).join("\n"),
+  });
   for (const chunk of file.facts.chunks) {
     const lines = chunkLines(file, chunk);
     if (lines.length < MIN_CHUNK_LINES || lines.length > MAX_CHUNK_LINES) continue;
@@ -40,6 +53,7 @@ export function codeSamples(file: ScannedFile, seed: number): DatasetSample[] {
           input: `${lines.slice(0, at).join("\n")}\n`,
           output: lines.slice(at).join("\n"),
         },
+        served: servedGap(chunk.startLine - 1 + at, chunk.endLine),
       });
     }
     if (lines.length >= MIN_FIM_LINES) {
@@ -54,16 +68,22 @@ export function codeSamples(file: ScannedFile, seed: number): DatasetSample[] {
           input: `${lines.slice(0, start).join("\n")}\n${FILL_MARKER}\n${lines.slice(start + length).join("\n")}`,
           output: lines.slice(start, start + length).join("\n"),
         },
+        served: servedGap(chunk.startLine - 1 + start, chunk.startLine - 1 + start + length),
       });
     }
     if (chunk.doc && chunk.doc.length >= MIN_DOC_CHARS) {
+      const explanation = {
+        instruction: `Explain what \`${chunk.symbol}\` in ${where} does.`,
+        input: lines.slice(0, EXPLAIN_CODE_LINES).join("\n"),
+        output: chunk.doc,
+      };
       samples.push({
         kind: "explanation",
         group: file.path,
-        record: {
-          instruction: `Explain what \`${chunk.symbol}\` in ${where} does.`,
-          input: lines.slice(0, EXPLAIN_CODE_LINES).join("\n"),
-          output: chunk.doc,
+        record: explanation,
+        served: {
+          prompt: domainPrompt({ instruction: explanation.instruction, input: explanation.input }),
+          completion: explanation.output,
         },
       });
     }
