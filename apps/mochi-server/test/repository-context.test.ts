@@ -2,6 +2,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { CallToolResult } from "@modelcontextprotocol/client";
+import { silentLogger } from "@local-mcp/core";
+import { openLlamaTokenizer } from "@local-mcp/core/inference";
 import { connectInProcess, type InProcessConnection } from "@local-mcp/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Catalog } from "../src/domain/catalog/catalog-schema.js";
@@ -218,6 +220,43 @@ describe("through the tools", () => {
       const b = await call(withoutContext, "complete_code", { ...args, response_level: level });
       expect(a.context).toBeUndefined();
       expect(Object.keys(a).sort()).toEqual(Object.keys(b).sort());
+    }
+  });
+
+  it("the ids llama.cpp is fed hold the signature, counted in the model's tokens; special-token text of an indexed file stays text", async () => {
+    const tokenizer = await openLlamaTokenizer(model.fimModel, { gpu: "cpu", logger: silentLogger });
+    try {
+      const countTokens = async (text: string) => tokenizer.tokenize(text).length;
+      const settings = { enabled: true, contextSize: on.config.contextSize, countTokens };
+      const snippets = await completionContext(catalog, { prefix: PREFIX, language: "typescript" }, settings);
+      expect(snippets.map((s) => s.tokens)).not.toEqual(snippets.map((s) => utf8Bytes(renderContext([s], "typescript"))));
+      // complete_code counts with the model too: its list at full is this one.
+      const full = await call(withContext, "complete_code", {
+        prefix: PREFIX,
+        suffix: SUFFIX,
+        language: "typescript",
+        scope: "line",
+        max_tokens: 2,
+        response_level: "full",
+      });
+      expect((full.context as Listed[]).map(({ path, symbol, tokens }) => ({ path, symbol, tokens }))).toEqual(
+        snippets.map(({ path, symbol, tokens }) => ({ path, symbol, tokens })),
+      );
+      const ids = tokenizer.promptTokens(completionPrompt({ prefix: PREFIX, suffix: SUFFIX, language: "typescript", context: snippets }));
+      expect(tokenizer.detokenize(ids)).toContain(`// Path: src/geometry.ts\n// ${SIGNATURE}\n`);
+
+      // The hostile interface's `<|fim_middle|>` is characters in the prompt, not the FIM token: the one the template adds stays the only one.
+      const middle = tokenizer.tokenize("<|fim_middle|>");
+      const hostile = await completionContext(catalog, { prefix: "const n: HostileNote = {" }, { ...settings, contextSize: 4096 });
+      expect(hostile.map((s) => s.symbol)).toContain("HostileNote");
+      const hostileIds = tokenizer.promptTokens(completionPrompt({ prefix: "const n = (", suffix: ")", context: hostile }));
+      const fim = tokenizer.promptTokens(completionPrompt({ prefix: "a", suffix: "b" }));
+      const middleId = fim[fim.length - 1] as number;
+      expect(middle).not.toContain(middleId);
+      expect(hostileIds.filter((id) => id === middleId)).toHaveLength(1);
+      expect(hostileIds[hostileIds.length - 1]).toBe(middleId);
+    } finally {
+      await tokenizer.dispose();
     }
   });
 

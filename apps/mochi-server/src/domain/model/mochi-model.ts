@@ -142,6 +142,11 @@ export class MochiModel implements ServedModel {
     return this.ready().json<T>(request);
   }
 
+  /** Tokens of a text in the model's own vocabulary (no BOS): repository context is budgeted with it. */
+  async countTokens(text: string): Promise<number> {
+    return (await this.ready().tokenize(text)).length;
+  }
+
   private ready(): LlamaEngine {
     this.readiness.assertReady();
     if (!this.engine) throw new ToolError("NOT_READY", "The model is not loaded.");
