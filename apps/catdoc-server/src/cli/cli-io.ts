@@ -4,7 +4,7 @@
  */
 
 export interface TextSink {
-  write(text: string): unknown;
+  write(text: string | Uint8Array): unknown;
   /** True when the sink is a terminal (progress is shown only there). */
   isTTY?: boolean;
 }

@@ -41,6 +41,11 @@ export class CommandContext {
     this.io.stdout.write(text.endsWith("\n") ? text : `${text}\n`);
   }
 
+  /** Result bytes on stdout as they are (UTF-8 text a cache kept). */
+  outBytes(bytes: Uint8Array): void {
+    this.io.stdout.write(bytes);
+  }
+
   json(value: unknown): void {
     this.io.stdout.write(jsonText(value));
   }

@@ -7,11 +7,11 @@ import { PRINTABLE_ASCII, displayWidth, oneLine } from "./text-width.js";
  */
 export function renderTable(headers: readonly string[], rows: ReadonlyArray<readonly string[]>): string {
   const columns = headers.length;
+  const last = columns - 1;
   const cells: string[] = [];
   const cellWidths: number[] = [];
   const widths = headers.map((header) => displayWidth(header));
-  const last = columns - 1;
-  for (const row of [headers, ...rows]) {
+  const measure = (row: readonly string[]) => {
     for (let i = 0; i < columns; i += 1) {
       const raw = row[i] ?? "";
       // Printable ASCII (nearly every cell) is clean and one column a character as it is.
@@ -23,17 +23,24 @@ export function renderTable(headers: readonly string[], rows: ReadonlyArray<read
       cellWidths.push(width);
       if (width > (widths[i] ?? 0)) widths[i] = width;
     }
-  }
+  };
+  measure(headers);
+  for (const row of rows) measure(row);
   const spaces: string[] = [];
   const pad = (count: number) => (spaces[count] ??= " ".repeat(count));
-  let text = "";
+  // Lines joined once at the end: one flat string, not a rope of tens of thousands of pieces that
+  // every later read (endsWith, the write to stdout) would flatten again.
+  const lines: string[] = [];
   for (let start = 0; start < cells.length; start += columns) {
     let line = "";
-    for (let i = 0; i < columns; i += 1) {
-      const cell = cells[start + i] ?? "";
-      line += i === columns - 1 ? cell : `${cell}${pad(Math.max(0, (widths[i] ?? 0) - (cellWidths[start + i] ?? 0)))}  `;
+    for (let i = 0; i < last; i += 1) {
+      line += `${cells[start + i] ?? ""}${pad(Math.max(0, (widths[i] ?? 0) - (cellWidths[start + i] ?? 0)))}  `;
     }
-    text += `${line.trimEnd()}\n`;
+    const end = cells[start + last] ?? "";
+    line += end;
+    // No trailing padding: only a line whose last cell is empty or ends in a space has any.
+    lines.push(end === "" || end.endsWith(" ") ? line.trimEnd() : line);
   }
-  return text;
+  lines.push("");
+  return lines.join("\n");
 }

@@ -117,3 +117,5 @@ export {
   reviewLinks,
 } from "./change-impact/index.js";
 export type { ChangeImpact, ChangeLink, DocumentHash, ReviewOutcome, ReviewRequest, SuspectLink } from "./change-impact/index.js";
+export { readValidationCache, validationCacheFile, writeValidationCache } from "./validate/validation-cache.js";
+export type { CachedValidation, ValidationCacheKey } from "./validate/validation-cache.js";

@@ -8,14 +8,11 @@
  * bytes and of the config.yaml text it was parsed from, and is used only when both equal those of
  * what the caller has just read (the same bytes it parses on a miss). It never serves a model made
  * by other code: the entry also names the schemas' fingerprint (./schema-fingerprint.ts), a format
- * version and the versions of the parser and of zod. The entry's data carries its length and an
- * HMAC-SHA256 made with a secret of this user kept outside every project (`cacheSecretFile()`), so
- * a truncated, corrupt or foreign file is ignored (and replaced by the next parse) — and so is an
- * entry a project brings along: the cache sits in the project's folder, which may come from
- * anyone, but only this user's own parses can make an entry it uses, so a planted one can never
- * slip a model past the schemas.
- * Entries are written with core's writeFileAtomic (a reader sees a whole entry or none; concurrent
- * writers each write a whole one). One entry per project: the latest.
+ * version and the versions of the parser and of zod. The entry is signed with this user's secret
+ * (./signed-cache-entry.ts), so a truncated, corrupt or foreign file is ignored (and replaced by the
+ * next parse) — and so is an entry a project brings along: the cache sits in the project's folder,
+ * which may come from anyone, but only this user's own parses can make an entry it uses, so a
+ * planted one can never slip a model past the schemas. One entry per project: the latest.
  *
  * The models are kept as JSON when JSON holds them exactly (plain objects and lists, text,
  * booleans, null, finite numbers other than -0: JSON.parse reads them about three times faster),
@@ -24,18 +21,17 @@
  * cached.
  * Small files are not cached (parsing them costs less than the cache saves).
  */
-import { createHmac, randomBytes } from "node:crypto";
-import { mkdir, readFile, writeFile } from "node:fs/promises";
-import { homedir } from "node:os";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { deserialize, serialize } from "node:v8";
-import { writeFileAtomic } from "@local-mcp/core/files";
 import type { ProjectPaths } from "./paths.js";
+import { cacheDir, readSignedEntry, writeSignedEntry } from "./signed-cache-entry.js";
+
+export { cacheSecretFile } from "./signed-cache-entry.js";
 
 /** What the first line of an entry says it is. */
 export const PARSED_CACHE_FORMAT = "catdoc-parsed-yaml";
 /** Bumped whenever the entry's layout or the way the data is produced changes. */
-export const PARSED_CACHE_VERSION = 4;
+export const PARSED_CACHE_VERSION = 5;
 /**
  * The parser that produced the data (the `yaml` package this app bundles; a test checks it
  * against the installed one, so an upgrade invalidates older entries).
@@ -45,8 +41,6 @@ export const YAML_PARSER = "yaml@2.9.1";
 export const SCHEMA_LIBRARY = "zod@4.6.7";
 /** category.yaml below this size is parsed every time (≈ 40 ms of parsing). */
 export const MIN_CACHED_BYTES = 64 * 1024;
-/** The longest first line an entry may have. */
-const MAX_HEADER_BYTES = 4096;
 
 /**
  * Which contents an entry holds: sha256 (hex) of category.yaml's bytes and of config.yaml's text
@@ -71,14 +65,11 @@ interface EntryHeader {
   schemaLibrary: string;
   key: ParsedCacheKey;
   encoding: "json" | "v8";
-  payloadBytes: number;
-  /** HMAC-SHA256 (hex), with this user's secret, of the key, the encoding and the data. */
-  payloadMac: string;
 }
 
 /** `<root>/.catdoc/cache`: the folder (a `.gitignore` in it keeps it out of git). */
 export function parsedCacheDir(paths: ProjectPaths): string {
-  return join(paths.catdocDir, "cache");
+  return cacheDir(paths);
 }
 
 /** `<root>/.catdoc/cache/parsed-yaml.cache` */
@@ -86,57 +77,23 @@ export function parsedCacheFile(paths: ProjectPaths): string {
   return join(parsedCacheDir(paths), "parsed-yaml.cache");
 }
 
-/** Where this user's cache secret lives: outside every project, so no project can bring it. */
-export function cacheSecretFile(): string {
-  return join(homedir(), ".cache", "local-mcp", "catdoc-cache.key");
-}
-
-const SECRET_TEXT = /^[0-9a-f]{64}$/;
-let secret: Promise<Buffer | undefined> | undefined;
-
-/** This user's secret (made on first use, readable by the user alone); undefined when it cannot be had: no cache then. */
-function cacheSecret(): Promise<Buffer | undefined> {
-  secret ??= (async () => {
-    const file = cacheSecretFile();
-    const read = async () => {
-      const text = (await readFile(file, "utf8")).trim();
-      return SECRET_TEXT.test(text) ? Buffer.from(text, "hex") : undefined;
-    };
-    try {
-      return await read();
-    } catch {
-      // None yet: make one. Two processes doing so at once each write a whole one; the later wins,
-      // and an entry made with the other is only a miss.
-    }
-    try {
-      await mkdir(dirname(file), { recursive: true, mode: 0o700 });
-      await writeFileAtomic(file, `${randomBytes(32).toString("hex")}\n`, { mode: 0o600 });
-      return await read();
-    } catch {
-      return undefined;
-    }
-  })();
-  return secret;
-}
-
-function mac(key: Buffer, header: Pick<EntryHeader, "key" | "encoding">, payload: Uint8Array): string {
-  return createHmac("sha256", key)
-    .update(JSON.stringify([header.key.category, header.key.config, header.key.schemas, header.encoding]))
-    .update("\n")
-    .update(payload)
-    .digest("hex");
-}
-
-function isHeader(value: unknown): value is EntryHeader {
-  if (typeof value !== "object" || value === null) return false;
-  const header = value as Partial<EntryHeader>;
-  return (
-    typeof header.key === "object" &&
-    header.key !== null &&
-    (header.encoding === "json" || header.encoding === "v8") &&
-    typeof header.payloadBytes === "number" &&
-    typeof header.payloadMac === "string"
-  );
+/** Whether the header is this format's, for exactly `key`'s contents. */
+function acceptsKey(key: ParsedCacheKey) {
+  return (header: Readonly<Record<string, unknown>>): header is EntryHeader & Record<string, unknown> => {
+    const found = header.key as Partial<ParsedCacheKey> | undefined;
+    return (
+      header.format === PARSED_CACHE_FORMAT &&
+      header.version === PARSED_CACHE_VERSION &&
+      header.parser === YAML_PARSER &&
+      header.schemaLibrary === SCHEMA_LIBRARY &&
+      (header.encoding === "json" || header.encoding === "v8") &&
+      typeof found === "object" &&
+      found !== null &&
+      found.category === key.category &&
+      found.config === key.config &&
+      found.schemas === key.schemas
+    );
+  };
 }
 
 /** Whether JSON.parse(JSON.stringify(value)) gives `value` back exactly (same types, same keys, same numbers). */
@@ -168,38 +125,10 @@ export function isExactJson(value: unknown): boolean {
 
 /** The entry's data when it is whole and holds exactly `key`'s contents; otherwise undefined (never throws). */
 export async function readParsedCache(paths: ProjectPaths, key: ParsedCacheKey): Promise<ParsedData | undefined> {
-  let bytes: Buffer;
+  const entry = await readSignedEntry(parsedCacheFile(paths), acceptsKey(key));
+  if (entry === undefined) return undefined;
   try {
-    bytes = await readFile(parsedCacheFile(paths));
-  } catch {
-    return undefined;
-  }
-  const newline = bytes.subarray(0, MAX_HEADER_BYTES).indexOf(0x0a);
-  if (newline < 0) return undefined;
-  let header: unknown;
-  try {
-    header = JSON.parse(bytes.subarray(0, newline).toString("utf8"));
-  } catch {
-    return undefined;
-  }
-  if (
-    !isHeader(header) ||
-    header.format !== PARSED_CACHE_FORMAT ||
-    header.version !== PARSED_CACHE_VERSION ||
-    header.parser !== YAML_PARSER ||
-    header.schemaLibrary !== SCHEMA_LIBRARY ||
-    header.key.category !== key.category ||
-    header.key.config !== key.config ||
-    header.key.schemas !== key.schemas
-  ) {
-    return undefined;
-  }
-  const payload = bytes.subarray(newline + 1);
-  if (payload.length !== header.payloadBytes) return undefined;
-  const secretKey = await cacheSecret();
-  if (secretKey === undefined || mac(secretKey, header, payload) !== header.payloadMac) return undefined;
-  try {
-    const data: unknown = header.encoding === "json" ? JSON.parse(payload.toString("utf8")) : deserialize(payload);
+    const data: unknown = entry.header.encoding === "json" ? JSON.parse(entry.payload.toString("utf8")) : deserialize(entry.payload);
     if (typeof data !== "object" || data === null || !("category" in data) || !("config" in data)) return undefined;
     return { category: data.category, config: data.config };
   } catch {
@@ -214,8 +143,6 @@ export async function readParsedCache(paths: ProjectPaths, key: ParsedCacheKey):
  */
 export async function writeParsedCache(paths: ProjectPaths, key: ParsedCacheKey, data: ParsedData): Promise<boolean> {
   try {
-    const secretKey = await cacheSecret();
-    if (secretKey === undefined) return false;
     const value = { category: data.category, config: data.config };
     const encoding = isExactJson(value) ? "json" : "v8";
     const payload = encoding === "json" ? Buffer.from(JSON.stringify(value), "utf8") : serialize(value);
@@ -226,16 +153,8 @@ export async function writeParsedCache(paths: ProjectPaths, key: ParsedCacheKey,
       schemaLibrary: SCHEMA_LIBRARY,
       key,
       encoding,
-      payloadBytes: payload.length,
-      payloadMac: mac(secretKey, { key, encoding }, payload),
     };
-    const dir = parsedCacheDir(paths);
-    // mkdir answers the folder's path only when it created it: then it gets its .gitignore.
-    if ((await mkdir(dir, { recursive: true })) !== undefined) {
-      await writeFile(join(dir, ".gitignore"), "# CatDoc's parsed-YAML cache (safe to delete)\n*\n");
-    }
-    await writeFileAtomic(parsedCacheFile(paths), Buffer.concat([Buffer.from(`${JSON.stringify(header)}\n`, "utf8"), payload]));
-    return true;
+    return await writeSignedEntry(paths, parsedCacheFile(paths), { ...header }, payload);
   } catch {
     return false;
   }

@@ -26,7 +26,7 @@ export function issueIds(issue: ValidationIssue): string {
   return parts.join(" ");
 }
 
-export function validationSummary(report: ValidationReport, strict: boolean): string {
+export function validationSummary(report: Pick<ValidationReport, "isValid" | "summary">, strict: boolean): string {
   const { summary } = report;
   const checked = `${plural(summary.categoriesChecked, "category", "categories")}, ${plural(summary.functorsChecked, "functor")}, ${plural(summary.naturalTransformationsChecked, "natural transformation")} checked`;
   const found = `${plural(summary.totalErrors, "error")}, ${plural(summary.totalWarnings, "warning")}`;
@@ -44,14 +44,30 @@ export function unreviewedNote(impact: Pick<ChangeImpact, "reviewed" | "unreview
   return `note: ${plural(count, "link")} never reviewed (${impact.unreviewed.slice(0, 5).join(", ")}${count > 5 ? ", …" : ""}); \`catdoc review --all\` records them`;
 }
 
-export function renderValidationTable(report: ValidationReport, strict: boolean, note?: string): string {
+/** This module's URL: in the bundle, a content-hashed chunk (the validation cache keys entries by the code that rendered them). */
+export const RENDER_MODULE_URL = import.meta.url;
+
+/** The report's issues, errors first, as a table ("" when there are none). */
+export function renderIssueTable(report: ValidationReport): string {
   const issues = [...report.errors, ...report.warnings];
-  const table =
-    issues.length === 0
-      ? ""
-      : renderTable(
-          ["SEVERITY", "CODE", "IDS", "MESSAGE"],
-          issues.map((issue) => [issue.severity, issue.code, issueIds(issue), issue.message]),
-        );
-  return `${table}${table === "" ? "" : "\n"}${note === undefined ? "" : `${note}\n`}${validationSummary(report, strict)}\n`;
+  if (issues.length === 0) return "";
+  return renderTable(
+    ["SEVERITY", "CODE", "IDS", "MESSAGE"],
+    issues.map((issue) => [issue.severity, issue.code, issueIds(issue), issue.message]),
+  );
+}
+
+/** What follows the issues table (empty or not): the note and the summary line. */
+export function validationTail(
+  tableIsEmpty: boolean,
+  report: Pick<ValidationReport, "isValid" | "summary">,
+  strict: boolean,
+  note?: string,
+): string {
+  return `${tableIsEmpty ? "" : "\n"}${note === undefined ? "" : `${note}\n`}${validationSummary(report, strict)}\n`;
+}
+
+export function renderValidationTable(report: ValidationReport, strict: boolean, note?: string): string {
+  const table = renderIssueTable(report);
+  return `${table}${validationTail(table === "", report, strict, note)}`;
 }

@@ -15,7 +15,7 @@ export { SNAPSHOT_FOLDER, readSnapshot, saveSnapshots } from "./snapshots.js";
 export { documentTextDiffs } from "./text-diff.js";
 export type { DocumentTextDiff } from "./text-diff.js";
 export type { ReviewOutcome, ReviewRequest, ReviewedLink } from "./review.js";
-export { linkInScope, suspectLinkIssue, withSuspectLinks } from "./validation.js";
+export { linkInScope, suspectLinkIssue, suspectLinkIssues, withSuspectLinks } from "./validation.js";
 export type { ImpactScope } from "./validation.js";
 
 import type { ChangeImpact } from "./suspect.js";

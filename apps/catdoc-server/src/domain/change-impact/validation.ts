@@ -44,13 +44,18 @@ export function suspectLinkIssue(suspect: SuspectLink): ValidationIssue {
   return issue;
 }
 
+/** The SUSPECT_LINK warnings of the links in `scope` (what withSuspectLinks adds to a report). */
+export function suspectLinkIssues(impact: ChangeImpact, scope: ImpactScope = { kind: "project" }): ValidationIssue[] {
+  return impact.suspect.filter((suspect) => linkInScope(suspect.link, scope)).map(suspectLinkIssue);
+}
+
 /** The report with a SUSPECT_LINK warning for every suspect link in `scope`. */
 export function withSuspectLinks(
   report: ValidationReport,
   impact: ChangeImpact,
   scope: ImpactScope = { kind: "project" },
 ): ValidationReport {
-  const added = impact.suspect.filter((suspect) => linkInScope(suspect.link, scope)).map(suspectLinkIssue);
+  const added = suspectLinkIssues(impact, scope);
   if (added.length === 0) return report;
   const warnings = [...report.warnings, ...added];
   return { ...report, warnings, summary: { ...report.summary, totalWarnings: warnings.length } };

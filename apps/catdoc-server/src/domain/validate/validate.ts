@@ -10,6 +10,9 @@ import { IssueCollector } from "./issues.js";
 import type { ValidationReport } from "./issues.js";
 import { checkNaturalTransformation } from "./natural-transformations.js";
 
+/** This module's URL: in the bundle, a content-hashed chunk (the validation cache keys entries by the code that checked). */
+export const CHECKS_MODULE_URL = import.meta.url;
+
 /** Every category, functor and natural transformation, in file order. */
 export function validateProject(index: ProjectIndex): ValidationReport {
   const out = new IssueCollector();
