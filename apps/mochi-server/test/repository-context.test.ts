@@ -154,9 +154,15 @@ describe("repository context for a completion", () => {
         expect(snippets.length).toBeLessThanOrEqual(MAX_SNIPPETS);
         for (const s of snippets) expect(s.tokens).toBe(utf8Bytes(renderContext([s])));
       }
-      // Nearest the cursor first: the last call written is the first function offered.
-      const wide = await completionContext(big, { prefix }, { enabled: true, contextSize: 1 << 20 });
-      expect(wide.filter((s) => s.symbol !== "conventions")[0]?.symbol).toBe("helperNumber39");
+      // Nearest the cursor first: with room for a few, the last calls written are the ones taken.
+      const few = await completionContext(big, { prefix }, { enabled: true, contextSize: 2048 });
+      const fewNames = few.map((s) => s.symbol);
+      expect(fewNames).toContain("helperNumber39");
+      expect(fewNames).not.toContain("helperNumber0");
+      // Written in a stable order: the conventions, then by path.
+      expect(fewNames[0]).toBe("conventions");
+      const paths = few.slice(1).map((s) => s.path);
+      expect(paths).toEqual([...paths].sort());
       // The model's own count, when it gives one, is the one used.
       const counted = await completionContext(big, { prefix }, { enabled: true, contextSize: 4096, countTokens: async () => 7 });
       expect(counted.every((s) => s.tokens === 7)).toBe(true);

@@ -1,4 +1,5 @@
 import type { Catalog, CatalogSymbol } from "../catalog/catalog-schema.js";
+import { compareCodePoints } from "../files/repo-walker.js";
 import { renderContext, type ContextSnippet } from "../model/prompts.js";
 
 /** A snippet chosen for a prompt, with what it shows and what it costs. */
@@ -147,7 +148,12 @@ export async function repositoryContext(request: ContextRequest): Promise<Chosen
       await offerSymbol(symbol, `exported by ${clause.specifier}, which the file imports`);
     }
   }
-  return chosen;
+  // Chosen by priority, written in a stable order (the conventions, then by path and text): while
+  // the user types in one file the context stays byte for byte the same unless a snippet comes or
+  // goes, so the engine keeps its cache of the prompt (docs/mochi.md, Latency).
+  return chosen.sort((a, b) =>
+    a.path === "" ? -1 : b.path === "" ? 1 : compareCodePoints(a.path, b.path) || compareCodePoints(a.text, b.text),
+  );
 }
 
 /** The naming, error-handling and import conventions in one line (the naming of `language` when known). */
