@@ -11,6 +11,7 @@ const benchmarks = {
   mochi: "mochi.mjs",
   "mochi-latency": "mochi-latency.mjs",
   "mochi-context": "mochi-context.mjs",
+  "mochi-eval": "mochi-eval.mjs",
   "solo-assets": "solo-assets.mjs",
   startup: "startup.mjs",
 };

@@ -56,7 +56,13 @@ export const APPS = {
   "@local-mcp/mochi-server": {
     bins: ["src/mcp.ts", "src/cli.ts"],
     workers: [],
-    internal: ["src/domain/catalog/scan-repository.ts", "src/domain/catalog/build-catalog.ts", "src/domain/context/repository-context.ts"],
+    internal: [
+      "src/domain/catalog/scan-repository.ts",
+      "src/domain/catalog/build-catalog.ts",
+      "src/domain/context/repository-context.ts",
+      "src/domain/eval/eval-cases.ts",
+      "src/domain/eval/eval-run.ts",
+    ],
     copy: [],
     // core's createEmbedder can build a Gemini embedder; mochi only ever asks for the local one.
     unreached: ["@google/genai"],

@@ -22,6 +22,8 @@ export interface EvalSubject {
 
 export interface CaseOutcome {
   completion: string;
+  /** Tokens the model generated for it. */
+  generated: number;
   exact: boolean;
   similarity: number;
   /** Tokens of the expected text, and their negative log-likelihood (with a scoring engine). */
@@ -58,6 +60,7 @@ export async function runEvalCases(subject: EvalSubject, cases: readonly EvalCas
     });
     const outcome: CaseOutcome = {
       completion: done.text,
+      generated: done.result.tokensOut,
       exact: exactMatch(done.text, evalCase.expected),
       similarity: similarity(done.text, evalCase.expected),
       ms: 0,
