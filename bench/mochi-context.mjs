@@ -122,6 +122,7 @@ async function complete(name, p) {
 }
 for (const p of prompts) for (const name of ["on", "off"]) await complete(name, p);
 const wall = { on: [], off: [] };
+const generated = { on: [], off: [], typingOn: [], typingOff: [] };
 const listed = [];
 for (let round = 0; round < ROUNDS; round++) {
   for (const [i, p] of prompts.entries()) {
@@ -130,6 +131,7 @@ for (let round = 0; round < ROUNDS; round++) {
       const started = now();
       const r = await complete(name, p);
       wall[name].push(now() - started);
+      generated[name].push(r.candidates[0].tokens_generated);
       if (name === "on" && round === 0) listed.push(r.context);
     }
   }
@@ -150,6 +152,7 @@ for (let i = 0; i < 30; i++) {
     const started = now();
     const r = await complete(name, p);
     typing[name].push(now() - started);
+    generated[name === "on" ? "typingOn" : "typingOff"].push(r.candidates[0].tokens_generated);
     reused[name].push(r.candidates[0].tokens_reused ?? 0);
     if (name === "on") {
       const key = JSON.stringify(r.context);
@@ -194,6 +197,10 @@ const tOff = stats(typing.off);
 line(
   "typing through one file, 30 calls: p50 off / on",
   `${fmtMs(tOff.p50)} / ${fmtMs(tOn.p50)} (${fmtMs(tOn.p50 - tOff.p50)}); context changed ${contextChanges.on} times`,
+);
+line(
+  "tokens generated a call, mean off / on: across files; typing",
+  `${mean(generated.off).toFixed(1)} / ${mean(generated.on).toFixed(1)}; ${mean(generated.typingOff).toFixed(1)} / ${mean(generated.typingOn).toFixed(1)} (the tiny random model writes other lines after other prompts)`,
 );
 line("typing through one file: mean prompt tokens reused off / on", `${mean(reused.off).toFixed(0)} / ${mean(reused.on).toFixed(0)}`);
 line(
