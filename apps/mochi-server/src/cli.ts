@@ -14,7 +14,7 @@ const HELP_AFTER = [
   "  1  failure: a command could not finish (an unreadable file, a failed conversion); the reason is one line on stderr",
   "  2  bad usage: an unknown command or option, a missing or bad argument (a repository path that does not exist or is not a directory)",
   "",
-  "Environment: mochi eval reads MOCHI_MODEL, MOCHI_ADAPTER, MOCHI_CONTEXT, MOCHI_GPU, MOCHI_THREADS, MOCHI_CONTEXT_SIZE and MOCHI_MEMORY_BOUND as the server does; the other commands read none. The server, mochi-mcp, reads these (see mochi-mcp --help):",
+  "Environment: mochi eval reads MOCHI_MODEL, MOCHI_ADAPTER, MOCHI_CONTEXT, MOCHI_GPU, MOCHI_THREADS, MOCHI_CONTEXT_SIZE and MOCHI_MEMORY_BOUND as the server does; mochi train reads PYTHON (the Python 3.10+ that makes its environment, default python3) and XDG_CACHE_HOME (where that environment is kept); the other commands read none. The server, mochi-mcp, reads these (see mochi-mcp --help):",
   ...APP_INFO.env.map((v) => `  ${v.name.padEnd(width)}${v.description}`),
   "",
 ].join("\n");
@@ -54,6 +54,72 @@ program
       quiet: options.quiet === true,
     }),
   );
+
+program
+  .command("train")
+  .description("Fine-tune a LoRA on the dataset `mochi dataset` wrote; writes the PEFT adapter and the GGUF LoRA")
+  .argument("[repo]", "repository root, indexed, with its dataset (default: the current directory)")
+  .requiredOption("--base-gguf <model.gguf>", "the base model GGUF served: its tokenizer makes the training ids; checks the GGUF LoRA")
+  .requiredOption("--base <model>", "the same base model to train: a Hugging Face model directory (peft) or an mlx model (mlx)")
+  .option(
+    "--backend <backend>",
+    "peft (transformers + peft; CUDA when present, else CPU) or mlx (mlx-lm, Apple Silicon) (default: mlx on Apple Silicon, else peft)",
+  )
+  .option("--dataset <dir>", "the `mochi dataset` output (default <repo>/.mochi/dataset)")
+  .option("-o, --out <dir>", "run directory: ids, checkpoints, best/ and adapter.gguf (default <repo>/.mochi/train)")
+  .option("--rank <r>", "LoRA rank (default 8)")
+  .option("--alpha <a>", "LoRA alpha (default 16)")
+  .option("--rslora", "rank-stabilised LoRA (scale alpha/√r)")
+  .option("--epochs <n>", "epochs (default 3 unless --minutes or --max-steps)")
+  .option("--minutes <n>", "stop after this many minutes")
+  .option("--max-steps <n>", "stop after this many steps")
+  .option("--lr <rate>", "learning rate (default 2e-4)")
+  .option("--seed <n>", "seed (default 42)")
+  .option("--batch-size <n>", "samples a step (default 4)")
+  .option("--eval-every <n>", "steps between validations, each keeping the best adapter (default 50)")
+  .option("--max-length <n>", "longest sample in tokens; longer ones lose their oldest prompt tokens (default 1024)")
+  .option("--targets <modules>", "modules LoRA adapts (default q_proj,k_proj,v_proj,o_proj,gate_proj,up_proj,down_proj)")
+  .option("--resume", "go on from the last checkpoint in the run directory")
+  .option("-q, --quiet", "no progress on stderr")
+  .addHelpText(
+    "after",
+    [
+      "",
+      "The samples are the prompts complete_code and domain_query send (prompts.ts), tokenized with the --base-gguf tokenizer.",
+      "Python: a virtual environment made once for the pinned requirements (python/requirements-<backend>.txt) under",
+      "$XDG_CACHE_HOME/local-mcp/python-envs (uv when on PATH, else venv + pip, using packages the system has at those versions).",
+    ].join("\n"),
+  )
+  .action(async (repo: string | undefined, options: Record<string, string | boolean | undefined>) => {
+    const text = (key: string) => (typeof options[key] === "string" ? { [key]: options[key] } : {});
+    await (
+      await import("./cli/train-command.js")
+    ).runTrainCommand(
+      repo,
+      {
+        ...text("baseGguf"),
+        ...text("base"),
+        ...text("backend"),
+        ...text("dataset"),
+        ...text("out"),
+        ...text("rank"),
+        ...text("alpha"),
+        ...text("epochs"),
+        ...text("minutes"),
+        ...text("maxSteps"),
+        ...text("lr"),
+        ...text("seed"),
+        ...text("batchSize"),
+        ...text("evalEvery"),
+        ...text("maxLength"),
+        ...text("targets"),
+        rslora: options.rslora === true,
+        resume: options.resume === true,
+        quiet: options.quiet === true,
+      },
+      process.env,
+    );
+  });
 
 program
   .command("adapter")

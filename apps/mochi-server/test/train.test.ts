@@ -1,0 +1,245 @@
+import { execFile, execFileSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { silentLogger } from "@local-mcp/core";
+import { LlamaEngine, type PromptInput } from "@local-mcp/core/inference";
+import { writeTinyHfModel, writeTinyLlamaGguf } from "@local-mcp/core/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ID_FILES } from "../src/cli/train-command.js";
+import { SERVED_FILES } from "../src/domain/dataset/dataset-files.js";
+import { completionPrompt } from "../src/domain/model/prompts.js";
+import { copyFixtureRepo } from "./helpers/sample-repo.js";
+
+// mochi train end to end on the tiny generated model (the GGUF and the same weights as a Hugging
+// Face checkpoint, with fill-in-the-middle tokens): the fixture repository → mochi index → mochi
+// dataset → mochi train for a few dozen steps on the CPU. Validation loss goes down, the GGUF LoRA
+// loads in node-llama-cpp and changes the greedy output, and the ids trained on are the ids the
+// engine evaluates for complete_code's prompt of the same code.
+
+const CLI = fileURLToPath(new URL("../dist/cli.js", import.meta.url));
+
+/** Whether the system Python has the trainer's packages; under CI their absence is a failure, not a skip. */
+function trainerPackages(): string | undefined {
+  try {
+    execFileSync("python3", ["-c", "import torch, transformers, peft, safetensors"], { stdio: "ignore" });
+    return undefined;
+  } catch {
+    return "python3 with torch, transformers, peft and safetensors is not installed";
+  }
+}
+const missing = trainerPackages();
+if (missing && process.env.CI === "true")
+  throw new Error(`mochi train's test needs ${missing.replace(/ is not installed$/, "")} (CI installs them)`);
+
+let work: string;
+let repo: string;
+let gguf: string;
+let hf: string;
+let cache: string;
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+function mochi(args: string[], env: Record<string, string> = {}, timeout = 170_000): Promise<Run> {
+  return new Promise((resolve) =>
+    execFile(
+      process.execPath,
+      [CLI, ...args],
+      { cwd: repo, env: { ...process.env, XDG_CACHE_HOME: cache, ...env }, timeout, maxBuffer: 16 * 1024 * 1024 },
+      (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+    ),
+  );
+}
+
+beforeAll(async () => {
+  work = mkdtempSync(join(tmpdir(), "mochi-train-"));
+  cache = join(work, "cache");
+  gguf = join(work, "tiny-fim.gguf");
+  hf = join(work, "tiny-fim-hf");
+  await writeTinyLlamaGguf(gguf, { fim: true });
+  await writeTinyHfModel(hf, { fim: true });
+  repo = copyFixtureRepo("mochi-train-repo-");
+}, 60_000);
+
+afterAll(() => {
+  for (const dir of [work, repo]) if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+describe.skipIf(missing !== undefined)(`mochi train${missing ? ` (skipped: ${missing})` : ""}`, () => {
+  let trained: Run;
+  const runDir = () => join(repo, ".mochi", "train");
+
+  beforeAll(async () => {
+    expect((await mochi(["index", ".", "-q"])).code).toBe(0);
+    expect((await mochi(["dataset", ".", "-q", "--valid-ratio", "0.2"])).code).toBe(0);
+    trained = await mochi([
+      "train",
+      "--base-gguf",
+      gguf,
+      "--base",
+      hf,
+      "--max-steps",
+      "24",
+      "--eval-every",
+      "8",
+      "--batch-size",
+      "8",
+      "--max-length",
+      "384",
+      "--lr",
+      "0.01",
+      "--rank",
+      "4",
+    ]);
+  }, 180_000);
+
+  it("finds the dataset in the repository, trains, keeps the best adapter, and says where both adapters are", () => {
+    expect(trained.stderr).not.toMatch(/Traceback/);
+    expect(trained.code, trained.stderr).toBe(0);
+    const peft = join(runDir(), "best");
+    const lora = join(runDir(), "adapter.gguf");
+    expect(trained.stdout).toContain(`PEFT adapter: ${peft}\n`);
+    expect(trained.stdout).toContain(`GGUF LoRA: ${lora}\n`);
+    expect(trained.stdout).toMatch(/checked against the base model/);
+    for (const file of ["adapter_config.json", "adapter_model.safetensors", "training_metadata.json"])
+      expect(existsSync(join(peft, file))).toBe(true);
+    expect(existsSync(lora)).toBe(true);
+    // Progress on stderr: the environment, then steps with loss, validation loss, tokens/s and ETA.
+    expect(trained.stderr).toMatch(/mochi train: making a Python 3\.\d+ environment/);
+    expect(trained.stderr).toMatch(/mochi train: step 0 validation loss \d+\.\d+/);
+  });
+
+  it("validation loss goes down, and the best checkpoint is the one with the lowest", () => {
+    const metadata = JSON.parse(readFileSync(join(runDir(), "best", "training_metadata.json"), "utf8")) as {
+      history: Array<{ step: number; val_loss: number }>;
+      best: { step: number; val_loss: number };
+    };
+    const history = JSON.parse(readFileSync(join(runDir(), "checkpoint", "training_metadata.json"), "utf8")).history as Array<{
+      step: number;
+      val_loss: number;
+    }>;
+    expect(history.map((h) => h.step)).toEqual([0, 8, 16, 24]);
+    const first = history[0]?.val_loss ?? 0;
+    const lowest = Math.min(...history.map((h) => h.val_loss));
+    expect(metadata.best.val_loss).toBe(lowest);
+    expect(lowest).toBeLessThan(first * 0.95);
+  });
+
+  it("the GGUF LoRA loads in node-llama-cpp and changes the greedy output", async () => {
+    const config = { modelPath: gguf, gpu: "cpu" as const, threads: 1, contextSize: 2048 };
+    const prompt: PromptInput = completionPrompt({ prefix: "export function createUser(", suffix: "\n}\n" });
+    const plain = new LlamaEngine(config, { logger: silentLogger });
+    const adapted = new LlamaEngine(
+      { ...config, adapters: [{ path: join(runDir(), "adapter.gguf"), scale: 1 }] },
+      { logger: silentLogger },
+    );
+    try {
+      const a = await plain.generate({ prompt, maxTokens: 24, temperature: 0 });
+      const b = await adapted.generate({ prompt, maxTokens: 24, temperature: 0 });
+      expect(b.mode).toBe("infill");
+      expect(b.text).not.toBe(a.text);
+    } finally {
+      await plain.dispose();
+      await adapted.dispose();
+    }
+  });
+
+  it("trains on the ids the engine evaluates for complete_code's prompt of the same code, then the completion and EOS", async () => {
+    const served = readFileSync(join(repo, ".mochi", "dataset", SERVED_FILES.train), "utf8")
+      .trimEnd()
+      .split("\n");
+    const ids = readFileSync(join(runDir(), "data", ID_FILES.train), "utf8")
+      .trimEnd()
+      .split("\n");
+    expect(ids).toHaveLength(served.length);
+    const index = served.findIndex((line) => (JSON.parse(line) as { kind: string }).kind === "completion");
+    const sample = JSON.parse(served[index] as string) as { group: string; completion: string; prompt: PromptInput };
+    const trainedOn = JSON.parse(ids[index] as string) as { ids: number[]; prompt_tokens: number };
+    // The same cursor, its prompt built again from the file itself.
+    const text = readFileSync(join(repo, sample.group), "utf8");
+    if (sample.prompt.kind !== "infill") throw new Error(`a completion sample served as ${sample.prompt.kind}`);
+    const at = sample.prompt.prefix.length;
+    expect(text.slice(at, at + sample.completion.length)).toBe(sample.completion);
+    const prompt = completionPrompt({ prefix: text.slice(0, at), suffix: text.slice(at + sample.completion.length) });
+    const engine = new LlamaEngine({ modelPath: gguf, gpu: "cpu", threads: 1, contextSize: 2048 }, { logger: silentLogger });
+    try {
+      const promptIds = await engine.promptTokens(prompt);
+      expect(trainedOn.prompt_tokens).toBe(promptIds.length);
+      expect(trainedOn.ids.slice(0, trainedOn.prompt_tokens)).toEqual(promptIds);
+      // BOS first, then the fill-in-the-middle tokens llama.cpp gets: the model has them.
+      expect(promptIds.length).toBeGreaterThan(3);
+      const completionIds = trainedOn.ids.slice(trainedOn.prompt_tokens, -1);
+      expect(await engine.detokenize(completionIds)).toBe(sample.completion);
+      expect(trainedOn.ids.at(-1)).toBe(await engine.eosToken());
+      const generated = await engine.generate({ prompt, maxTokens: 1, temperature: 0 });
+      expect(generated.mode).toBe("infill");
+      expect(generated.tokensIn).toBe(promptIds.length);
+    } finally {
+      await engine.dispose();
+    }
+  });
+
+  it("--resume goes on from the last checkpoint", async () => {
+    const resumed = await mochi([
+      "train",
+      "--base-gguf",
+      gguf,
+      "--base",
+      hf,
+      "--max-steps",
+      "28",
+      "--eval-every",
+      "4",
+      "--batch-size",
+      "8",
+      "--max-length",
+      "384",
+      "--lr",
+      "0.01",
+      "--rank",
+      "4",
+      "--resume",
+    ]);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(resumed.stdout).toMatch(/^trained 28 steps/m);
+    const history = JSON.parse(readFileSync(join(runDir(), "checkpoint", "training_metadata.json"), "utf8")).history as Array<{
+      step: number;
+    }>;
+    expect(history.map((h) => h.step)).toEqual([0, 8, 16, 24, 28]);
+  }, 120_000);
+});
+
+describe("mochi train errors", () => {
+  beforeAll(async () => {
+    expect((await mochi(["index", ".", "-q"])).code).toBe(0);
+    expect((await mochi(["dataset", ".", "-q"])).code).toBe(0);
+  }, 60_000);
+
+  it("a missing Python is one coded line naming what to install (exit 1)", async () => {
+    const run = await mochi(["train", "--base-gguf", gguf, "--base", hf], { PYTHON: "/nonexistent/python3" });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/^mochi: NOT_READY: Python \(\/nonexistent\/python3\) could not be started/);
+    expect(run.stderr.trimEnd().split("\n")).toHaveLength(1);
+  });
+
+  it("bad usage is one coded line and exit 2", async () => {
+    const cases: Array<[string[], RegExp]> = [
+      [["train", "--base", hf], /--base-gguf/],
+      [["train", "--base-gguf", join(work, "none.gguf"), "--base", hf], /^mochi: NOT_FOUND: .*none\.gguf does not exist/],
+      [["train", "--base-gguf", gguf, "--base", work], /^mochi: NOT_FOUND: .* is not a Hugging Face model directory/],
+      [["train", "--base-gguf", gguf, "--base", hf, "--rank", "0"], /^mochi: INVALID_INPUT: --rank must be an integer ≥ 1, got '0'/],
+      [["train", "--base-gguf", gguf, "--base", hf, "--backend", "tpu"], /^mochi: INVALID_INPUT: --backend must be peft or mlx/],
+      [["train", "--base-gguf", gguf, "--base", hf, "--dataset", work], /^mochi: NOT_FOUND: no train\.served\.jsonl in /],
+    ];
+    for (const [args, message] of cases) {
+      const run = await mochi(args);
+      expect(run.code, args.join(" ")).toBe(2);
+      expect(run.stderr, args.join(" ")).toMatch(message);
+    }
+  });
+});
