@@ -27,6 +27,9 @@ export const NEVER_BUNDLED = [
   "typescript",
   "pyright",
   "@astral-sh/ruff-wasm-nodejs",
+  // core's code-analysis: the runtime and the grammars read their .wasm files from their packages.
+  "web-tree-sitter",
+  "@vscode/tree-sitter-wasm",
 ];
 
 /**
