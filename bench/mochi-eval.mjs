@@ -69,10 +69,11 @@ await engine.load();
 const settings = { enabled: true, contextSize: CONTEXT_SIZE, countTokens: async (text) => (await engine.tokenize(text)).length };
 const contextFor = (c) => completionContext(catalog, { prefix: c.prefix, language: c.language }, settings);
 const score = async (prompt, expected) => {
-  const promptIds = await engine.promptTokens(prompt);
-  const expectedIds = await engine.tokenize(expected);
-  if (promptIds.length + expectedIds.length > CONTEXT_SIZE) return { tokens: 0, nats: 0 };
-  const lp = await engine.tokenLogProbabilities([...promptIds, ...expectedIds], promptIds.length);
+  // As mochi eval scores (apps/mochi-server/src/cli/eval-command.ts): the training sample's ids without the end-of-sequence id.
+  const sample = await engine.sample(prompt, expected);
+  const ids = sample.ids.slice(0, -1);
+  if (ids.length > CONTEXT_SIZE || ids.length <= sample.promptTokens) return { tokens: 0, nats: 0 };
+  const lp = await engine.tokenLogProbabilities(ids, sample.promptTokens);
   return { tokens: lp.length, nats: -lp.reduce((a, b) => a + b, 0) };
 };
 

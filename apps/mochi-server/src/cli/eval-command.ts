@@ -225,13 +225,17 @@ function validationFiles(
   return files;
 }
 
-/** The log-likelihood of the expected text's tokens after the prompt's, from the engine's logits. */
+/**
+ * The log-likelihood of the expected text's tokens after the prompt's, from the engine's logits —
+ * tokenized as a training sample is (LlamaEngine.sample: the prompt's ids, then the text as it
+ * continues them; the end-of-sequence id left out, since a case's text is not the end of the file).
+ */
 function scorer(engine: LlamaEngine): (prompt: PromptInput, expected: string) => Promise<ContinuationScore> {
   return async (prompt, expected) => {
-    const promptIds = await engine.promptTokens(prompt);
-    const expectedIds = await engine.tokenize(expected);
-    if (promptIds.length + expectedIds.length > engine.config.contextSize) return { tokens: 0, nats: 0 };
-    const logProbabilities = await engine.tokenLogProbabilities([...promptIds, ...expectedIds], promptIds.length);
+    const sample = await engine.sample(prompt, expected);
+    const ids = sample.ids.slice(0, -1);
+    if (ids.length > engine.config.contextSize || ids.length <= sample.promptTokens) return { tokens: 0, nats: 0 };
+    const logProbabilities = await engine.tokenLogProbabilities(ids, sample.promptTokens);
     return { tokens: logProbabilities.length, nats: -logProbabilities.reduce((a, b) => a + b, 0) };
   };
 }
