@@ -186,6 +186,11 @@ describe("repository context for a completion", () => {
     expect(snippets.map((s) => s.symbol)).toContain("distanceBetween");
     expect(snippets.map((s) => s.symbol)).toContain("conventions");
     expect(ms).toBeLessThan(250);
+    // 30 kB of import statements ahead of the cursor: only the first ones are resolved.
+    const imports = `${'import { a } from "./geometry.js";\n'.repeat(900)}distanceBetween(`;
+    const importsStarted = performance.now();
+    expect((await completionContext(catalog, { prefix: imports }, SETTINGS)).map((s) => s.symbol)).toContain("distanceBetween");
+    expect(performance.now() - importsStarted).toBeLessThan(250);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     // An old catalog (no symbols) gives the conventions line only; an empty one nothing.
     const { symbols: _dropped, ...old } = catalog;

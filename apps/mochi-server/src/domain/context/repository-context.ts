@@ -35,6 +35,8 @@ export const MAX_SNIPPETS = 8;
 /** Exports of a file imported whole (namespace, default, Python module) shown at most. */
 const EXPORTS_PER_MODULE = 3;
 const CONVENTIONS_CHARS = 360;
+/** Import statements resolved at most, in the order written. */
+const MAX_IMPORTS = 64;
 
 /**
  * A token budget for repository context: an eighth of the model's context, at most 1,024 tokens,
@@ -217,7 +219,8 @@ function importsOf(text: string, lookup: SymbolLookup): ImportClause[] {
   for (const m of text.matchAll(PY_IMPORT)) found.push({ at: m.index, specifier: m[1] as string, names: [], python: true });
   found.sort((a, b) => a.at - b.at);
   const clauses: ImportClause[] = [];
-  for (const f of found) {
+  // Each is matched against every indexed file: a file of thousands of imports costs no more than its first MAX_IMPORTS.
+  for (const f of found.slice(0, MAX_IMPORTS)) {
     const file = resolveModule(f.specifier, f.python, lookup);
     if (file) clauses.push({ file, names: f.names, specifier: f.specifier });
   }
