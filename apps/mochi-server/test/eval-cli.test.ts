@@ -4,7 +4,7 @@
  * the tiny model prints JSON with the base and the adapter.
  */
 import { execFile } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -27,6 +27,7 @@ beforeAll(async () => {
   const catalog = indexInto(repo);
   writeDataset(join(repo, ".mochi", "dataset"), buildDataset(scanRepository(repo), catalog, { seed: 42, validRatio: 0.3 }), "alpaca");
   empty = mkdtempSync(join(tmpdir(), "mochi-eval-empty-"));
+  writeFileSync(join(empty, "dataset.json"), "{ not json");
 });
 
 afterAll(() => {
@@ -63,6 +64,11 @@ describe("mochi eval: usage", () => {
         /^mochi: NOT_FOUND: no dataset at \S+ \(dataset\.json\): run `mochi dataset \S+` first, or give --files\n$/,
       ],
       [["eval", "--files", "src/nope.ts"], withModel, /^mochi: NOT_FOUND: src\/nope\.ts is not a file\n$/],
+      [
+        ["eval", "--dataset", empty],
+        withModel,
+        /^mochi: INVALID_INPUT: \S+dataset\.json cannot be read as JSON \(.+\): write it again with `mochi dataset`\n$/,
+      ],
     ];
     const results = await Promise.all(cases.map(([args, env]) => run(args, env)));
     cases.forEach(([args, , stderr], i) => {

@@ -77,7 +77,12 @@ export async function evaluateRepository(
   const quiet = options.quiet ?? false;
   const { scan, catalog } = indexRepository(root, quiet, "mochi eval");
   const heldOut = options.files && options.files.length > 0 ? "files" : "validation";
-  const paths = heldOut === "files" ? givenFiles(root, options.files ?? []) : validationFiles(root, options.dataset, scan, catalog);
+  const paths =
+    heldOut === "files"
+      ? givenFiles(root, options.files ?? [])
+      : validationFiles(root, options.dataset, scan, catalog, (line) => {
+          if (!quiet) process.stderr.write(line);
+        });
   const wanted = new Set(paths);
   const files = scan.files.filter((f) => wanted.has(f.path));
   const missing = paths.filter((p) => !files.some((f) => f.path === p));
@@ -203,15 +208,30 @@ function validationFiles(
   datasetDir: string | undefined,
   scan: Parameters<typeof buildDataset>[0],
   catalog: Parameters<typeof buildDataset>[1],
+  note: (line: string) => void,
 ): string[] {
   const dir = resolve(datasetDir ?? join(root, ".mochi", "dataset"));
   const metadataPath = join(dir, "dataset.json");
   if (!existsSync(metadataPath)) {
     throw new CliUsageError(`no dataset at ${dir} (dataset.json): run \`mochi dataset ${root}\` first, or give --files`, "NOT_FOUND");
   }
-  const metadata = JSON.parse(readFileSync(metadataPath, "utf8")) as { seed?: unknown; validRatio?: unknown };
+  let metadata: { seed?: unknown; validRatio?: unknown; catalogVersion?: unknown };
+  try {
+    metadata = JSON.parse(readFileSync(metadataPath, "utf8")) as typeof metadata;
+  } catch (error) {
+    throw new CliUsageError(
+      `${metadataPath} cannot be read as JSON (${(error as Error).message}): write it again with \`mochi dataset\``,
+      "INVALID_INPUT",
+    );
+  }
   if (typeof metadata.seed !== "number" || typeof metadata.validRatio !== "number") {
     throw new CliUsageError(`${metadataPath} has no seed and validRatio: write it again with \`mochi dataset\``, "INVALID_INPUT");
+  }
+  if (typeof metadata.catalogVersion === "string" && metadata.catalogVersion !== catalog.version) {
+    // The split is made on the files as they are now: a file added since may be held out, one the adapter trained on may have changed.
+    note(
+      `mochi eval: the repository changed since the dataset was written (catalog ${metadata.catalogVersion}, now ${catalog.version}); the validation split is made on the current files\n`,
+    );
   }
   const dataset = buildDataset(scan, catalog, { seed: metadata.seed, validRatio: metadata.validRatio });
   const sourceFiles = new Set(scan.files.map((f) => f.path));
