@@ -14,7 +14,7 @@ const HELP_AFTER = [
   "  1  failure: a command could not finish (an unreadable file, a failed conversion); the reason is one line on stderr",
   "  2  bad usage: an unknown command or option, a missing or bad argument (a repository path that does not exist or is not a directory)",
   "",
-  "Environment: mochi eval reads MOCHI_MODEL, MOCHI_ADAPTER, MOCHI_CONTEXT, MOCHI_GPU, MOCHI_THREADS, MOCHI_CONTEXT_SIZE and MOCHI_MEMORY_BOUND as the server does; mochi train reads PYTHON (the Python 3.10+ that makes its environment, default python3) and XDG_CACHE_HOME (where that environment is kept); the other commands read none. The server, mochi-mcp, reads these (see mochi-mcp --help):",
+  "Environment: mochi eval reads MOCHI_MODEL, MOCHI_ADAPTER, MOCHI_CONTEXT, MOCHI_GPU, MOCHI_THREADS, MOCHI_CONTEXT_SIZE and MOCHI_MEMORY_BOUND as the server does; mochi train reads MOCHI_CONTEXT and MOCHI_CONTEXT_SIZE as the server does, PYTHON (the Python 3.10+ that makes its environment, default python3) and XDG_CACHE_HOME (where that environment is kept); the other commands read none. The server, mochi-mcp, reads these (see mochi-mcp --help):",
   ...APP_INFO.env.map((v) => `  ${v.name.padEnd(width)}${v.description}`),
   "",
 ].join("\n");
@@ -79,6 +79,7 @@ program
   .option("--eval-every <n>", "steps between validations, each keeping the best adapter (default 50)")
   .option("--max-length <n>", "longest sample in tokens; longer ones lose their oldest prompt tokens (default 1024)")
   .option("--targets <modules>", "modules LoRA adapts (default q_proj,k_proj,v_proj,o_proj,gate_proj,up_proj,down_proj)")
+  .option("--context <on|off>", "repository context in the prompts, as complete_code and domain_query add it (default MOCHI_CONTEXT, on)")
   .option("--resume", "go on from the last checkpoint in the run directory")
   .option("-q, --quiet", "no progress on stderr")
   .addHelpText(
@@ -113,6 +114,7 @@ program
         ...text("evalEvery"),
         ...text("maxLength"),
         ...text("targets"),
+        ...text("context"),
         rslora: options.rslora === true,
         resume: options.resume === true,
         quiet: options.quiet === true,

@@ -3,7 +3,13 @@ import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSyn
 import { basename, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { PromptInput } from "@local-mcp/core/inference";
+import { loadMochiConfig } from "../config.js";
+import type { Catalog } from "../domain/catalog/catalog-schema.js";
+import { readCatalogFile } from "../domain/catalog/catalog-file.js";
+import { completionContext, questionContext } from "../domain/context/repository-context.js";
 import { SERVED_FILES } from "../domain/dataset/dataset-files.js";
+import { languageOf } from "../domain/files/languages.js";
+import { completionPrompt, domainPrompt } from "../domain/model/prompts.js";
 import { runAdapterConvert } from "./adapter-command.js";
 import { CliUsageError } from "./cli-usage-error.js";
 import { repositoryRoot } from "./repository-root.js";
@@ -26,6 +32,7 @@ export interface TrainCommandOptions {
   evalEvery?: string;
   maxLength?: string;
   targets?: string;
+  context?: string;
   resume?: boolean;
   quiet?: boolean;
 }
@@ -47,8 +54,37 @@ export interface TrainResult {
 export const ID_FILES = { train: "train.ids.jsonl", valid: "valid.ids.jsonl" } as const;
 
 interface ServedLine {
+  group: string;
   prompt: PromptInput;
   completion: string;
+}
+
+/** Repository context as the server adds it: the catalog, MOCHI_CONTEXT (or --context), the model's context size. */
+export interface TrainContext {
+  catalog: Catalog | undefined;
+  enabled: boolean;
+  contextSize: number;
+}
+
+/**
+ * The prompt the server sends for a sample now that the repository's context is known: complete_code
+ * and domain_query add snippets from the catalog (repository-context.ts) ahead of the code or in the
+ * question's Input, so the sample gets the same ones, counted with the same tokenizer.
+ */
+async function withContext(line: ServedLine, context: TrainContext, countTokens: (text: string) => Promise<number>): Promise<PromptInput> {
+  const { prompt } = line;
+  if (!context.enabled || !context.catalog) return prompt;
+  const settings = { enabled: true, contextSize: context.contextSize, countTokens };
+  if (prompt.kind === "infill") {
+    const snippets = await completionContext(context.catalog, { prefix: prompt.prefix, language: languageOf(line.group) }, settings);
+    return snippets.length === 0 ? prompt : completionPrompt({ prefix: prompt.prefix, suffix: prompt.suffix, context: snippets });
+  }
+  if (prompt.kind === "alpaca") {
+    const question = { instruction: prompt.instruction, input: prompt.input ?? "" };
+    const snippets = await questionContext(context.catalog, question, settings);
+    return snippets.length === 0 ? prompt : domainPrompt({ ...question, context: snippets });
+  }
+  return prompt;
 }
 
 function number(name: string, value: string | undefined, check: (n: number) => boolean, must: string): string | undefined {
@@ -96,7 +132,12 @@ function writeAtomically(path: string, text: string): void {
  * LlamaTokenizer.sample: the ids the engine evaluates for the prompt, the completion, the end
  * token): `{"ids":[...],"prompt_tokens":N}` a line.
  */
-export async function writeIdFiles(baseGguf: string, datasetDir: string, runDir: string): Promise<{ train: number; valid: number }> {
+export async function writeIdFiles(
+  baseGguf: string,
+  datasetDir: string,
+  runDir: string,
+  context: TrainContext,
+): Promise<{ train: number; valid: number }> {
   const { openLlamaTokenizer } = await import("@local-mcp/core/inference");
   const tokenizer = await openLlamaTokenizer(baseGguf);
   const data = join(runDir, "data");
@@ -104,10 +145,12 @@ export async function writeIdFiles(baseGguf: string, datasetDir: string, runDir:
   const counts = { train: 0, valid: 0 };
   try {
     for (const split of ["train", "valid"] as const) {
-      const lines = readServed(join(datasetDir, SERVED_FILES[split])).map((s) => {
-        const sample = tokenizer.sample(s.prompt, s.completion);
-        return `{"ids":[${sample.ids.join(",")}],"prompt_tokens":${sample.promptTokens}}\n`;
-      });
+      const countTokens = (text: string) => Promise.resolve(tokenizer.tokenize(text).length);
+      const lines: string[] = [];
+      for (const served of readServed(join(datasetDir, SERVED_FILES[split]))) {
+        const sample = tokenizer.sample(await withContext(served, context, countTokens), served.completion);
+        lines.push(`{"ids":[${sample.ids.join(",")}],"prompt_tokens":${sample.promptTokens}}\n`);
+      }
       writeAtomically(join(data, ID_FILES[split]), lines.join(""));
       counts[split] = lines.length;
     }
@@ -141,7 +184,7 @@ function clock(seconds: number): string {
 
 /**
  * The trainer's JSON progress as one stderr line: step, loss, validation loss, tokens/s, ETA — a
- * bar redrawn in place on a TTY, else a line at most every 5 s plus one per evaluation.
+ * bar redrawn in place on a TTY, else the first step, a line at most every 5 s, and one per evaluation.
  */
 export class TrainProgress {
   private lastLine = 0;
@@ -175,7 +218,8 @@ export class TrainProgress {
     const text =
       `mochi train: ${bar}step ${e.step}${total ? `/${total}` : ""} loss ${e.loss?.toFixed(3)}${this.lastVal}` +
       `${e.tokens_per_s ? `, ${Math.round(e.tokens_per_s)} tok/s` : ""}${e.eta_s !== undefined && e.eta_s !== null ? `, ETA ${clock(e.eta_s)}` : ""}`;
-    this.line(text, false);
+    // Off a TTY the first step is always shown (what a step costs), then a line at most every 5 s.
+    this.line(text, !this.tty && e.step === 1);
   }
 
   private line(text: string, always: boolean): void {
@@ -255,6 +299,15 @@ export async function runTrainCommand(repo: string | undefined, options: TrainCo
     if (!existsSync(join(datasetDir, file)))
       throw new CliUsageError(`no ${file} in ${datasetDir}; run \`mochi dataset ${root}\` first (or give --dataset <dir>)`, "NOT_FOUND");
   }
+  if (options.context !== undefined && options.context !== "on" && options.context !== "off")
+    throw new CliUsageError(`--context must be on or off, got '${options.context}'`, "INVALID_INPUT");
+  const config = loadMochiConfig(env, root);
+  const catalogPath = join(root, ".mochi", "catalog.json");
+  const context: TrainContext = {
+    enabled: options.context === undefined ? config.repositoryContext : options.context === "on",
+    contextSize: config.contextSize,
+    catalog: existsSync(catalogPath) ? readCatalogFile(catalogPath) : undefined,
+  };
   const runDir = resolve(options.out ?? join(root, ".mochi", "train"));
   const quiet = options.quiet ?? false;
   const say = (line: string) => {
@@ -267,8 +320,11 @@ export async function runTrainCommand(repo: string | undefined, options: TrainCo
   const pyEnv = await ensurePythonEnv({ requirementsFile: join(python, `requirements-${backend}.txt`), env, progress: say });
 
   say(`tokenizing ${datasetDir} with ${basename(baseGguf)}`);
-  const counts = await writeIdFiles(baseGguf, datasetDir, runDir);
-  say(`${counts.train} train and ${counts.valid} valid samples in ${join(runDir, "data")}`);
+  const counts = await writeIdFiles(baseGguf, datasetDir, runDir, context);
+  say(
+    `${counts.train} train and ${counts.valid} valid samples in ${join(runDir, "data")}` +
+      `${context.enabled && context.catalog ? ", with the repository context the server adds" : ""}`,
+  );
 
   const trainerArgs = [
     join(python, "mochi_train.py"),

@@ -167,8 +167,7 @@ export async function ensurePythonEnv(options: PythonEnvOptions): Promise<Python
   const staging = join(envsDir, `.building-${hash}-${process.pid}-${randomBytes(4).toString("hex")}`);
   const step = async (what: string, command: string, args: string[]) => {
     const result = await run(command, args, env, (line) => {
-      if (/^\s*(Collecting|Downloading|Installing|Successfully|Resolved|Prepared|Installed|Requirement already satisfied)/.test(line))
-        say(line.trim());
+      if (/^\s*(Collecting|Downloading|Installing|Successfully|Resolved|Prepared|Installed)/.test(line)) say(line.trim());
     });
     if (result.code !== 0) {
       const lines = result.output.filter((l) => l.trim() !== "").slice(-8);
