@@ -88,7 +88,8 @@ program
       "",
       "The samples are the prompts complete_code and domain_query send (prompts.ts), tokenized with the --base-gguf tokenizer.",
       "Python: a virtual environment made once for the pinned requirements (python/requirements-<backend>.txt) under",
-      "$XDG_CACHE_HOME/local-mcp/python-envs (uv when on PATH, else venv + pip, using packages the system has at those versions).",
+      "local-mcp/python-envs in the user cache directory ($XDG_CACHE_HOME, else ~/.cache; ~/Library/Caches on macOS), made with",
+      "uv when it is on PATH, else venv + pip, using the packages the system already has at those versions.",
     ].join("\n"),
   )
   .action(async (repo: string | undefined, options: Record<string, string | boolean | undefined>) => {
