@@ -25,6 +25,7 @@ const ENTRIES: Record<string, string> = {
   "./gguf": "src/inference/gguf/index.ts",
   "./embeddings": "src/embeddings/index.ts",
   "./testing": "src/testing/index.ts",
+  "./code-analysis": "src/code-analysis/index.ts",
 };
 
 /** Kept without a user: the vocabulary of definitions (fields' types) and of levels. */
@@ -287,6 +288,19 @@ const SURFACE: Record<string, string[]> = {
     "sameEmbeddingSpace",
     "toStoredVector",
     "topK",
+  ],
+  "./code-analysis": [
+    "AnalyzeSourceInput",
+    "CodeLanguage",
+    "FunctionFacts",
+    "MAX_SOURCE_CHARS",
+    "SourceAnalysis",
+    "TypeFacts",
+    "analyzeSource",
+    "languageOf",
+    "loadedGrammars",
+    "resolveLanguage",
+    "supportedLanguages",
   ],
   "./testing": [
     "BinRun",

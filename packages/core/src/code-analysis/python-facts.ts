@@ -1,0 +1,167 @@
+/**
+ * Python: exports are `__all__`'s strings when the module assigns it, else the public names the
+ * module defines at top level (def, class, assignment; also inside module-level if/try/with
+ * blocks; not the names it imports); imports are every imported module anywhere in the file.
+ */
+import type { Node } from "web-tree-sitter";
+import type { FunctionFacts, LanguageFacts, TypeFacts } from "./analysis-types.js";
+import { OrderedSet, children, descendants, field, hasToken, lineOf, namedChildren, stringValue } from "./syntax.js";
+
+/** Blocks whose statements still run at module level. */
+const MODULE_LEVEL_BLOCKS = new Set([
+  "if_statement",
+  "elif_clause",
+  "else_clause",
+  "try_statement",
+  "except_clause",
+  "finally_clause",
+  "with_statement",
+]);
+
+export function pythonFacts(root: Node): LanguageFacts {
+  const statements = moduleStatements(root);
+  const defined = new OrderedSet();
+  let all: OrderedSet | undefined;
+  const functions: FunctionFacts[] = [];
+  const types: TypeFacts[] = [];
+  const topLevel: { facts: FunctionFacts | TypeFacts }[] = [];
+
+  for (const statement of statements) {
+    const definition = statement.type === "decorated_definition" ? field(statement, "definition") : statement;
+    if (definition?.type === "function_definition") {
+      const facts = functionFacts(definition, undefined);
+      if (facts) {
+        functions.push(facts);
+        topLevel.push({ facts });
+        defined.add(facts.name);
+      }
+    } else if (definition?.type === "class_definition") {
+      const name = field(definition, "name");
+      if (!name) continue;
+      const facts: TypeFacts = { name: name.text, kind: "class", exported: false, line: lineOf(name) };
+      types.push(facts);
+      topLevel.push({ facts });
+      defined.add(name.text);
+      classMembers(definition, name.text, functions, types);
+    } else if (statement.type === "expression_statement") {
+      for (const expression of namedChildren(statement)) {
+        if (expression.type === "assignment") {
+          const left = field(expression, "left");
+          if (left?.type === "identifier" && left.text === "__all__") {
+            all = new OrderedSet();
+            addStrings(all, field(expression, "right"));
+          } else for (const name of boundNames(left)) defined.add(name);
+        } else if (expression.type === "augmented_assignment" && field(expression, "left")?.text === "__all__") {
+          all ??= new OrderedSet();
+          addStrings(all, field(expression, "right"));
+        } else if (expression.type === "call" && all) {
+          const callee = field(expression, "function");
+          if (callee?.type === "attribute" && field(callee, "object")?.text === "__all__") {
+            const method = field(callee, "attribute")?.text;
+            if (method === "extend" || method === "append") {
+              for (const argument of namedChildren(field(expression, "arguments"))) addStrings(all, argument);
+            }
+          }
+        }
+      }
+    }
+  }
+
+  const exports = all ? all.values : defined.values.filter((name) => !name.startsWith("_"));
+  const exported = new Set(exports);
+  for (const { facts } of topLevel) facts.exported = exported.has(facts.name);
+
+  const imports = new OrderedSet();
+  for (const node of descendants(root, ["import_statement", "import_from_statement", "future_import_statement"])) {
+    if (node.type === "future_import_statement") imports.add("__future__");
+    else if (node.type === "import_from_statement") imports.add(field(node, "module_name")?.text.replace(/\s+/g, ""));
+    else
+      for (const name of node.childrenForFieldName("name")) {
+        const module = name?.type === "aliased_import" ? field(name, "name") : name;
+        imports.add(module?.text.replace(/\s+/g, ""));
+      }
+  }
+  return { exports, imports: imports.values, functions, types, dependencies: imports.values };
+}
+
+/** The statements that run at module level, in order (module-level if/try/with blocks opened). */
+function moduleStatements(root: Node): Node[] {
+  const out: Node[] = [];
+  const stack: Node[] = [...namedChildren(root)].reverse();
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (MODULE_LEVEL_BLOCKS.has(node.type) || node.type === "block") {
+      const inner = namedChildren(node).filter((child) => MODULE_LEVEL_BLOCKS.has(child.type) || child.type === "block");
+      stack.push(...inner.reverse());
+    } else out.push(node);
+  }
+  return out;
+}
+
+/** Methods and nested classes of a class, at any depth of nested classes (iteratively). */
+function classMembers(definition: Node, container: string, functions: FunctionFacts[], types: TypeFacts[]): void {
+  const stack: { node: Node; container: string }[] = [{ node: definition, container }];
+  while (stack.length > 0) {
+    const { node, container: owner } = stack.shift()!;
+    for (const member of namedChildren(field(node, "body"))) {
+      const inner = member.type === "decorated_definition" ? field(member, "definition") : member;
+      if (inner?.type === "function_definition") {
+        const facts = functionFacts(inner, owner);
+        if (facts) functions.push(facts);
+      } else if (inner?.type === "class_definition") {
+        const name = field(inner, "name");
+        if (!name) continue;
+        types.push({ name: name.text, kind: "class", container: owner, exported: false, line: lineOf(name) });
+        stack.push({ node: inner, container: `${owner}.${name.text}` });
+      }
+    }
+  }
+}
+
+function functionFacts(definition: Node, container: string | undefined): FunctionFacts | undefined {
+  const name = field(definition, "name");
+  if (!name) return undefined;
+  return {
+    name: name.text,
+    ...(container === undefined ? {} : { container }),
+    params: namedChildren(field(definition, "parameters")).flatMap(parameterName),
+    async: hasToken(definition, "async"),
+    exported: false,
+    line: lineOf(name),
+  };
+}
+
+function parameterName(parameter: Node): string[] {
+  switch (parameter.type) {
+    case "identifier":
+    case "list_splat_pattern":
+    case "dictionary_splat_pattern":
+      return [parameter.text];
+    case "default_parameter":
+    case "typed_default_parameter":
+      return [field(parameter, "name")?.text ?? parameter.text];
+    case "typed_parameter": {
+      const inner = namedChildren(parameter)[0];
+      return inner ? [inner.text] : [];
+    }
+    default:
+      return [];
+  }
+}
+
+/** Names an assignment target binds: `a`, `a, (b, c)`, `[a, *b]`; not attributes or subscripts. */
+function boundNames(target: Node | null): string[] {
+  if (!target) return [];
+  if (target.type === "identifier") return [target.text];
+  if (["pattern_list", "tuple_pattern", "list_pattern", "list_splat_pattern", "parenthesized_expression"].includes(target.type))
+    return namedChildren(target).flatMap(boundNames);
+  return [];
+}
+
+function addStrings(to: OrderedSet, node: Node | null): void {
+  if (!node) return;
+  if (node.type === "string") to.add(stringValue(node));
+  else if (node.type === "list" || node.type === "tuple" || node.type === "parenthesized_expression")
+    for (const item of namedChildren(node)) addStrings(to, item);
+  else if (node.type === "binary_operator") for (const side of children(node)) if (side.isNamed) addStrings(to, side);
+}
