@@ -5,7 +5,7 @@
  */
 import type { Node } from "web-tree-sitter";
 import type { FunctionFacts, LanguageFacts, TypeFacts } from "./analysis-types.js";
-import { OrderedSet, children, descendants, field, hasToken, lineOf, namedChildren, stringValue } from "./syntax.js";
+import { OrderedSet, descendants, field, hasToken, lineOf, namedChildren, stringValue } from "./syntax.js";
 
 /** Blocks whose statements still run at module level. */
 const MODULE_LEVEL_BLOCKS = new Set([
@@ -22,6 +22,8 @@ export function pythonFacts(root: Node): LanguageFacts {
   const statements = moduleStatements(root);
   const defined = new OrderedSet();
   let all: OrderedSet | undefined;
+  /** `__all__` built by code (not string literals): the public names stand in for it. */
+  let dynamicAll = false;
   const functions: FunctionFacts[] = [];
   const types: TypeFacts[] = [];
   const topLevel: { facts: FunctionFacts | TypeFacts }[] = [];
@@ -49,17 +51,17 @@ export function pythonFacts(root: Node): LanguageFacts {
           const left = field(expression, "left");
           if (left?.type === "identifier" && left.text === "__all__") {
             all = new OrderedSet();
-            addStrings(all, field(expression, "right"));
+            if (!addStrings(all, field(expression, "right"))) dynamicAll = true;
           } else for (const name of boundNames(left)) defined.add(name);
         } else if (expression.type === "augmented_assignment" && field(expression, "left")?.text === "__all__") {
           all ??= new OrderedSet();
-          addStrings(all, field(expression, "right"));
+          if (!addStrings(all, field(expression, "right"))) dynamicAll = true;
         } else if (expression.type === "call" && all) {
           const callee = field(expression, "function");
           if (callee?.type === "attribute" && field(callee, "object")?.text === "__all__") {
             const method = field(callee, "attribute")?.text;
             if (method === "extend" || method === "append") {
-              for (const argument of namedChildren(field(expression, "arguments"))) addStrings(all, argument);
+              for (const argument of namedChildren(field(expression, "arguments"))) if (!addStrings(all, argument)) dynamicAll = true;
             }
           }
         }
@@ -67,7 +69,7 @@ export function pythonFacts(root: Node): LanguageFacts {
     }
   }
 
-  const exports = all ? all.values : defined.values.filter((name) => !name.startsWith("_"));
+  const exports = all && !dynamicAll ? all.values : defined.values.filter((name) => !name.startsWith("_"));
   const exported = new Set(exports);
   for (const { facts } of topLevel) facts.exported = exported.has(facts.name);
 
@@ -158,10 +160,15 @@ function boundNames(target: Node | null): string[] {
   return [];
 }
 
-function addStrings(to: OrderedSet, node: Node | null): void {
-  if (!node) return;
-  if (node.type === "string") to.add(stringValue(node));
-  else if (node.type === "list" || node.type === "tuple" || node.type === "parenthesized_expression")
-    for (const item of namedChildren(node)) addStrings(to, item);
-  else if (node.type === "binary_operator") for (const side of children(node)) if (side.isNamed) addStrings(to, side);
+/** Adds the strings of a literal (a string, a list or tuple of them, `+` of those); false when it is not one. */
+function addStrings(to: OrderedSet, node: Node | null): boolean {
+  if (!node) return false;
+  if (node.type === "string") {
+    to.add(stringValue(node));
+    return true;
+  }
+  if (node.type === "list" || node.type === "tuple" || node.type === "parenthesized_expression")
+    return namedChildren(node).every((item) => item.type === "comment" || addStrings(to, item));
+  if (node.type === "binary_operator") return [field(node, "left"), field(node, "right")].every((side) => addStrings(to, side));
+  return false;
 }

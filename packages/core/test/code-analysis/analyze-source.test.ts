@@ -82,6 +82,23 @@ describe("languages", () => {
   });
 });
 
+describe("the definitions' edge cases", () => {
+  it("Python: an __all__ built by code gives way to the public top-level names", async () => {
+    const text = "import os\n__all__ = [name for name in dir() if name.isupper()]\nLIMIT = 3\n_private = 1\ndef run(): pass\n";
+    expect((await analyzeSource({ path: "m.py", text })).exports).toEqual(["LIMIT", "run"]);
+    const literal = "__all__ = ('run',) + ('LIMIT',)\nLIMIT = 3\ndef run(): pass\n";
+    expect((await analyzeSource({ path: "m.py", text: literal })).exports).toEqual(["run", "LIMIT"]);
+  });
+
+  it("TypeScript: `export =` is the default export, and its local is exported", async () => {
+    const text = 'import fs = require("node:fs");\nfunction main(path: string) { return fs.readFileSync(path); }\nexport = main;\n';
+    const result = await analyzeSource({ path: "legacy.cts", text });
+    expect(result.exports).toEqual(["default"]);
+    expect(result.imports).toEqual(["node:fs"]);
+    expect(result.functions).toEqual([{ name: "main", params: ["path"], async: false, exported: true, line: 2 }]);
+  });
+});
+
 describe("hostile input", () => {
   it("reads a 2 MB Python file whole, in a bounded time", async () => {
     const unit = (i: number) =>
