@@ -63,7 +63,17 @@ export async function analyzeSource(input: AnalyzeSourceInput): Promise<SourceAn
     throw new ToolError("TIMEOUT", `Parsing the ${language} source did not finish within ${input.timeoutMs ?? DEFAULT_TIMEOUT_MS} ms`);
   }
   try {
-    const facts: LanguageFacts = languageFacts(language, tree.rootNode);
+    let facts: LanguageFacts;
+    try {
+      facts = languageFacts(language, tree.rootNode);
+    } catch (error) {
+      // The readers stop at MAX_NESTING; this is the backstop should a shape slip past them.
+      if (error instanceof RangeError)
+        throw new ToolError("RESOURCE_EXHAUSTED", `The ${language} source is nested too deeply to analyze`, {
+          suggestion: "Analyze a file without such deep nesting.",
+        });
+      throw error;
+    }
     // Source order (readers of nested types visit them breadth-first; the sort is stable).
     facts.functions.sort((a, b) => a.line - b.line);
     facts.types.sort((a, b) => a.line - b.line);

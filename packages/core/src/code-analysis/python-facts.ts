@@ -5,7 +5,7 @@
  */
 import type { Node } from "web-tree-sitter";
 import type { FunctionFacts, LanguageFacts, TypeFacts } from "./analysis-types.js";
-import { OrderedSet, descendants, field, hasToken, lineOf, namedChildren, stringValue } from "./syntax.js";
+import { MAX_NESTING, OrderedSet, descendants, field, hasToken, lineOf, namedChildren, stringValue } from "./syntax.js";
 
 /** Blocks whose statements still run at module level. */
 const MODULE_LEVEL_BLOCKS = new Set([
@@ -152,23 +152,23 @@ function parameterName(parameter: Node): string[] {
 }
 
 /** Names an assignment target binds: `a`, `a, (b, c)`, `[a, *b]`; not attributes or subscripts. */
-function boundNames(target: Node | null): string[] {
-  if (!target) return [];
+function boundNames(target: Node | null, depth = 0): string[] {
+  if (!target || depth > MAX_NESTING) return [];
   if (target.type === "identifier") return [target.text];
   if (["pattern_list", "tuple_pattern", "list_pattern", "list_splat_pattern", "parenthesized_expression"].includes(target.type))
-    return namedChildren(target).flatMap(boundNames);
+    return namedChildren(target).flatMap((child) => boundNames(child, depth + 1));
   return [];
 }
 
 /** Adds the strings of a literal (a string, a list or tuple of them, `+` of those); false when it is not one. */
-function addStrings(to: OrderedSet, node: Node | null): boolean {
-  if (!node) return false;
+function addStrings(to: OrderedSet, node: Node | null, depth = 0): boolean {
+  if (!node || depth > MAX_NESTING) return false;
   if (node.type === "string") {
     to.add(stringValue(node));
     return true;
   }
   if (node.type === "list" || node.type === "tuple" || node.type === "parenthesized_expression")
-    return namedChildren(node).every((item) => item.type === "comment" || addStrings(to, item));
-  if (node.type === "binary_operator") return [field(node, "left"), field(node, "right")].every((side) => addStrings(to, side));
+    return namedChildren(node).every((item) => item.type === "comment" || addStrings(to, item, depth + 1));
+  if (node.type === "binary_operator") return [field(node, "left"), field(node, "right")].every((side) => addStrings(to, side, depth + 1));
   return false;
 }

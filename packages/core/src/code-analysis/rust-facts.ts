@@ -6,7 +6,7 @@
  */
 import type { Node } from "web-tree-sitter";
 import type { FunctionFacts, LanguageFacts, TypeFacts } from "./analysis-types.js";
-import { OrderedSet, descendants, field, hasToken, lineOf, namedChildren } from "./syntax.js";
+import { MAX_NESTING, OrderedSet, descendants, field, hasToken, lineOf, namedChildren } from "./syntax.js";
 
 const TYPE_KINDS: Readonly<Record<string, string>> = {
   struct_item: "struct",
@@ -56,8 +56,8 @@ export function rustFacts(root: Node): LanguageFacts {
 }
 
 /** The full paths a use tree names, each with the name it binds (none for a glob). */
-function usePaths(tree: Node | null, prefix: string): { path: string; name?: string }[] {
-  if (!tree) return [];
+function usePaths(tree: Node | null, prefix: string, depth = 0): { path: string; name?: string }[] {
+  if (!tree || depth > MAX_NESTING) return [];
   const join = (tail: string) => (prefix ? `${prefix}::${tail}` : tail);
   const compact = (node: Node) => node.text.replace(/\s+/g, "");
   switch (tree.type) {
@@ -69,11 +69,11 @@ function usePaths(tree: Node | null, prefix: string): { path: string; name?: str
       return [{ path: join(compact(tree)) }];
     case "scoped_use_list": {
       const path = field(tree, "path");
-      return usePaths(field(tree, "list"), path ? join(compact(path)) : prefix);
+      return usePaths(field(tree, "list"), path ? join(compact(path)) : prefix, depth + 1);
     }
     case "use_list":
       return namedChildren(tree).flatMap((item) =>
-        item.type === "self" ? [{ path: prefix, name: lastSegment(prefix) }] : usePaths(item, prefix),
+        item.type === "self" ? [{ path: prefix, name: lastSegment(prefix) }] : usePaths(item, prefix, depth),
       );
     default: {
       const path = join(compact(tree));

@@ -7,7 +7,7 @@
  */
 import type { Node } from "web-tree-sitter";
 import type { FunctionFacts, LanguageFacts, TypeFacts } from "./analysis-types.js";
-import { OrderedSet, descendants, field, hasToken, lineOf, namedChildren, stringValue } from "./syntax.js";
+import { MAX_NESTING, OrderedSet, descendants, field, hasToken, lineOf, namedChildren, stringValue } from "./syntax.js";
 
 const TYPE_KINDS: Readonly<Record<string, string>> = {
   class_declaration: "class",
@@ -166,21 +166,21 @@ function parameterName(parameter: Node): string[] {
 }
 
 /** Names a declaration target binds: `a`, `{ a, b: c }` → a, c, `[a, ...b]` → a, b. */
-function bindingNames(target: Node | null): string[] {
-  if (!target) return [];
+function bindingNames(target: Node | null, depth = 0): string[] {
+  if (!target || depth > MAX_NESTING) return [];
   switch (target.type) {
     case "identifier":
     case "shorthand_property_identifier_pattern":
       return [target.text];
     case "pair_pattern":
-      return bindingNames(field(target, "value"));
+      return bindingNames(field(target, "value"), depth + 1);
     case "assignment_pattern":
     case "object_assignment_pattern":
-      return bindingNames(field(target, "left"));
+      return bindingNames(field(target, "left"), depth + 1);
     case "rest_pattern":
     case "object_pattern":
     case "array_pattern":
-      return namedChildren(target).flatMap(bindingNames);
+      return namedChildren(target).flatMap((child) => bindingNames(child, depth + 1));
     default:
       return [];
   }

@@ -1,6 +1,9 @@
 /** Small readers over tree-sitter nodes shared by the language readers. */
 import type { Node } from "web-tree-sitter";
 
+/** How deep the readers follow nested patterns and lists (`[[[…]]]`, `use a::{b::{…}}`); deeper ones are left out. */
+export const MAX_NESTING = 200;
+
 /** 1-based line of a node. */
 export function lineOf(node: Node): number {
   return node.startPosition.row + 1;

@@ -142,6 +142,24 @@ describe("hostile input", () => {
     expect(result.syntaxErrors).toEqual([]);
   });
 
+  it("follows nested patterns and use lists 200 levels deep and leaves deeper ones out, without overflowing the stack", async () => {
+    const path = (depth: number) => Array.from({ length: depth }, (_, i) => `m${i}`).join("::");
+    const useList = (depth: number) => `pub use ${Array.from({ length: depth }, (_, i) => `m${i}::{`).join("")}Z${"}".repeat(depth)};\n`;
+    const shallow = await analyzeSource({ path: "lib.rs", text: useList(150) });
+    expect(shallow.imports).toEqual([`${path(150)}::Z`]);
+    expect(shallow.exports).toEqual(["Z"]);
+    const deep = 20_000;
+    const rust = await analyzeSource({ path: "lib.rs", text: `${useList(deep)}pub fn after() {}\n` });
+    expect([rust.exports, rust.imports, rust.syntaxErrors]).toEqual([["after"], [], []]);
+    const js = await analyzeSource({
+      path: "deep.js",
+      text: `export const ${"[".repeat(deep)}z${"]".repeat(deep)} = x;\nexport function after() {}\n`,
+    });
+    expect(js.exports).toEqual(["after"]);
+    const python = `${"(".repeat(deep)}z${",)".repeat(deep)} = 1\n__all__ = ${"[".repeat(deep)}"z"${"]".repeat(deep)}\ndef run(): pass\n`;
+    expect((await analyzeSource({ path: "deep.py", text: python })).exports).toEqual(["run"]);
+  });
+
   it("answers from the rest of a file with invalid syntax and names the broken lines", async () => {
     const text = [
       "import os", // 1
