@@ -97,6 +97,16 @@ describe("the definitions' edge cases", () => {
     expect(result.imports).toEqual(["node:fs"]);
     expect(result.functions).toEqual([{ name: "main", params: ["path"], async: false, exported: true, line: 2 }]);
   });
+
+  it("reads names and lines right past non-ASCII text and CRLF line ends", async () => {
+    const text = ['# Größe 🚀 "漢字"', "名前 = 1", "def grüßen(wer='🌍'):", "    pass", "class Ünit: pass", ""].join("\r\n");
+    const result = await analyzeSource({ path: "unicode.py", text });
+    expect(result.exports).toEqual(["名前", "grüßen", "Ünit"]);
+    expect(result.functions).toEqual([{ name: "grüßen", params: ["wer"], async: false, exported: true, line: 3 }]);
+    expect(result.types).toEqual([{ name: "Ünit", kind: "class", exported: true, line: 5 }]);
+    const go = await analyzeSource({ path: "u.go", text: "package u\r\n// ü\r\nfunc Ärger() {}\r\nfunc ärger() {}\r\n" });
+    expect(go.exports).toEqual(["Ärger"]);
+  });
 });
 
 describe("hostile input", () => {
