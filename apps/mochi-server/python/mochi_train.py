@@ -51,12 +51,8 @@ def read_samples(path: Path, max_length: int) -> list[tuple[list[int], int]]:
                     f"{path}:{number}: prompt_tokens must be in 1..{len(ids) - 1}, got {prompt}"
                 )
             if len(ids) > max_length:
-                # Keep the first token (BOS) and the completion: drop the oldest prompt tokens after it.
-                cut = len(ids) - max_length
-                if cut >= prompt - 1:
-                    continue
-                ids = ids[:1] + ids[1 + cut :]
-                prompt -= cut
+                # `mochi train` shortens prompts as the server does; what is still too long is left out, never cut.
+                continue
             samples.append((ids, prompt))
     return samples
 
@@ -107,7 +103,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--max-steps", type=int, default=None)
     parser.add_argument("--lr", type=float, default=2e-4)
     parser.add_argument("--batch-size", type=int, default=4)
-    parser.add_argument("--max-length", type=int, default=1024)
+    parser.add_argument("--max-length", type=int, default=2048)
     parser.add_argument("--eval-every", type=int, default=50)
     parser.add_argument("--seed", type=int, default=42)
     parser.add_argument("--threads", type=int, default=None)

@@ -77,7 +77,10 @@ program
   .option("--seed <n>", "seed (default 42)")
   .option("--batch-size <n>", "samples a step (default 4)")
   .option("--eval-every <n>", "steps between validations, each keeping the best adapter (default 50)")
-  .option("--max-length <n>", "longest sample in tokens; longer ones lose their oldest prompt tokens (default 1024)")
+  .option(
+    "--max-length <n>",
+    "longest sample in tokens: a longer completion prompt keeps less code around the cursor, as complete_code does; a longer question is left out (default 2048)",
+  )
   .option("--targets <modules>", "modules LoRA adapts (default q_proj,k_proj,v_proj,o_proj,gate_proj,up_proj,down_proj)")
   .option("--context <on|off>", "repository context in the prompts, as complete_code and domain_query add it (default MOCHI_CONTEXT, on)")
   .option("--resume", "go on from the last checkpoint in the run directory")

@@ -2,14 +2,14 @@ import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { PromptInput } from "@local-mcp/core/inference";
+import type { PromptInput, TokenSample } from "@local-mcp/core/inference";
 import { loadMochiConfig } from "../config.js";
 import type { Catalog } from "../domain/catalog/catalog-schema.js";
 import { readCatalogFile } from "../domain/catalog/catalog-file.js";
 import { completionContext, questionContext } from "../domain/context/repository-context.js";
 import { SERVED_FILES } from "../domain/dataset/dataset-files.js";
 import { languageOf } from "../domain/files/languages.js";
-import { completionPrompt, domainPrompt } from "../domain/model/prompts.js";
+import { completionPrompt, domainPrompt, PREFIX_CHARS, SUFFIX_CHARS, type ContextSnippet } from "../domain/model/prompts.js";
 import { runAdapterConvert } from "./adapter-command.js";
 import { CliUsageError } from "./cli-usage-error.js";
 import { repositoryRoot } from "./repository-root.js";
@@ -67,24 +67,23 @@ export interface TrainContext {
 }
 
 /**
- * The prompt the server sends for a sample now that the repository's context is known: complete_code
- * and domain_query add snippets from the catalog (repository-context.ts) ahead of the code or in the
- * question's Input, so the sample gets the same ones, counted with the same tokenizer.
+ * The repository context the server adds to a sample's prompt: complete_code and domain_query put
+ * snippets from the catalog (repository-context.ts) ahead of the code or in the question's Input,
+ * counted with the model's tokenizer; none when off or without a catalog.
  */
-async function withContext(line: ServedLine, context: TrainContext, countTokens: (text: string) => Promise<number>): Promise<PromptInput> {
+async function contextOf(
+  line: ServedLine,
+  context: TrainContext,
+  countTokens: (text: string) => Promise<number>,
+): Promise<ContextSnippet[]> {
   const { prompt } = line;
-  if (!context.enabled || !context.catalog) return prompt;
+  if (!context.enabled || !context.catalog) return [];
   const settings = { enabled: true, contextSize: context.contextSize, countTokens };
-  if (prompt.kind === "infill") {
-    const snippets = await completionContext(context.catalog, { prefix: prompt.prefix, language: languageOf(line.group) }, settings);
-    return snippets.length === 0 ? prompt : completionPrompt({ prefix: prompt.prefix, suffix: prompt.suffix, context: snippets });
-  }
-  if (prompt.kind === "alpaca") {
-    const question = { instruction: prompt.instruction, input: prompt.input ?? "" };
-    const snippets = await questionContext(context.catalog, question, settings);
-    return snippets.length === 0 ? prompt : domainPrompt({ ...question, context: snippets });
-  }
-  return prompt;
+  if (prompt.kind === "infill")
+    return completionContext(context.catalog, { prefix: prompt.prefix, language: languageOf(line.group) }, settings);
+  if (prompt.kind === "alpaca")
+    return questionContext(context.catalog, { instruction: prompt.instruction, input: prompt.input ?? "" }, settings);
+  return [];
 }
 
 function number(name: string, value: string | undefined, check: (n: number) => boolean, must: string): string | undefined {
@@ -120,6 +119,42 @@ function readServed(path: string): ServedLine[] {
     .map((line) => JSON.parse(line) as ServedLine);
 }
 
+/** Tokens a sample may have at most unless --max-length says otherwise. */
+export const DEFAULT_MAX_LENGTH = 2048;
+
+/**
+ * The sample's ids with its repository context, within `maxLength` tokens: a completion prompt
+ * too long keeps half as much code around the cursor, again and again, with the same context, as
+ * complete_code does when a prompt does not fit the model's context (for a file longer than the
+ * window the halving starts from the served window, not the whole file); a question too long is
+ * left out (undefined), never cut.
+ */
+function fitted(
+  line: ServedLine,
+  snippets: readonly ContextSnippet[],
+  sample: (prompt: PromptInput) => TokenSample,
+  maxLength: number,
+): TokenSample | undefined {
+  const { prompt } = line;
+  if (prompt.kind === "infill") {
+    const language = languageOf(line.group);
+    let window = { prefixChars: PREFIX_CHARS, suffixChars: SUFFIX_CHARS };
+    for (;;) {
+      const result = sample(completionPrompt({ prefix: prompt.prefix, suffix: prompt.suffix, context: snippets, language, ...window }));
+      if (result.ids.length <= maxLength) return result;
+      // completeAt's retry (complete-at.ts): half the window while it is over 200 characters.
+      if (window.prefixChars <= 200) return undefined;
+      window = { prefixChars: Math.floor(window.prefixChars / 2), suffixChars: Math.floor(window.suffixChars / 2) };
+    }
+  }
+  const result = sample(
+    prompt.kind === "alpaca" && snippets.length > 0
+      ? domainPrompt({ instruction: prompt.instruction, input: prompt.input ?? "", context: snippets })
+      : prompt,
+  );
+  return result.ids.length <= maxLength ? result : undefined;
+}
+
 /** Writes a file whole or not at all (a temporary name, then a rename). */
 function writeAtomically(path: string, text: string): void {
   const temporary = `${path}.${process.pid}.tmp`;
@@ -137,19 +172,26 @@ export async function writeIdFiles(
   datasetDir: string,
   runDir: string,
   context: TrainContext,
-): Promise<{ train: number; valid: number }> {
+  maxLength = DEFAULT_MAX_LENGTH,
+): Promise<{ train: number; valid: number; left: number }> {
   const { openLlamaTokenizer } = await import("@local-mcp/core/inference");
   const tokenizer = await openLlamaTokenizer(baseGguf);
   const data = join(runDir, "data");
   mkdirSync(data, { recursive: true });
-  const counts = { train: 0, valid: 0 };
+  const counts = { train: 0, valid: 0, left: 0 };
   try {
     for (const split of ["train", "valid"] as const) {
       const countTokens = (text: string) => Promise.resolve(tokenizer.tokenize(text).length);
       const lines: string[] = [];
-      for (const served of readServed(join(datasetDir, SERVED_FILES[split]))) {
-        const sample = tokenizer.sample(await withContext(served, context, countTokens), served.completion);
-        lines.push(`{"ids":[${sample.ids.join(",")}],"prompt_tokens":${sample.promptTokens}}\n`);
+      for (const [index, served] of readServed(join(datasetDir, SERVED_FILES[split])).entries()) {
+        const snippets = await contextOf(served, context, countTokens);
+        const sample = fitted(served, snippets, (prompt) => tokenizer.sample(prompt, served.completion), maxLength);
+        if (!sample) {
+          counts.left += 1;
+          continue;
+        }
+        // `sample`: the line of the served file it comes from (the trainer reads ids and prompt_tokens only).
+        lines.push(`{"ids":[${sample.ids.join(",")}],"prompt_tokens":${sample.promptTokens},"sample":${index}}\n`);
       }
       writeAtomically(join(data, ID_FILES[split]), lines.join(""));
       counts[split] = lines.length;
@@ -320,10 +362,12 @@ export async function runTrainCommand(repo: string | undefined, options: TrainCo
   const pyEnv = await ensurePythonEnv({ requirementsFile: join(python, `requirements-${backend}.txt`), env, progress: say });
 
   say(`tokenizing ${datasetDir} with ${basename(baseGguf)}`);
-  const counts = await writeIdFiles(baseGguf, datasetDir, runDir, context);
+  const maxLength = options.maxLength === undefined ? DEFAULT_MAX_LENGTH : Number(options.maxLength);
+  const counts = await writeIdFiles(baseGguf, datasetDir, runDir, context, maxLength);
   say(
     `${counts.train} train and ${counts.valid} valid samples in ${join(runDir, "data")}` +
-      `${context.enabled && context.catalog ? ", with the repository context the server adds" : ""}`,
+      `${context.enabled && context.catalog ? ", with the repository context the server adds" : ""}` +
+      `${counts.left > 0 ? `; ${counts.left} samples longer than ${maxLength} tokens left out` : ""}`,
   );
 
   const trainerArgs = [
