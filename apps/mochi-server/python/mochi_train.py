@@ -11,7 +11,8 @@ Backends:
 
 Output directory:
 - best/: the adapter with the lowest validation loss so far (+ training_metadata.json);
-- checkpoint/: the last evaluated state (adapter, optimizer, step, best), for --resume;
+- checkpoint/: the last evaluated state for --resume (peft: adapter, optimizer, step, best, random
+  states; mlx: adapter, step, best — the optimizer starts afresh);
 both written to a temporary directory first and renamed into place, so neither is ever half made.
 
 Progress: one JSON object a line on stdout ("start", "step", "eval", "done"); errors end the

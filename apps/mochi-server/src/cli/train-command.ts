@@ -305,7 +305,8 @@ export async function runTrainCommand(repo: string | undefined, options: TrainCo
   const baseGguf = resolve(options.baseGguf);
   if (!existsSync(baseGguf) || !statSync(baseGguf).isFile())
     throw new CliUsageError(`${baseGguf} does not exist; give the base model GGUF`, "NOT_FOUND");
-  const base = resolve(options.base);
+  // An mlx base may be a Hugging Face repository id (mlx-community/…), which mlx_lm downloads.
+  const base = backend === "peft" || existsSync(options.base) ? resolve(options.base) : options.base;
   if (backend === "peft" && !existsSync(join(base, "config.json")))
     throw new CliUsageError(`${base} is not a Hugging Face model directory (no config.json)`, "NOT_FOUND");
   const args: string[] = [];
