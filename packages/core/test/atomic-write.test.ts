@@ -24,6 +24,16 @@ describe("writeFileAtomic", () => {
     expect(await readdir(dir)).toEqual(["a.yaml"]);
   });
 
+  it("durable: false (a cache's entries) still replaces the file whole and leaves no temp file", async () => {
+    const file = join(dir, "entry.cache");
+    await writeFileAtomic(file, "one\n", { durable: false });
+    await writeFileAtomic(file, new TextEncoder().encode("two\n"), { durable: false });
+    expect(await readFile(file, "utf8")).toBe("two\n");
+    writeFileAtomicSync(file, "three\n", { durable: false });
+    expect(await readFile(file, "utf8")).toBe("three\n");
+    expect(await readdir(dir)).toEqual(["entry.cache"]);
+  });
+
   it("removes temporary files of dead writers in its folder after a write, and only those", async () => {
     // A finished child's pid stands for a writer killed with -9 before its rename.
     const dead = spawnSync(process.execPath, ["-e", ""]).pid;

@@ -117,5 +117,11 @@ export {
   reviewLinks,
 } from "./change-impact/index.js";
 export type { ChangeImpact, ChangeLink, DocumentHash, ReviewOutcome, ReviewRequest, SuspectLink } from "./change-impact/index.js";
-export { readValidationCache, validationCacheFile, writeValidationCache } from "./validate/validation-cache.js";
-export type { CachedValidation, ValidationCacheKey } from "./validate/validation-cache.js";
+export {
+  readValidationReport,
+  readValidationTable,
+  validationCacheFile,
+  writeValidationReport,
+  writeValidationTable,
+} from "./validate/validation-cache.js";
+export type { CachedTable, ValidationCacheKey } from "./validate/validation-cache.js";

@@ -119,7 +119,8 @@ export async function writeSignedEntry(
     if ((await mkdir(dir, { recursive: true })) !== undefined) {
       await writeFile(join(dir, ".gitignore"), "# CatDoc's caches (safe to delete)\n*\n");
     }
-    await writeFileAtomic(file, Buffer.concat([Buffer.from(`${JSON.stringify(signed)}\n`, "utf8"), payload]));
+    // Not flushed to disk: an entry lost or torn by a crash fails its check on reading, a miss.
+    await writeFileAtomic(file, Buffer.concat([Buffer.from(`${JSON.stringify(signed)}\n`, "utf8"), payload]), { durable: false });
     return true;
   } catch {
     return false;

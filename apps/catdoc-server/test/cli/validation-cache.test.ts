@@ -21,7 +21,7 @@ const SIZE = { objects: 200, morphisms: 1000, functors: 4, seed: 5 };
 interface Dist {
   projectPaths(root: string): unknown;
   validationCacheFile(paths: unknown, part: "table" | "report"): string;
-  writeValidationCache(paths: unknown, key: unknown, report: unknown, table: string): Promise<boolean>;
+  writeValidationTable(paths: unknown, key: unknown, report: unknown, table: Uint8Array): Promise<boolean>;
 }
 /** The built app's domain (the same code, chunks and cache secret the CLI uses). */
 const dist = async () => (await import(new URL("../../dist/domain/index.js", import.meta.url).href)) as Dist;
@@ -40,7 +40,7 @@ describe("catdoc validate with the validation cache", () => {
     const first = await run(root);
     expect(first.stdout).toMatch(/^SEVERITY\s+CODE\s+IDS\s+MESSAGE$/m);
     const firstJson = await run(root, "--format", "json");
-    const { projectPaths, validationCacheFile, writeValidationCache } = await dist();
+    const { projectPaths, validationCacheFile, writeValidationTable } = await dist();
     const paths = projectPaths(root);
     const tableFile = validationCacheFile(paths, "table");
     const { key } = await entryHeader(tableFile);
@@ -53,7 +53,7 @@ describe("catdoc validate with the validation cache", () => {
     // What the cache holds is what is printed: a signed entry of a marker table for this key.
     const report = JSON.parse(firstJson.stdout) as Record<string, unknown>;
     delete report["changeImpact"];
-    expect(await writeValidationCache(paths, key, report, "MARKER TABLE\n")).toBe(true);
+    expect(await writeValidationTable(paths, key, report, Buffer.from("MARKER TABLE\n"))).toBe(true);
     const marked = await run(root);
     expect(marked.stdout.startsWith("MARKER TABLE\n\n")).toBe(true);
     expect(marked.stdout.endsWith(first.stdout.slice(first.stdout.lastIndexOf("\n", first.stdout.length - 2) + 1))).toBe(true);
@@ -70,7 +70,7 @@ describe("catdoc validate with the validation cache", () => {
     expect(await run(root, "--category", "cat-1")).toEqual(category);
 
     // A changed category.yaml is validated afresh, even with a marker entry for the old content.
-    expect(await writeValidationCache(paths, key, report, "MARKER TABLE\n")).toBe(true);
+    expect(await writeValidationTable(paths, key, report, Buffer.from("MARKER TABLE\n"))).toBe(true);
     await appendFile(join(root, ".catdoc", "category.yaml"), "# edited\n");
     const edited = await run(root);
     expect(edited.stdout).not.toContain("MARKER");

@@ -43,6 +43,12 @@ export interface WriteFileAtomicOptions {
    * after the rename changes nothing: the write is complete.
    */
   signal?: AbortSignal;
+  /**
+   * Default true: the file and its folder are flushed to disk (fsync) before and after the
+   * rename, so the new content survives a power loss. False for a cache whose entries are checked
+   * when read (a torn or lost entry is only a miss): the write is still atomic for every reader.
+   */
+  durable?: boolean;
 }
 
 /** Runs the caller's last checks; true when there were any (the rename then runs synchronously). */
@@ -77,7 +83,7 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array, o
   try {
     if (options.mode !== undefined) await handle.chmod(mode);
     await handle.writeFile(data);
-    await handle.sync();
+    if (options.durable !== false) await handle.sync();
   } catch (error) {
     await handle.close();
     await rm(temp, { force: true });
@@ -93,7 +99,7 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array, o
     await rm(temp, { force: true });
     throw error;
   }
-  await syncDirectory(dir);
+  if (options.durable !== false) await syncDirectory(dir);
   await removeOrphanedTemps(dir);
 }
 
@@ -114,7 +120,7 @@ export function writeFileAtomicSync(path: string, data: string | Uint8Array, opt
   try {
     if (options.mode !== undefined) fchmodSync(fd, mode);
     writeFileSync(fd, data);
-    fsyncSync(fd);
+    if (options.durable !== false) fsyncSync(fd);
   } catch (error) {
     closeSync(fd);
     rmSync(temp, { force: true });
@@ -128,7 +134,7 @@ export function writeFileAtomicSync(path: string, data: string | Uint8Array, opt
     rmSync(temp, { force: true });
     throw error;
   }
-  syncDirectorySync(dir);
+  if (options.durable !== false) syncDirectorySync(dir);
   removeOrphanedTempsSync(dir);
 }
 

@@ -2,7 +2,7 @@
 import { Option } from "commander";
 import type { ImpactScope } from "../../domain/change-impact/index.js";
 import type { CatDocProject, ProjectIndex, ValidationReport } from "../../domain/index.js";
-import type { CachedValidation, ValidationCacheKey } from "../../domain/validate/validation-cache.js";
+import type { ValidationCacheKey } from "../../domain/validate/validation-cache.js";
 import { EXIT_FAILURE, EXIT_OK } from "../cli-errors.js";
 import { formatOption } from "../option-parsers.js";
 import type { CommandRegistry } from "../program.js";
@@ -54,61 +54,58 @@ export function registerValidateCommand({ program, action }: CommandRegistry): v
       const { impactCounts, projectImpact, suspectLinkIssues, withSuspectLinks } = await import("../../domain/change-impact/index.js");
       const render = await import("../render/validation-table.js");
       const scope = scopeOf(options);
-      // The laws' report comes from the validation cache when it holds this exact category.yaml,
-      // scope and code (src/domain/validate/validation-cache.ts); suspect links are always fresh.
-      const cache = await cachedLaws(project, options, render.RENDER_MODULE_URL);
+      // The laws' report and table come from the validation cache when it holds this exact
+      // category.yaml, scope and code (src/domain/validate/validation-cache.ts); suspect links are
+      // always computed afresh.
+      const cache = await validationCache(project, options, render.RENDER_MODULE_URL);
+      const table =
+        options.format === "table" && cache !== undefined ? await cache.readValidationTable(project.paths, cache.key) : undefined;
       const impact = await context.progress.around("Comparing documents with their reviews", () => projectImpact(project));
-      const suspects = suspectLinkIssues(impact, scope);
       const note = render.unreviewedNote(impact);
       const strict = options.strict === true;
-      if (cache.hit !== undefined && suspects.length === 0 && options.format === "table") {
+      if (table !== undefined && suspectLinkIssues(impact, scope).length === 0) {
         // The report is the laws' report as it was: print its table as rendered then, byte for byte.
-        context.outBytes(cache.hit.table);
-        context.out(render.validationTail(cache.hit.table.length === 0, cache.hit, strict, note));
-        return !cache.hit.isValid || (strict && cache.hit.summary.totalWarnings > 0) ? EXIT_FAILURE : EXIT_OK;
+        context.outBytes(table.table);
+        context.out(render.validationTail(table.table.length === 0, table, strict, note));
+        return !table.isValid || (strict && table.summary.totalWarnings > 0) ? EXIT_FAILURE : EXIT_OK;
       }
-      const cachedReport = await cache.hit?.report();
+      const cachedReport = cache === undefined ? undefined : await cache.readValidationReport(project.paths, cache.key);
       const laws = cachedReport ?? (await context.progress.around("Validating", () => runChecks(project.index, options)));
       const report = withSuspectLinks(laws, impact, scope);
-      // A report just made is cached with its table (rendered once: it is the printed table when no
-      // suspect link was added).
-      const lawsTable = cachedReport === undefined && cache.key !== undefined ? render.renderIssueTable(laws) : undefined;
       if (options.format === "json") context.json({ ...report, changeImpact: impactCounts(impact) });
-      else if (report === laws && lawsTable !== undefined)
-        context.out(`${lawsTable}${render.validationTail(lawsTable === "", report, strict, note)}`);
-      else context.out(render.renderValidationTable(report, strict, note));
-      if (lawsTable !== undefined && cache.key !== undefined) {
-        const { writeValidationCache } = await import("../../domain/validate/validation-cache.js");
-        await writeValidationCache(project.paths, cache.key, laws, lawsTable);
+      else if (report === laws) {
+        // The printed table is the laws' table: encoded once, for stdout and the cache.
+        const bytes = Buffer.from(render.renderIssueTable(laws), "utf8");
+        context.outBytes(bytes);
+        context.out(render.validationTail(bytes.length === 0, report, strict, note));
+        if (cache !== undefined) await cache.writeValidationTable(project.paths, cache.key, laws, bytes);
+      } else context.out(render.renderValidationTable(report, strict, note));
+      // The report is kept by the runs that need it: JSON output, or suspect links to add to it.
+      if (cache !== undefined && cachedReport === undefined && (options.format === "json" || report !== laws)) {
+        await cache.writeValidationReport(project.paths, cache.key, laws);
       }
-      const failed = !report.isValid || (strict && report.summary.totalWarnings > 0);
-      return failed ? EXIT_FAILURE : EXIT_OK;
+      return !report.isValid || (strict && report.summary.totalWarnings > 0) ? EXIT_FAILURE : EXIT_OK;
     }),
   );
 }
 
 /**
- * The validation cache's key for this run (undefined: a small project, or code run from source,
- * which is never cached) and its entry when there is one.
+ * The validation cache's key for this run and its module; undefined for a small project, or code
+ * run from source, which are never cached.
  */
-async function cachedLaws(
-  project: CatDocProject,
-  options: ValidateOptions,
-  renderModuleUrl: string,
-): Promise<{ key?: ValidationCacheKey; hit?: CachedValidation }> {
-  const { MIN_CACHED_MORPHISMS, bundledChunk, readValidationCache } = await import("../../domain/validate/validation-cache.js");
+async function validationCache(project: CatDocProject, options: ValidateOptions, renderModuleUrl: string) {
+  const cache = await import("../../domain/validate/validation-cache.js");
   const morphisms = project.model.categories.reduce((sum, category) => sum + category.morphisms.length, 0);
-  if (morphisms < MIN_CACHED_MORPHISMS) return {};
+  if (morphisms < cache.MIN_CACHED_MORPHISMS) return undefined;
   const { CHECKS_MODULE_URL } = await import("../../domain/validate/validate.js");
-  const checks = bundledChunk(CHECKS_MODULE_URL);
-  const rendering = bundledChunk(renderModuleUrl);
-  if (checks === undefined || rendering === undefined) return {};
+  const checks = cache.bundledChunk(CHECKS_MODULE_URL);
+  const rendering = cache.bundledChunk(renderModuleUrl);
+  if (checks === undefined || rendering === undefined) return undefined;
   const scope = scopeOf(options);
   const key: ValidationCacheKey = {
     category: project.version,
     scope: scope.kind === "project" ? "project" : `${scope.kind}:${scope.id}`,
     code: `${checks} ${rendering}`,
   };
-  const hit = await readValidationCache(project.paths, key);
-  return hit === undefined ? { key } : { key, hit };
+  return { ...cache, key };
 }

@@ -3,8 +3,9 @@
  * validate` prints for it, kept in `.catdoc/cache/validation-table.cache` and
  * `.catdoc/cache/validation-report.cache`, so a process validating the same category.yaml again
  * neither runs the checks nor renders tens of thousands of rows (issue 17 item 8: whole-process
- * validate against the original's time). The table is printed as the bytes it was; the report is
- * read only when it is needed (JSON output, suspect links to add).
+ * validate against the original's time). The table is printed as the bytes it was. Each is
+ * written by the run that needed it: the table by a table run, the report by a JSON run or one
+ * that found suspect links to add to it.
  *
  * The law checks depend on nothing but the model (./validate.ts takes only the project index), and
  * the model on nothing but category.yaml's bytes (the parsed-model cache, ../parsed-cache.ts, keys
@@ -40,14 +41,12 @@ export interface ValidationCacheKey {
   code: string;
 }
 
-/** What an entry holds: the issues table, and the report on demand. */
-export interface CachedValidation {
+/** What the table entry holds. */
+export interface CachedTable {
   readonly isValid: boolean;
   readonly summary: ValidationSummary;
   /** The rendered table of the report's issues, as UTF-8 (empty when there are none). */
   readonly table: Buffer;
-  /** The full report; undefined when its entry is missing or not this key's. */
-  report(): Promise<ValidationReport | undefined>;
 }
 
 interface EntryHeader extends Record<string, unknown> {
@@ -98,47 +97,50 @@ function accepts(key: ValidationCacheKey, part: EntryHeader["part"]) {
   };
 }
 
-/** The entry for exactly `key`, when there is a whole one this user's CatDoc wrote; otherwise undefined (never throws). */
-export async function readValidationCache(paths: ProjectPaths, key: ValidationCacheKey): Promise<CachedValidation | undefined> {
-  const entry = await readSignedEntry(validationCacheFile(paths, "table"), accepts(key, "table"));
-  if (entry === undefined) return undefined;
+function headerOf(key: ValidationCacheKey, part: EntryHeader["part"], report: Pick<ValidationReport, "isValid" | "summary">): EntryHeader {
   return {
-    isValid: entry.header.isValid,
-    summary: entry.header.summary,
-    table: entry.payload,
-    report: async () => {
-      const found = await readSignedEntry(validationCacheFile(paths, "report"), accepts(key, "report"));
-      if (found === undefined) return undefined;
-      try {
-        return JSON.parse(found.payload.toString("utf8")) as ValidationReport;
-      } catch {
-        return undefined;
-      }
-    },
-  };
-}
-
-/** Writes the entries for `key` (replacing the project's previous ones); false when they could not be written. */
-export async function writeValidationCache(
-  paths: ProjectPaths,
-  key: ValidationCacheKey,
-  report: ValidationReport,
-  table: string,
-): Promise<boolean> {
-  const header = (part: EntryHeader["part"]): EntryHeader => ({
     format: VALIDATION_CACHE_FORMAT,
     version: VALIDATION_CACHE_VERSION,
     part,
     key,
     isValid: report.isValid,
     summary: report.summary,
-  });
-  // The report first: a table entry is only ever read beside the report it was rendered from.
-  const written = await writeSignedEntry(
+  };
+}
+
+/** The table entry for exactly `key`, when there is a whole one this user's CatDoc wrote; otherwise undefined (never throws). */
+export async function readValidationTable(paths: ProjectPaths, key: ValidationCacheKey): Promise<CachedTable | undefined> {
+  const entry = await readSignedEntry(validationCacheFile(paths, "table"), accepts(key, "table"));
+  return entry === undefined ? undefined : { isValid: entry.header.isValid, summary: entry.header.summary, table: entry.payload };
+}
+
+/** The report entry for exactly `key` (see readValidationTable). */
+export async function readValidationReport(paths: ProjectPaths, key: ValidationCacheKey): Promise<ValidationReport | undefined> {
+  const entry = await readSignedEntry(validationCacheFile(paths, "report"), accepts(key, "report"));
+  if (entry === undefined) return undefined;
+  try {
+    return JSON.parse(entry.payload.toString("utf8")) as ValidationReport;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Writes the table entry for `key` (replacing the project's previous one); false when it could not be written. */
+export function writeValidationTable(
+  paths: ProjectPaths,
+  key: ValidationCacheKey,
+  report: Pick<ValidationReport, "isValid" | "summary">,
+  table: Uint8Array,
+): Promise<boolean> {
+  return writeSignedEntry(paths, validationCacheFile(paths, "table"), headerOf(key, "table", report), table);
+}
+
+/** Writes the report entry for `key` (replacing the project's previous one); false when it could not be written. */
+export function writeValidationReport(paths: ProjectPaths, key: ValidationCacheKey, report: ValidationReport): Promise<boolean> {
+  return writeSignedEntry(
     paths,
     validationCacheFile(paths, "report"),
-    header("report"),
+    headerOf(key, "report", report),
     Buffer.from(JSON.stringify(report), "utf8"),
   );
-  return written && (await writeSignedEntry(paths, validationCacheFile(paths, "table"), header("table"), Buffer.from(table, "utf8")));
 }
