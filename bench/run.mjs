@@ -12,6 +12,7 @@ const benchmarks = {
   "mochi-latency": "mochi-latency.mjs",
   "mochi-context": "mochi-context.mjs",
   "mochi-eval": "mochi-eval.mjs",
+  "mochi-train": "mochi-train.mjs",
   "solo-assets": "solo-assets.mjs",
   startup: "startup.mjs",
 };
