@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { isToolError } from "../src/errors.js";
-import { ensurePythonEnv, findPython, userCacheDir } from "../src/python-env/index.js";
+import { ensurePythonEnv, findPython, userCacheDir } from "../src/python-env/python-env.js";
 
 const work = mkdtempSync(join(tmpdir(), "python-env-test-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));

@@ -3,7 +3,7 @@
 export { LlamaEngine } from "./llama-engine.js";
 export type { LlamaEngineConfig } from "./engine-config.js";
 export { LlamaTokenizer, openLlamaTokenizer } from "./llama-tokenizer.js";
-export type { OpenLlamaTokenizerOptions, TokenSample } from "./llama-tokenizer.js";
+export type { TokenSample } from "./llama-tokenizer.js";
 export { RemoteBackend } from "./remote-backend.js";
 export { LlamaEmbedder } from "./llama-embedder.js";
 export { alpacaPrompt } from "./prompt-formats.js";

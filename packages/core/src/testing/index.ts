@@ -15,7 +15,6 @@ export { runInspectorCli } from "./inspector-cli.js";
 export { TINY_MODEL, seededRandom, writeTinyLlamaGguf, writeTinyLoraGguf } from "./tiny-gguf.js";
 export type { TinyArchitecture, TinyLlamaOptions, TinyLoraDefect, TinyModelInfo } from "./tiny-gguf.js";
 export { writeTinyHfModel } from "./tiny-hf-model.js";
-export type { TinyHfModelInfo } from "./tiny-hf-model.js";
 export { writeTinyPeftAdapter } from "./tiny-peft.js";
 export type { TinyPeftOptions } from "./tiny-peft.js";
 export { fakeEmbeddingValues, startFakeGemini } from "./fake-gemini.js";
