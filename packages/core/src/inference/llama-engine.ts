@@ -393,7 +393,7 @@ export class LlamaEngine implements InferenceBackend {
           }
           generated.push(token);
           if (stops.length > 0 || request.stopWhen) {
-            const current = model.detokenize(generated);
+            const current = loaded.tokenizer.continuationText(generated, prepared.tokens);
             const cut = firstStop(current, stops);
             if (cut !== undefined) {
               text = current.slice(0, cut);
@@ -420,7 +420,7 @@ export class LlamaEngine implements InferenceBackend {
         });
         throw controller.signal.reason;
       }
-      if (stopReason !== "stop") text = model.detokenize(generated);
+      if (stopReason !== "stop") text = loaded.tokenizer.continuationText(generated, prepared.tokens);
       this.onSequenceTokens?.(sequence.contextTokens);
     } finally {
       stopWatching();

@@ -8,6 +8,9 @@ import { ALPACA_STOPS, alpacaPrompt } from "./prompt-formats.js";
 import type { GenerationResult, PromptInput } from "./types.js";
 
 /** The token ids a prompt is evaluated as, how it is run, and where its answer ends. */
+/** Prompt tokens read before a continuation's first piece (detokenize's lastTokens). */
+const CONTINUATION_CONTEXT = 8;
+
 export interface PreparedPrompt {
   tokens: Token[];
   mode: GenerationResult["mode"];
@@ -86,6 +89,15 @@ export class LlamaTokenizer {
   /** The text of ids (special tokens give no text). */
   detokenize(ids: readonly number[]): string {
     return this.model.detokenize(ids as Token[]);
+  }
+
+  /**
+   * The text of ids that continue `before` (a prompt): read after those tokens, so a
+   * SentencePiece vocabulary keeps the space its first piece starts with (alone, `▁▁▁▁return`
+   * would read as three spaces: the space a text's first piece carries is dropped).
+   */
+  continuationText(ids: readonly number[], before: readonly number[]): string {
+    return this.model.detokenize(ids as Token[], false, before.slice(-CONTINUATION_CONTEXT) as Token[]);
   }
 
   /**

@@ -162,6 +162,22 @@ describe("LlamaEngine.tokenize and training samples", () => {
   });
 });
 
+describe("the text of generated ids", () => {
+  it("reads a continuation after its prompt, keeping the spaces its first piece starts with", async () => {
+    const tokenizer = models.fim.tokenizer;
+    for (const prompt of Object.values(PROMPTS)) {
+      for (const completion of ["    return width * height;", " x", "  \n  y"]) {
+        const sample = tokenizer.sample(prompt, completion);
+        const ids = sample.ids.slice(sample.promptTokens, -1);
+        expect(tokenizer.continuationText(ids, sample.ids.slice(0, sample.promptTokens))).toBe(completion);
+      }
+    }
+    // Alone, the first piece's space is dropped: what generate answered before reading after the prompt.
+    const alone = tokenizer.continuationTokens("    return 1;");
+    expect(tokenizer.detokenize(alone)).toBe("   return 1;");
+  });
+});
+
 describe("openLlamaTokenizer", () => {
   it("refuses a file that is not a loadable GGUF with NOT_READY before llama.cpp sees it", async () => {
     const path = join(dir, "not-a-model.gguf");
