@@ -100,7 +100,15 @@ async function analyze(runtime: LocalModelRuntime, args: z.infer<typeof input>, 
   /** types, minimal: the names over all files; a key per file would cost more than the names (25 paths ≈ 700 tokens). */
   const typeNames: string[] = [];
   const full: Record<string, Json> = {};
-  const keyOf = (a: AnalyzedFile) => (a.depth === 0 ? a.file.given : runtime.guard.display(a.file.absolute));
+  // Files are keyed by their path relative to the root that holds them (an absolute path costs
+  // its folders again in every key: 25 temporary paths ≈ 250 tokens of a minimal answer), or as
+  // given when two roots hold the same relative path.
+  const displayed = analyzed.map((a) => runtime.guard.display(a.file.absolute));
+  const ambiguous = new Set(displayed.filter((key, i) => displayed.indexOf(key) !== i));
+  const keyOf = (a: AnalyzedFile) => {
+    const key = runtime.guard.display(a.file.absolute);
+    return ambiguous.has(key) && a.depth === 0 ? a.file.given : key;
+  };
   for (const a of analyzed) {
     const parts = renderAnalysis(args.task_type, a, runtime.guard);
     const key = keyOf(a);
