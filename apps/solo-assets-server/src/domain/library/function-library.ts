@@ -343,6 +343,46 @@ export class FunctionLibrary {
     }, signal);
   }
 
+  /**
+   * The `k` stored functions whose vectors (of the current embedding model) are nearest to a text
+   * or a vector, with their cosine similarity, best first — e.g. a save's near-duplicate check.
+   * Every status is in scope; `exclude` leaves one name out (the function being saved). Empty when
+   * the text cannot be embedded or nothing has a vector of the current model.
+   */
+  async nearestFunctions(
+    query: string | Float32Array,
+    k: number,
+    options: { signal?: AbortSignal; exclude?: string } = {},
+  ): Promise<{ name: string; similarity: number }[]> {
+    let vector: Float32Array | undefined;
+    if (typeof query === "string") {
+      try {
+        [vector] = await this.embedder.embed([query], { task: "document", signal: options.signal });
+      } catch (error) {
+        if (options.signal?.aborted) throw options.signal.reason;
+        this.logger.warn("embedding failed; no nearest functions", { error: toToolError(error).message });
+        return [];
+      }
+    } else vector = query;
+    if (!vector || vector.length !== this.embedder.dimension || k <= 0) return [];
+    const index = this.searchIndex();
+    return this.db.read(async (session) => {
+      await index.sync(session);
+      const ranking = index.rank({ vector, terms: [], filter: {}, limit: k + 1 });
+      const records = await functionSummariesByIds(
+        session,
+        ranking.byVector.map((r) => r.id),
+      );
+      const out: { name: string; similarity: number }[] = [];
+      for (const ranked of ranking.byVector) {
+        const record = records.get(ranked.id);
+        if (!record || record.name === options.exclude) continue;
+        out.push({ name: record.name, similarity: ranked.score });
+      }
+      return out.slice(0, k);
+    }, options.signal);
+  }
+
   /** The index for the embedder's current model (a new one when the model changed). */
   private searchIndex(): SearchIndex {
     if (this.index?.model !== this.embedder.model || this.index.dimension !== this.embedder.dimension) {
