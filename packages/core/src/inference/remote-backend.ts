@@ -74,7 +74,8 @@ function stopReasonOf(finish: string | null | undefined): StopReason {
  * Alpaca /completions, embeddings /embeddings; JSON results use `response_format: json_schema`
  * and pass the same schema check. Fill-in-the-middle is not part of that API: `infill` completes
  * the prefix and says so (`mode: "prefix-completion"`). Confidence comes from the returned
- * logprobs; a server that returns none gets confidence 0, so thresholds fail closed.
+ * logprobs; a server that returns none gets confidence 0, so thresholds fail closed, and
+ * `confidenceKnown: false`, so a caller can say why instead.
  */
 export class RemoteBackend implements InferenceBackend {
   readonly kind = "remote" as const;
@@ -176,6 +177,7 @@ export class RemoteBackend implements InferenceBackend {
         tokensOut: parsed.data.usage?.completion_tokens ?? logprobs.length,
         wallMs: performance.now() - started,
         confidence: confidenceFromLogprobs(logprobs),
+        ...(logprobs.length === 0 ? { confidenceKnown: false as const } : {}),
         stopReason: stopReasonOf(choice.finish_reason),
         mode: "chat",
       };
@@ -207,6 +209,7 @@ export class RemoteBackend implements InferenceBackend {
       tokensOut: parsed.data.usage?.completion_tokens ?? logprobs.length,
       wallMs: performance.now() - started,
       confidence: confidenceFromLogprobs(logprobs),
+      ...(logprobs.length === 0 ? { confidenceKnown: false as const } : {}),
       stopReason: stopReasonOf(choice.finish_reason),
       mode: prompt.kind === "infill" ? "prefix-completion" : prompt.kind,
     };

@@ -62,6 +62,8 @@ export interface GenerationResult {
   wallMs: number;
   /** In [0,1]: the geometric mean of the probabilities the model gave its own tokens (see confidence.ts). */
   confidence: number;
+  /** Set (false) when the server returned no token probabilities: `confidence` is then 0 and measures nothing. */
+  confidenceKnown?: false;
   stopReason: StopReason;
   /** How the prompt was run: `infill` used FIM tokens; `prefix-completion` means the model has none. */
   mode: "chat" | "completion" | "alpaca" | "infill" | "prefix-completion";

@@ -41,12 +41,25 @@ describe("RemoteBackend against a loopback fake of the OpenAI API", () => {
     const result = await backend.generate({ prompt: { kind: "chat", messages: [{ role: "user", content: "hi" }] }, maxTokens: 5 });
     expect(result).toMatchObject({ text: "hello there", tokensIn: 12, tokensOut: 2, stopReason: "eos", mode: "chat" });
     expect(result.confidence).toBeCloseTo(0.5, 6);
+    expect(result.confidenceKnown).toBeUndefined();
     expect(fake.requests[0]?.body).toMatchObject({
       model: "fake-model",
       max_tokens: 5,
       temperature: 0,
       messages: [{ role: "user", content: "hi" }],
     });
+  });
+
+  it("says when the server returned no token probabilities (confidence 0 then measures nothing)", async () => {
+    fake.script.push({
+      status: 200,
+      body: { choices: [{ message: { content: "{}" }, finish_reason: "stop" }], usage: { completion_tokens: 1 } },
+    });
+    const result = await backend.json({
+      prompt: { kind: "chat", messages: [{ role: "user", content: "hi" }] },
+      schema: { type: "object" },
+    });
+    expect(result).toMatchObject({ value: {}, confidence: 0, confidenceKnown: false });
   });
 
   it("runs Alpaca prompts through /completions with the section stops", async () => {
