@@ -5,7 +5,7 @@
  * unchanged repository rewrites the same catalog: nothing is announced; over a repository with
  * a new factory function it changes the pattern: announced (and, in the 2026-07-28 era, the
  * list); the catalog removed: the pattern is gone, announced. Core compares content hashes
- * every 2 s (its default): each wait below allows ~10 s. No model is needed. Build first:
+ * every POLL_MS here (2 s by default): each wait below allows ~10 s. No model is needed. Build first:
  * `pnpm --filter @local-mcp/mochi-server build`.
  */
 import { execFile } from "node:child_process";
@@ -22,10 +22,12 @@ import { TEST_ENV } from "./helpers/tiny-model.js";
 const MCP = fileURLToPath(new URL("../dist/mcp.js", import.meta.url));
 const CLI = fileURLToPath(new URL("../dist/cli.js", import.meta.url));
 const PATTERN = "mochi://patterns/factory-function";
-/** Longest wait for a notification: a few of core's 2 s polls on a loaded machine. */
+/** Longest wait for a notification: many polls on a loaded machine. */
 const WAIT = { timeout: 10_000, interval: 50 };
-/** Longer than one poll, so the watch has compared what was written before what comes next. */
-const ONE_POLL_AND_MORE = 3_000;
+/** The server compares watched resources this often here (LOCAL_MCP_RESOURCE_POLL_MS; 2 s by default). */
+const POLL_MS = 200;
+/** Several polls, so the watch has compared what was written before what comes next. */
+const ONE_POLL_AND_MORE = 5 * POLL_MS;
 
 const NEW_FACTORY = `export interface PaymentServiceOptions {
   currency: string;
@@ -60,7 +62,7 @@ describe.each(["legacy", "modern"] as const)("mochi-mcp over stdio, %s era: cata
     const server: SpawnedStdioServer = await spawnStdioServer({
       command: process.execPath,
       args: [MCP],
-      env: { ...TEST_ENV, LOCAL_MCP_LOG_LEVEL: "warn", MOCHI_CATALOG: catalog },
+      env: { ...TEST_ENV, LOCAL_MCP_LOG_LEVEL: "warn", LOCAL_MCP_RESOURCE_POLL_MS: String(POLL_MS), MOCHI_CATALOG: catalog },
       era,
     });
     cleanups.push(async () => {

@@ -5,7 +5,7 @@
  * subscriptions/listen. resources/list names the active functions; a read is the function's page
  * (signature, status, version, source). A new version saved through save_function is announced;
  * a save refused before the gate is not; a new active function changes the list (announced in
- * the 2026-07-28 era). Core compares content hashes every 2 s (its default): each wait below
+ * the 2026-07-28 era). Core compares content hashes every POLL_MS here (2 s by default): each wait below
  * allows ~10 s. The saves run the real quality gate (tests in the sandbox). Build first:
  * `pnpm --filter @local-mcp/solo-assets-server build`.
  */
@@ -18,10 +18,12 @@ import { callTool, tempLibrary, testEnv, type TempLibrary } from "./helpers/test
 const MCP = fileURLToPath(new URL("../dist/mcp.js", import.meta.url));
 const ADD_ONE = "solo://functions/add_one";
 const ADD_TWO = "solo://functions/add_two";
-/** Longest wait for a notification: a few of core's 2 s polls on a loaded machine. */
+/** Longest wait for a notification: many polls on a loaded machine. */
 const WAIT = { timeout: 10_000, interval: 50 };
-/** Longer than one poll, so the watch has compared what changed (or did not) before. */
-const ONE_POLL_AND_MORE = 3_000;
+/** The server compares watched resources this often here (LOCAL_MCP_RESOURCE_POLL_MS; 2 s by default). */
+const POLL_MS = 200;
+/** Several polls, so the watch has compared what changed (or did not) before. */
+const ONE_POLL_AND_MORE = 5 * POLL_MS;
 
 const cleanups: (() => Promise<unknown> | void)[] = [];
 afterEach(async () => {
@@ -54,7 +56,7 @@ describe.each(["legacy", "modern"] as const)("solo-assets-mcp over stdio, %s era
     const server: SpawnedStdioServer = await spawnStdioServer({
       command: process.execPath,
       args: [MCP],
-      env: testEnv(library.dbPath),
+      env: testEnv(library.dbPath, { LOCAL_MCP_RESOURCE_POLL_MS: String(POLL_MS) }),
       era,
       readyTimeoutMs: 60_000,
     });

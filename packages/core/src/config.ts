@@ -50,6 +50,8 @@ export function parseEnvConfig<S extends z.ZodObject>(prefix: string, schema: S,
 export const CommonConfigSchema = z.object({
   responseLevel: ResponseLevelSchema.default("minimal"),
   logLevel: z.enum(LOG_LEVELS).default("info"),
+  /** How often subscribed resources are compared for change notifications (resource-watch.ts). */
+  resourcePollMs: z.coerce.number().int().min(50).max(3_600_000).default(2_000),
 });
 export type CommonConfig = z.infer<typeof CommonConfigSchema>;
 

@@ -30,7 +30,9 @@ describe("parseEnvConfig", () => {
   });
 
   it("parses the common LOCAL_MCP_ settings", () => {
-    expect(parseCommonConfig({})).toEqual({ responseLevel: "minimal", logLevel: "info" });
+    expect(parseCommonConfig({})).toEqual({ responseLevel: "minimal", logLevel: "info", resourcePollMs: 2_000 });
+    expect(parseCommonConfig({ LOCAL_MCP_RESOURCE_POLL_MS: "250" }).resourcePollMs).toBe(250);
+    expect(() => parseCommonConfig({ LOCAL_MCP_RESOURCE_POLL_MS: "10" })).toThrow(/LOCAL_MCP_RESOURCE_POLL_MS/);
     expect(parseCommonConfig({ LOCAL_MCP_RESPONSE_LEVEL: "full" }).responseLevel).toBe("full");
     expect(() => parseCommonConfig({ LOCAL_MCP_RESPONSE_LEVEL: "max" })).toThrow(/LOCAL_MCP_RESPONSE_LEVEL/);
   });

@@ -9,7 +9,12 @@ const { example, tempDir, connect } = useCatDoc();
 
 describe("loadCatDocConfig", () => {
   it("reads CATDOC_PROJECT_PATH against the working directory, and the shared LOCAL_MCP_ settings", () => {
-    expect(loadCatDocConfig({}, "/work/here")).toEqual({ projectPath: "/work/here", responseLevel: "minimal", logLevel: "info" });
+    expect(loadCatDocConfig({}, "/work/here")).toEqual({
+      projectPath: "/work/here",
+      responseLevel: "minimal",
+      logLevel: "info",
+      resourcePollMs: 2_000,
+    });
     expect(loadCatDocConfig({ CATDOC_PROJECT_PATH: "docs/project", LOCAL_MCP_RESPONSE_LEVEL: "full" }, "/work/here")).toMatchObject({
       projectPath: "/work/here/docs/project",
       responseLevel: "full",

@@ -3,7 +3,7 @@
  * (issue 15 item 4): a 2025-11-25 client subscribes with resources/subscribe, a 2026-07-28 client
  * opens subscriptions/listen. An object's document edited on disk is announced; the same bytes
  * written again are not; an object added to category.yaml changes the graph (and, in the
- * 2026-07-28 era, the resource list). Core compares content hashes every 2 s (its default): each
+ * 2026-07-28 era, the resource list). Core compares content hashes every POLL_MS here (2 s by default): each
  * wait below allows ~10 s. Build first: `pnpm --filter @local-mcp/catdoc-server build`.
  */
 import { readFile, rename, writeFile } from "node:fs/promises";
@@ -25,10 +25,12 @@ afterEach(async () => {
 
 const OBJECT = "catdoc://objects/alpha";
 const GRAPH = "catdoc://graph";
-/** Longest wait for a notification: a few of core's 2 s polls on a loaded machine. */
+/** Longest wait for a notification: many polls on a loaded machine. */
 const WAIT = { timeout: 10_000, interval: 50 };
-/** Longer than one poll, so the watch has compared what was written before what comes next. */
-const ONE_POLL_AND_MORE = 3_000;
+/** The server compares watched resources this often here (LOCAL_MCP_RESOURCE_POLL_MS; 2 s by default). */
+const POLL_MS = 200;
+/** Several polls, so the watch has compared what was written before what comes next. */
+const ONE_POLL_AND_MORE = 5 * POLL_MS;
 
 const CATEGORY = `categories:
   - id: notes
@@ -69,7 +71,7 @@ describe.each(["legacy", "modern"] as const)("catdoc-mcp over stdio, %s era: res
     const server = await spawnStdioServer({
       command: process.execPath,
       args: [BIN],
-      env: { CATDOC_PROJECT_PATH: root, LOCAL_MCP_LOG_LEVEL: "warn" },
+      env: { CATDOC_PROJECT_PATH: root, LOCAL_MCP_LOG_LEVEL: "warn", LOCAL_MCP_RESOURCE_POLL_MS: String(POLL_MS) },
       era,
     });
     servers.push(server);

@@ -10,6 +10,7 @@ import {
   type Tool,
 } from "@modelcontextprotocol/server";
 import { z } from "zod";
+import { parseCommonConfig } from "../config.js";
 import { ToolError, toToolError } from "../errors.js";
 import { withDeadline } from "../guards/deadline.js";
 import { ProgressReporter } from "../guards/progress.js";
@@ -47,7 +48,10 @@ export interface ServerDefinition {
   maxResponseTokens?: number;
   /** Most entries on one page of resources/list and resources/templates/list; 200 if unset. */
   resourcePageSize?: number;
-  /** How often watched resources are compared for change notifications; 2 s if unset (resource-watch.ts). */
+  /**
+   * How often watched resources are compared for change notifications; `LOCAL_MCP_RESOURCE_POLL_MS`
+   * (2 s by default) if unset (resource-watch.ts).
+   */
   resourcePollMs?: number;
   /** Heartbeat period for progress notifications; 1 s if unset. */
   heartbeatMs?: number;
@@ -295,7 +299,7 @@ export function createServer(definition: ServerDefinition): CreatedServer {
   const resourceWatch = new ResourceWatch({
     versionOf: resourceHandlers.version,
     listVersion: resourceHandlers.listVersion,
-    pollMs: definition.resourcePollMs,
+    pollMs: definition.resourcePollMs ?? parseCommonConfig(process.env).resourcePollMs,
     logger,
   });
 

@@ -49,6 +49,10 @@ const COMMON_ENV: readonly EnvVarDoc[] = [
   { name: "LOCAL_MCP_RESPONSE_LEVEL", description: "default response level: minimal | standard | full (default minimal)" },
   { name: "LOCAL_MCP_LOG_LEVEL", description: "stderr log level: debug | info | warn | error | silent (default info)" },
   {
+    name: "LOCAL_MCP_RESOURCE_POLL_MS",
+    description: "how often subscribed resources are compared for change notifications, 50–3600000 ms (default 2000)",
+  },
+  {
     name: "LOCAL_MCP_HTTP_MAX_SESSIONS",
     description:
       "--http: most sessions at once; a new one closes the least recently used idle one, or gets 503 when all are busy (default 100)",
