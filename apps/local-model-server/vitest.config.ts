@@ -11,6 +11,7 @@ export default defineConfig({
       "analyze",
       "bins",
       "cli",
+      "code-languages",
       "config",
       "eras",
       "extract",

@@ -18,7 +18,7 @@ const INSTRUCTIONS = [
   "and task_type only sets the type of conditions that name none),",
   "local_generate (GSD PLAN/SUMMARY/STATE/VERIFICATION files from templates, or inline Handlebars; output_path writes the file),",
   "local_git (status/diff/log as exact lists; ref: the revision compared with, or where the log starts),",
-  "local_analyze (exports, functions, types, dependencies of TS/JS; depth: levels of imports followed).",
+  "local_analyze (exports, functions, types, dependencies of TS/JS, Python, Go, Rust, Java, C#; depth: levels of TS/JS imports followed).",
   "Paths are relative to the first root (repo defaults to it).",
   "Parsers do the work by default (confidence 1); a local model handles natural-language checks and summaries.",
   "Every tool takes engine: auto (default: exact parsers where they suffice, the model where judgment is needed), deterministic (parsers only) or model (the local model for everything).",

@@ -156,11 +156,14 @@ describe("local_analyze (TypeScript compiler API)", () => {
     expect(Object.keys(entry.details as object)).toEqual(["exports"]);
   });
 
-  it("sends other languages to the model: NOT_READY without one", async () => {
+  it("answers Python from core's tree-sitter layer, refuses a language none reads, and sends it to the model only with engine model", async () => {
     const { body } = await server.call("local_analyze", { task_type: "functions", files: ["scripts/tool.py"] });
-    expect(errorOf(body)).toMatchObject({ code: "NOT_READY", recoverable: false });
-    const forced = await server.call("local_analyze", { task_type: "functions", files: ["scripts/tool.py"], engine: "deterministic" });
-    expect(errorOf(forced.body).code).toBe("INVALID_INPUT");
+    expect(body).toMatchObject({ success: true, engine: "deterministic" });
+    expect(dataOf<Analysis>(body).analysis).toEqual({ "scripts/tool.py": { functions: [{ name: "main" }] } });
+    const refused = await server.call("local_analyze", { task_type: "functions", files: ["README.md"] });
+    expect(errorOf(refused.body)).toMatchObject({ code: "INVALID_INPUT", details: { unsupported: ["README.md"] } });
+    const forced = await server.call("local_analyze", { task_type: "functions", files: ["README.md"], engine: "model" });
+    expect(errorOf(forced.body)).toMatchObject({ code: "NOT_READY", recoverable: false });
   });
 
   it("answers NOT_FOUND for a missing file", async () => {

@@ -231,14 +231,17 @@ describe("local_extract exports / imports (TypeScript compiler API)", () => {
     expect(dataOf<Results>(list.body).results["src/stores/feedStore.ts"]?.data).toEqual(["./familyStore.js", "node:path"]);
   });
 
-  it("needs a model for exports of a non-TS/JS file: NOT_READY without one, INVALID_INPUT when deterministic is forced", async () => {
-    const auto = await server.call("local_extract", { task_type: "exports", files: ["scripts/tool.py"] });
+  it("answers Python exports exactly; a file in no supported language is INVALID_INPUT, and NOT_READY only with engine model", async () => {
+    const python = await server.call("local_extract", { task_type: "exports", files: ["scripts/tool.py"] });
+    expect(python.body).toMatchObject({ success: true, engine: "deterministic" });
+    expect(dataOf<Results>(python.body).results["scripts/tool.py"]).toEqual({ found: true, data: ["main"], line_numbers: [4] });
+    const auto = await server.call("local_extract", { task_type: "exports", files: ["README.md"] });
     expect(auto.isError).toBe(true);
-    expect(errorOf(auto.body)).toMatchObject({ code: "NOT_READY", status: 503, recoverable: false });
-    expect(errorOf(auto.body).suggestion).toMatch(/^Handle this task directly/);
-    const forced = await server.call("local_extract", { task_type: "exports", files: ["scripts/tool.py"], engine: "deterministic" });
-    expect(errorOf(forced.body).code).toBe("INVALID_INPUT");
-    expect(errorOf(forced.body).message).toContain("scripts/tool.py");
+    expect(errorOf(auto.body)).toMatchObject({ code: "INVALID_INPUT" });
+    expect(errorOf(auto.body).message).toContain("README.md");
+    const forced = await server.call("local_extract", { task_type: "exports", files: ["README.md"], engine: "model" });
+    expect(errorOf(forced.body)).toMatchObject({ code: "NOT_READY", status: 503, recoverable: false });
+    expect(errorOf(forced.body).suggestion).toMatch(/^Handle this task directly/);
   });
 });
 

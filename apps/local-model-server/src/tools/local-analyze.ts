@@ -1,7 +1,9 @@
 /**
- * local_analyze: the structure of TS/JS code from the TypeScript compiler API — exports,
- * functions with parameters, interfaces/types/enums, and dependencies following relative
- * imports to `depth`. Other languages go to the model (engine auto) when one is configured.
+ * local_analyze: the structure of code — exports, functions with parameters, types, and
+ * dependencies. TS/JS from the TypeScript compiler API (interfaces/types/enums; relative imports
+ * resolved to files and followed to `depth`); Python, Go, Rust, Java and C# from core's
+ * tree-sitter layer (classes, structs, traits … too; modules as imported, not followed). A file
+ * in no supported language is refused, the supported ones named, unless engine is "model".
  */
 import { READ_ONLY, defineTool, lazySchema, type ToolContext, type ToolDefinition } from "@local-mcp/core";
 import { z } from "zod";
@@ -10,7 +12,9 @@ import { jsonTaskMessages, numbered } from "../domain/model/prompts.js";
 import { analyzeEntrySchema, type AnalyzeTask } from "../domain/model/task-schemas.js";
 import type { PathGuard } from "../domain/paths/path-guard.js";
 import { exportLabel } from "../domain/ts/exports.js";
-import { isScriptPath } from "../domain/ts/source-file.js";
+import { analyzeCodeFile, analyzerFor, exportLines, qualifiedName, unsupportedLanguageError } from "../domain/analyze/code-languages.js";
+import type { SourceAnalysis } from "@local-mcp/core/code-analysis";
+import type { TextFile } from "../domain/paths/path-guard.js";
 import { estimateTextTokens } from "../domain/tokens.js";
 import type { LocalModelRuntime } from "../runtime.js";
 import { boundedInt, EngineChoiceSchema, FilesSchema, contractOutput } from "./contract.js";
@@ -38,15 +42,16 @@ const entry = z.object({
     .optional()
     .describe("functions, minimal: names; standard adds line and params"),
   types: z
-    .array(z.object({ name: z.string(), kind: z.enum(["interface", "type", "enum"]).optional(), line: z.number().int().optional() }))
+    .array(z.object({ name: z.string(), kind: z.string().optional(), line: z.number().int().optional() }))
     .optional()
     .describe("types, standard: name, kind and line"),
   dependencies: z
     .object({
-      internal: z.array(z.string()),
-      external: z.array(z.string()),
+      internal: z.array(z.string()).optional(),
+      external: z.array(z.string()).optional(),
       unresolved: z.array(z.string()).optional(),
       outside: z.array(z.string()).optional(),
+      modules: z.array(z.string()).optional().describe("not TS/JS: the modules as imported"),
     })
     .optional(),
   depth: z.number().int().optional(),
@@ -71,7 +76,7 @@ export function localAnalyzeTool(runtime: LocalModelRuntime): ToolDefinition {
   return defineTool({
     name: "local_analyze",
     title: "Analyze code structure",
-    description: ["Exports, functions, types or dependencies (to a depth) of TS/JS files, without reading them."].join(" "),
+    description: ["Exports, functions, types or dependencies (to a depth) of code files, without reading them."].join(" "),
     input,
     get output() {
       return output();
@@ -84,16 +89,22 @@ export function localAnalyzeTool(runtime: LocalModelRuntime): ToolDefinition {
 
 async function analyze(runtime: LocalModelRuntime, args: z.infer<typeof input>, ctx: ToolContext): Promise<TaskOutcome> {
   const files = await readFiles(runtime, args.files, ctx.signal);
-  const unsupported = files.filter((f) => !isScriptPath(f.given)).map((f) => f.given);
-  chooseEngine(
-    args.engine,
-    { deterministicGap: unsupported.length > 0 ? `analysis of non-TS/JS files (${unsupported.join(", ")})` : undefined },
-    runtime.model,
-  );
-  const byModel = args.engine === "model" ? files : files.filter((f) => unsupported.includes(f.given));
+  const unsupported = files.filter((f) => !analyzerFor(f.given)).map((f) => f.given);
+  // Exact or refused: the model reads code only when asked to.
+  if (unsupported.length > 0 && args.engine !== "model") throw unsupportedLanguageError(`local_analyze ${args.task_type}`, unsupported);
+  chooseEngine(args.engine, {}, runtime.model);
+  const byModel = args.engine === "model" ? files : [];
   const exact = files.filter((f) => !byModel.includes(f));
   const depth = args.task_type === "dependencies" ? (args.depth ?? 1) : 1;
-  const analyzed = await analyzeWithDependencies(exact, depth, runtime.guard, ctx.signal);
+  const analyzed = await analyzeWithDependencies(
+    exact.filter((f) => analyzerFor(f.given) === "typescript"),
+    depth,
+    runtime.guard,
+    ctx.signal,
+  );
+  const coded: CodeFile[] = [];
+  for (const file of exact.filter((f) => analyzerFor(f.given) === "tree-sitter"))
+    coded.push({ file, depth: 0, analysis: await analyzeCodeFile(file, ctx.signal) });
 
   const minimal: Record<string, Json> = {};
   const standard: Record<string, Json> = {};
@@ -103,9 +114,9 @@ async function analyze(runtime: LocalModelRuntime, args: z.infer<typeof input>, 
   // Files are keyed by their path relative to the root that holds them (an absolute path costs
   // its folders again in every key: 25 temporary paths ≈ 250 tokens of a minimal answer), or as
   // given when two roots hold the same relative path.
-  const displayed = analyzed.map((a) => runtime.guard.display(a.file.absolute));
+  const displayed = [...analyzed, ...coded].map((a) => runtime.guard.display(a.file.absolute));
   const ambiguous = new Set(displayed.filter((key, i) => displayed.indexOf(key) !== i));
-  const keyOf = (a: AnalyzedFile) => {
+  const keyOf = (a: { file: TextFile; depth: number }) => {
     const key = runtime.guard.display(a.file.absolute);
     return ambiguous.has(key) && a.depth === 0 ? a.file.given : key;
   };
@@ -113,6 +124,14 @@ async function analyze(runtime: LocalModelRuntime, args: z.infer<typeof input>, 
     const parts = renderAnalysis(args.task_type, a, runtime.guard);
     const key = keyOf(a);
     if (args.task_type === "types") typeNames.push(...a.analysis.types.map((t) => t.name));
+    else minimal[key] = parts.minimal;
+    standard[key] = parts.standard;
+    full[key] = parts.full;
+  }
+  for (const c of coded) {
+    const parts = renderCodeAnalysis(args.task_type, c);
+    const key = keyOf(c);
+    if (args.task_type === "types") typeNames.push(...c.analysis.types.map(qualifiedName));
     else minimal[key] = parts.minimal;
     standard[key] = parts.standard;
     full[key] = parts.full;
@@ -135,7 +154,7 @@ async function analyze(runtime: LocalModelRuntime, args: z.infer<typeof input>, 
     itemProgress(ctx, byModel.length, index + 1, `analysed ${file.given}`);
   }
   const usage = tally.usage(runtime.model.name);
-  const read = new Map([...analyzed.map((a) => a.file), ...byModel].map((f) => [f.absolute, f.text.length]));
+  const read = new Map([...analyzed.map((a) => a.file), ...coded.map((c) => c.file), ...byModel].map((f) => [f.absolute, f.text.length]));
   return {
     engine: usage ? "model" : "deterministic",
     data: {
@@ -223,6 +242,68 @@ function renderAnalysis(task: AnalyzeTask, a: AnalyzedFile, guard: PathGuard): {
   }
 }
 
-function fileOf(a: AnalyzedFile): Json {
+/** A file core's tree-sitter layer analysed (not followed: its modules are named as imported). */
+interface CodeFile {
+  file: TextFile;
+  depth: number;
+  analysis: SourceAnalysis;
+}
+
+/** The same levels as renderAnalysis, from the tree-sitter layer's answers (no export kinds, parameter types or resolved files). */
+function renderCodeAnalysis(task: AnalyzeTask, c: CodeFile): { minimal: Json; standard: Json; full: Json } {
+  const { analysis } = c;
+  const about = {
+    analyzer: "tree-sitter",
+    language: analysis.language,
+    ...(analysis.syntaxErrors.length > 0 ? { syntax_error_lines: analysis.syntaxErrors } : {}),
+  };
+  switch (task) {
+    case "exports": {
+      const lines = exportLines(analysis);
+      return {
+        minimal: { exports: analysis.exports },
+        standard: {
+          depth: c.depth,
+          lines: { exports: Object.fromEntries(analysis.exports.flatMap((name) => (lines.has(name) ? [[name, lines.get(name)!]] : []))) },
+        },
+        full: { file: fileOf(c), details: about },
+      };
+    }
+    case "dependencies":
+      return {
+        minimal: { dependencies: { modules: analysis.dependencies } },
+        standard: { depth: c.depth },
+        full: { file: fileOf(c), details: about },
+      };
+    case "functions":
+      return {
+        minimal: { functions: analysis.functions.map((f) => ({ name: qualifiedName(f) })) },
+        standard: { functions: analysis.functions.map((f) => ({ line: f.line, params: f.params })), depth: c.depth },
+        full: {
+          file: fileOf(c),
+          details: {
+            ...about,
+            functions: analysis.functions.map((f) => ({
+              name: qualifiedName(f),
+              kind: f.container === undefined ? "function" : "method",
+              async: f.async,
+              exported: f.exported,
+            })),
+          },
+        },
+      };
+    case "types":
+      return {
+        minimal: {},
+        standard: { types: analysis.types.map((t) => ({ name: qualifiedName(t), kind: t.kind, line: t.line })), depth: c.depth },
+        full: {
+          file: fileOf(c),
+          details: { ...about, types: analysis.types.map((t) => ({ name: qualifiedName(t), exported: t.exported })) },
+        },
+      };
+  }
+}
+
+function fileOf(a: { file: TextFile }): Json {
   return { path: a.file.relative, bytes: a.file.bytes, tokens_estimate: estimateTextTokens(a.file.text) };
 }

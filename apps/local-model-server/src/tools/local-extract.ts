@@ -1,7 +1,9 @@
 /**
  * local_extract: structured data out of files — frontmatter fields (YAML), regex matches
- * (time-bounded), exports/imports (TypeScript compiler API), outlines (headings, GSD blocks,
- * symbols) — and, with a model, summaries of prose or anything sent with engine "model".
+ * (time-bounded), exports/imports (TS/JS: the TypeScript compiler API; the other languages of
+ * core's code-analysis layer: tree-sitter), outlines (headings, GSD blocks, symbols) — and, with a
+ * model, summaries of prose or anything sent with engine "model". Exports and imports of a file in
+ * no supported language are refused (the supported ones named) unless engine is "model".
  */
 import { READ_ONLY, defineTool, lazySchema, ToolError, type ToolContext, type ToolDefinition } from "@local-mcp/core";
 import { z } from "zod";
@@ -25,7 +27,8 @@ import {
 } from "../domain/model/task-schemas.js";
 import type { TextFile } from "../domain/paths/path-guard.js";
 import { compilePatterns } from "../domain/regex/bounded-regex.js";
-import { isScriptPath } from "../domain/ts/source-file.js";
+import { analyzerFor, unsupportedLanguageError } from "../domain/analyze/code-languages.js";
+import { extractCodeExports, extractCodeImports, extractCodeStructure } from "../domain/extract/code-extract.js";
 import { estimateTextTokens } from "../domain/tokens.js";
 import type { LocalModelRuntime } from "../runtime.js";
 import {
@@ -114,7 +117,7 @@ export function localExtractTool(runtime: LocalModelRuntime): ToolDefinition {
   return defineTool({
     name: "local_extract",
     title: "Extract structured data from files",
-    description: ["Frontmatter fields, regex matches, TS/JS exports or imports, or outlines of files, without reading them."].join(" "),
+    description: ["Frontmatter fields, regex matches, code exports or imports, or outlines of files, without reading them."].join(" "),
     input,
     get output() {
       return output();
@@ -139,16 +142,18 @@ async function extract(runtime: LocalModelRuntime, args: z.infer<typeof input>, 
   const specs = task === "pattern_match" ? compilePatterns(patterns, "extract.patterns") : [];
   const files = await readFiles(runtime, args.files, ctx.signal);
   const summarize = task === "structure" && args.extract?.summarize === true;
-  const needsScript = task === "exports" || task === "imports";
+  const needsCode = task === "exports" || task === "imports";
   const unsupported = files
-    .filter((f) => (needsScript ? !isScriptPath(f.given) : task === "structure" && !hasOutline(f.given)))
+    .filter((f) => (needsCode ? !analyzerFor(f.given) : task === "structure" && !hasOutline(f.given)))
     .map((f) => f.given);
+  // Exports and imports are exact or refused: the model reads them only when asked to.
+  if (needsCode && unsupported.length > 0 && args.engine !== "model") throw unsupportedLanguageError(task, unsupported);
   chooseEngine(
     args.engine,
     {
       deterministicGap:
         unsupported.length > 0
-          ? `${task} of ${needsScript ? "non-TS/JS" : "non-Markdown, non-TS/JS"} files (${unsupported.join(", ")})`
+          ? `${task} of files that are neither Markdown nor code in a supported language (${unsupported.join(", ")})`
           : undefined,
       needsJudgment: summarize ? "a summary of each file (structure with summarize)" : undefined,
     },
@@ -258,11 +263,13 @@ async function deterministicItem(
     case "pattern_match":
       return extractPatterns(file, patterns, specs, format, runtime.regex, signal);
     case "exports":
-      return extractExports(file);
+      return analyzerFor(file.given) === "tree-sitter" ? extractCodeExports(file, signal) : extractExports(file);
     case "imports":
-      return extractImports(file, format);
+      return analyzerFor(file.given) === "tree-sitter" ? extractCodeImports(file, format, signal) : extractImports(file, format);
     case "structure":
-      return extractStructure(file, format, runtime.parsers, signal);
+      return analyzerFor(file.given) === "tree-sitter"
+        ? extractCodeStructure(file, format, signal)
+        : extractStructure(file, format, runtime.parsers, signal);
   }
 }
 

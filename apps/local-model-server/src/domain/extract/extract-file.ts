@@ -12,6 +12,7 @@ import { collectExports, exportLabel } from "../ts/exports.js";
 import { collectImports } from "../ts/imports.js";
 import { isScriptPath, parseSource } from "../ts/source-file.js";
 import { symbolOutline } from "../ts/symbol-outline.js";
+import { analyzerFor } from "../analyze/code-languages.js";
 import { countLines } from "../text/lines.js";
 
 export type ExtractFormat = "json" | "list";
@@ -28,9 +29,9 @@ export function isMarkdownPath(path: string): boolean {
   return /\.(md|markdown|mdx)$/i.test(path);
 }
 
-/** Whether `structure` has a deterministic outline for this file. */
+/** Whether `structure` has a deterministic outline for this file (Markdown, or code in a supported language). */
 export function hasOutline(path: string): boolean {
-  return isMarkdownPath(path) || isScriptPath(path);
+  return isMarkdownPath(path) || analyzerFor(path) !== undefined;
 }
 
 /** Frontmatter fields, parsed in a parser thread (bounded in size, nesting, memory and time). */
