@@ -7,6 +7,7 @@ const benchmarks = {
   "core-server": "core-server.mjs",
   inference: "inference.mjs",
   catdoc: "catdoc.mjs",
+  "code-analysis": "code-analysis.mjs",
   "local-model": "local-model.mjs",
   mochi: "mochi.mjs",
   "mochi-latency": "mochi-latency.mjs",
