@@ -3,6 +3,7 @@
  * module dependencies of a source file, read from its tree-sitter syntax tree. What each answer
  * means is defined once, in docs/local-model.md ("What the answers mean").
  */
+import type { Node } from "web-tree-sitter";
 import { ToolError } from "../errors.js";
 import type { LanguageFacts, SourceAnalysis } from "./analysis-types.js";
 import { languageFacts } from "./language-readers.js";
@@ -39,6 +40,18 @@ export function resolveLanguage(input: { path?: string; language?: string }): Co
 }
 
 export async function analyzeSource(input: AnalyzeSourceInput): Promise<SourceAnalysis> {
+  return (await analyzeSourceWith(input, () => undefined)).analysis;
+}
+
+/**
+ * analyzeSource's answers and, from the same syntax tree, what `read` makes of it: for a server
+ * that needs more of a file than the layer answers (mochi's catalog reads declarations, comments,
+ * error handling), one parse. The tree is deleted when `read` returns: keep no node.
+ */
+export async function analyzeSourceWith<T>(
+  input: AnalyzeSourceInput,
+  read: (root: Node, language: CodeLanguage) => T,
+): Promise<{ analysis: SourceAnalysis; read: T }> {
   const language = resolveLanguage(input);
   if (input.text.length > MAX_SOURCE_CHARS)
     throw new ToolError(
@@ -64,8 +77,10 @@ export async function analyzeSource(input: AnalyzeSourceInput): Promise<SourceAn
   }
   try {
     let facts: LanguageFacts;
+    let extra: T;
     try {
       facts = languageFacts(language, tree.rootNode);
+      extra = read(tree.rootNode, language);
     } catch (error) {
       // The readers stop at MAX_NESTING; this is the backstop should a shape slip past them.
       if (error instanceof RangeError)
@@ -77,7 +92,8 @@ export async function analyzeSource(input: AnalyzeSourceInput): Promise<SourceAn
     // Source order (readers of nested types visit them breadth-first; the sort is stable).
     facts.functions.sort((a, b) => a.line - b.line);
     facts.types.sort((a, b) => a.line - b.line);
-    return { language, ...facts, syntaxErrors: syntaxErrorLines(tree.rootNode, MAX_ERROR_LINES) };
+    const analysis: SourceAnalysis = { language, ...facts, syntaxErrors: syntaxErrorLines(tree.rootNode, MAX_ERROR_LINES) };
+    return { analysis, read: extra };
   } finally {
     tree.delete();
   }

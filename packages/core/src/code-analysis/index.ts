@@ -1,8 +1,9 @@
 // Public surface of @local-mcp/core/code-analysis: exports, imports, functions, types and module
 // dependencies of a source file, from tree-sitter (issue 20; docs/local-model.md, "What the answers mean").
-export { MAX_SOURCE_CHARS, analyzeSource, resolveLanguage } from "./analyze-source.js";
+export { MAX_SOURCE_CHARS, analyzeSource, analyzeSourceWith, resolveLanguage } from "./analyze-source.js";
 export type { AnalyzeSourceInput } from "./analyze-source.js";
 export type { FunctionFacts, SourceAnalysis, TypeFacts } from "./analysis-types.js";
 export { loadedGrammars } from "./grammars.js";
 export { languageOf, supportedLanguages } from "./languages.js";
+export { MAX_NESTING, OrderedSet, children, descendants, field, hasToken, lineOf, namedChildren, stringValue } from "./syntax.js";
 export type { CodeLanguage } from "./languages.js";
