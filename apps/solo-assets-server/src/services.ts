@@ -25,6 +25,7 @@ import { PythonTestRunner } from "./domain/gate/tests/test-runner.js";
 import { selectTyper } from "./domain/gate/typer/select-typer.js";
 import type { Typer } from "./domain/gate/typer/typer.js";
 import { Lazy } from "./domain/lazy.js";
+import { BUILTIN_MIN_SIMILARITY, BuiltinEmbedder } from "./domain/search/builtin-embedder.js";
 import { FunctionLibrary } from "./domain/library/function-library.js";
 import type { EffectiveSettings } from "./domain/settings/effective-settings.js";
 import { LibraryDatabase } from "./domain/storage/library-database.js";
@@ -56,7 +57,7 @@ export function createSoloEmbedder(settings: EffectiveSettings, config: SoloAsse
       logger: logger.child("gemini"),
     });
   }
-  return createEmbedder({ backend: "local", dimension: embedding.dimension });
+  return new BuiltinEmbedder({ dimension: embedding.dimension });
 }
 
 /**
@@ -116,7 +117,13 @@ export function servicesFor(context: SoloContext): SoloServices {
     logger: logger.child("gate"),
   });
   const embedder = createSoloEmbedder(settings, config, logger);
-  const library = new FunctionLibrary({ db, gate, embedder, logger: logger.child("library") });
+  const library = new FunctionLibrary({
+    db,
+    gate,
+    embedder,
+    minSimilarity: embedder instanceof BuiltinEmbedder ? BUILTIN_MIN_SIMILARITY : 0,
+    logger: logger.child("library"),
+  });
   return {
     ...context,
     library,

@@ -88,7 +88,7 @@ describe("embeddings", () => {
       const counts = await services.library.counts();
       expect(counts.embeddings.map((e) => `${e.model}/${e.dimension}:${e.count}`).sort()).toEqual([
         "gemini-embedding-001/768:2",
-        "local-hash-v1-512/512:2",
+        "solo-builtin-v2-512/512:2",
       ]);
       // A second reindex has nothing to do.
       expect((await services.library.reindex()).embedded).toBe(0);

@@ -1,70 +1,123 @@
 /**
- * Search quality: recall@5 of the fused (vector + keyword) search with the built-in local
- * embedder, on 60 labelled functions and a paraphrased query for each. Prints the figures.
+ * Search quality: recall@5 of the fused (vector + keyword) search with the built-in embedder, on
+ * two labelled sets — the project's 60 paraphrased queries (search-corpus.ts) and 44 more from
+ * other domains written for issue 19 (search-corpus-holdout.ts) — and the minimum relevance:
+ * a query on a topic the library lacks returns nothing. Prints the figures.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SoloServices } from "../src/services.js";
 import { SEARCH_CORPUS, corpusCode } from "./fixtures/search-corpus.js";
+import type { CorpusFunction } from "./fixtures/search-corpus.js";
+import { HOLDOUT_CORPUS } from "./fixtures/search-corpus-holdout.js";
 import { commitUnchecked } from "./helpers/unchecked-save.js";
 import { tempLibrary, testServices } from "./helpers/test-library.js";
 import type { TempLibrary } from "./helpers/test-library.js";
 
 /**
- * Measured when this floor was set: recall@5 0.817 (49/60) fused; the vector ranking alone 0.80,
- * the keyword ranking alone 0.67. The misses are paraphrases that share no word or concept with
- * the function ("write 1994 as MCMXCIV" for roman_numeral) — beyond a model-free embedder; Gemini
- * embeddings are the answer there. A real regression falls below the floor.
+ * Floors. The project's set: issue 19 asks ≥ 0.9 (0.817 with core's local-hash-v1 alone; 0.950
+ * measured with solo-builtin-v2). The second set: 0.977 measured (43/44; 0.795 with local-hash-v1
+ * alone); the floor leaves room for one more miss than measured before it is a regression.
  */
-const RECALL_AT_5_FLOOR = 0.75;
+const PROJECT_SET_FLOOR = 0.9;
+const SECOND_SET_FLOOR = 0.93;
 
-let library: TempLibrary;
-let services: SoloServices;
+interface Measured {
+  recall5: number;
+  line: string;
+}
 
-beforeAll(async () => {
-  library = tempLibrary();
-  services = testServices(library.dbPath);
-  for (const fn of SEARCH_CORPUS) {
+const libraries: { library: TempLibrary; services: SoloServices }[] = [];
+
+async function libraryOf(functions: readonly CorpusFunction[]): Promise<SoloServices> {
+  const library = tempLibrary();
+  const services = testServices(library.dbPath);
+  libraries.push({ library, services });
+  for (const fn of functions) {
     await commitUnchecked(services, { name: fn.name, code: corpusCode(fn), description: fn.description, tags: fn.tags });
   }
+  return services;
+}
+
+async function measure(services: SoloServices, set: readonly CorpusFunction[]): Promise<Measured> {
+  let hitsAt1 = 0;
+  let hitsAt5 = 0;
+  let reciprocalRanks = 0;
+  const misses: string[] = [];
+  for (const fn of set) {
+    const outcome = await services.library.search({ query: fn.query, limit: 10 });
+    const rank = outcome.hits.findIndex((hit) => hit.function.name === fn.name) + 1;
+    if (rank === 1) hitsAt1++;
+    if (rank >= 1 && rank <= 5) hitsAt5++;
+    else {
+      const got = outcome.hits
+        .slice(0, 3)
+        .map((h) => h.function.name)
+        .join(", ");
+      misses.push(`${fn.name} ← "${fn.query}" (rank ${rank || ">10"}; got ${got})`);
+    }
+    if (rank > 0) reciprocalRanks += 1 / rank;
+  }
+  const n = set.length;
+  const recall5 = hitsAt5 / n;
+  const line =
+    `recall@5 = ${recall5.toFixed(3)} (${hitsAt5}/${n}), recall@1 = ${(hitsAt1 / n).toFixed(3)}, MRR@10 = ${(reciprocalRanks / n).toFixed(3)}` +
+    (misses.length > 0 ? `\n  misses:\n    ${misses.join("\n    ")}` : "");
+  return { recall5, line };
+}
+
+let project: SoloServices;
+let second: SoloServices;
+
+beforeAll(async () => {
+  project = await libraryOf(SEARCH_CORPUS);
+  second = await libraryOf(HOLDOUT_CORPUS);
 });
 
 afterAll(async () => {
-  await services?.dispose();
-  library?.remove();
+  for (const { library, services } of libraries) {
+    await services.dispose();
+    library.remove();
+  }
 });
 
 describe("search quality", () => {
-  it("has at least 50 labelled functions with distinct paraphrased queries", () => {
+  it("has two labelled sets (≥ 50 and ≥ 40 functions) with distinct names and queries", () => {
     expect(SEARCH_CORPUS.length).toBeGreaterThanOrEqual(50);
-    expect(new Set(SEARCH_CORPUS.map((f) => f.query)).size).toBe(SEARCH_CORPUS.length);
+    expect(HOLDOUT_CORPUS.length).toBeGreaterThanOrEqual(40);
+    const both = [...SEARCH_CORPUS, ...HOLDOUT_CORPUS];
+    expect(new Set(both.map((f) => f.query)).size).toBe(both.length);
+    expect(new Set(both.map((f) => f.name)).size).toBe(both.length);
   });
 
-  it("finds the intended function in the top 5 for enough paraphrased queries (recall@5 above the floor)", async () => {
-    let hitsAt1 = 0;
-    let hitsAt5 = 0;
-    let reciprocalRanks = 0;
-    const misses: string[] = [];
-    for (const fn of SEARCH_CORPUS) {
-      const outcome = await services.library.search({ query: fn.query, limit: 10 });
-      const rank = outcome.hits.findIndex((hit) => hit.function.name === fn.name) + 1;
-      if (rank === 1) hitsAt1++;
-      if (rank >= 1 && rank <= 5) hitsAt5++;
-      else
-        misses.push(
-          `${fn.name} ← "${fn.query}" (rank ${rank || ">10"}; got ${outcome.hits
-            .slice(0, 3)
-            .map((h) => h.function.name)
-            .join(", ")})`,
-        );
-      if (rank > 0) reciprocalRanks += 1 / rank;
-    }
-    const n = SEARCH_CORPUS.length;
-    const recall5 = hitsAt5 / n;
-    console.log(
-      `search quality (${services.embedder.model} + keywords, RRF): recall@5 = ${recall5.toFixed(3)} (${hitsAt5}/${n}), ` +
-        `recall@1 = ${(hitsAt1 / n).toFixed(3)}, MRR@10 = ${(reciprocalRanks / n).toFixed(3)}` +
-        (misses.length > 0 ? `\n  misses:\n    ${misses.join("\n    ")}` : ""),
-    );
-    expect(recall5).toBeGreaterThanOrEqual(RECALL_AT_5_FLOOR);
+  it("finds the intended function in the top 5 on the project's paraphrase set (recall@5 ≥ 0.9)", async () => {
+    const measured = await measure(project, SEARCH_CORPUS);
+    console.log(`search quality, project set (${project.embedder.model} + keywords, RRF): ${measured.line}`);
+    expect(measured.recall5).toBeGreaterThanOrEqual(PROJECT_SET_FLOOR);
+  });
+
+  it("finds it on the second set, written for issue 19 (recall@5 above its measured floor)", async () => {
+    const measured = await measure(second, HOLDOUT_CORPUS);
+    console.log(`search quality, second set (${second.embedder.model} + keywords, RRF): ${measured.line}`);
+    expect(measured.recall5).toBeGreaterThanOrEqual(SECOND_SET_FLOOR);
+  });
+
+  it("returns nothing below the minimum relevance: a date query against a library of rolling_mean alone", async () => {
+    const only = await libraryOf([
+      {
+        name: "rolling_mean",
+        params: "values: list[float], window: int",
+        returns: "list[float]",
+        description: "Mean of each window of consecutive values",
+        doc: "One result per full window.",
+        tags: ["statistics"],
+        query: "",
+      },
+    ]);
+    const none = await only.library.search({ query: "parse an ISO 8601 date string into a date", limit: 5 });
+    expect(none.hits).toEqual([]);
+    expect(none.belowMinimum).toBe(1);
+    expect(none.rankedBy).toBe(`${only.embedder.model} vectors + keywords (reciprocal rank fusion)`);
+    const found = await only.library.search({ query: "average over a sliding window", limit: 5 });
+    expect(found.hits.map((hit) => hit.function.name)).toEqual(["rolling_mean"]);
   });
 });

@@ -27,9 +27,14 @@ function searchResponse(query: string, outcome: SearchOutcome): LeveledResponse 
       }),
     );
     return {
-      minimal: { count: results.length, results },
+      minimal: {
+        count: results.length,
+        results,
+        ranked_by: outcome.rankedBy,
+        ...(results.length === 0 ? { none: "No function matches; write it, then save it with save_function." } : {}),
+      },
       standard: { query, embedding_model: embedding.model, ...(note ? { note } : {}) },
-      full: { unembedded, ...(embedding.error ? { embedding_error: embedding.error } : {}) },
+      full: { unembedded, below_minimum: outcome.belowMinimum, ...(embedding.error ? { embedding_error: embedding.error } : {}) },
     };
   });
 }
@@ -39,7 +44,7 @@ export function searchFunctionsTool(host: SoloServerServices): ToolDefinition {
     name: "search_functions",
     title: "Search the function library",
     description:
-      'Finds verified functions in the personal library by meaning ("parse an ISO date"). Call it BEFORE writing a helper function; fetch a match with get_function.',
+      "Finds library functions for a task: embedding similarity (built-in offline, GGUF, OpenAI-compatible or Gemini) fused with keywords; nothing below a minimum relevance. Call it BEFORE writing a helper; fetch a match with get_function.",
     input: z.object({
       query: z.string().min(1).max(2000).describe("what the function should do"),
       limit: z.number().int().min(1).max(50).default(5),
@@ -60,6 +65,9 @@ export function searchFunctionsTool(host: SoloServerServices): ToolDefinition {
       query: z.string().optional(),
       embedding_model: z.string().optional(),
       note: z.string().optional(),
+      ranked_by: z.string().optional().describe("the embedding model and keywords, or keywords only"),
+      none: z.string().optional(),
+      below_minimum: z.number().int().optional(),
       unembedded: z.number().int().optional(),
       embedding_error: z.string().optional(),
     }),

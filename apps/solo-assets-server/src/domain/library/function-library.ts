@@ -16,6 +16,7 @@ import type { FunctionStatus, GateReport } from "../gate/gate-report.js";
 import type { GateContext, QualityGate } from "../gate/quality-gate.js";
 import { normaliseDependencies } from "../python/dependencies.js";
 import { FUNCTION_NAME, findTopLevelFunction, parameterNames } from "../python/function-source.js";
+import { expandQueryTerms } from "../search/code-thesaurus.js";
 import { embeddingText, splitIdentifier, textHash } from "../search/embedding-text.js";
 import { keywordTerms } from "../search/keyword-terms.js";
 import { reciprocalRankFusion } from "../search/rank-fusion.js";
@@ -76,6 +77,10 @@ export interface SearchOutcome {
   embedding: { model: string; dimension: number; error?: string };
   /** Functions in scope with no vector of the current model (found by keywords only). */
   unembedded: number;
+  /** What ranked the hits: the vector model and keywords, or keywords only. */
+  rankedBy: string;
+  /** Candidates left out as below the minimum relevance (no shared keyword, similarity under the minimum). */
+  belowMinimum: number;
 }
 
 export interface ReindexOutcome {
@@ -89,6 +94,11 @@ export interface FunctionLibraryOptions {
   db: LibraryDatabase;
   gate: QualityGate;
   embedder: Embedder;
+  /**
+   * The minimum relevance: a candidate that shares no keyword with the query and whose cosine
+   * similarity is below this is not returned. 0 returns every candidate.
+   */
+  minSimilarity?: number;
   logger?: Logger;
 }
 
@@ -127,6 +137,7 @@ export class FunctionLibrary {
   readonly embedder: Embedder;
   private readonly gate: QualityGate;
   private readonly logger: Logger;
+  private readonly minSimilarity: number;
   /** The in-memory ranking, for the embedder's model; built by the first search. */
   private index: SearchIndex | undefined;
 
@@ -135,6 +146,7 @@ export class FunctionLibrary {
     this.gate = options.gate;
     this.embedder = options.embedder;
     this.logger = options.logger ?? silentLogger;
+    this.minSimilarity = options.minSimilarity ?? 0;
   }
 
   async save(request: SaveRequest, context: GateContext): Promise<SaveOutcome> {
@@ -292,7 +304,7 @@ export class FunctionLibrary {
       embedError = toToolError(error).message;
       this.logger.warn("query embedding failed; keyword search only", { error: embedError });
     }
-    const terms = keywordTerms(query);
+    const terms = expandQueryTerms(query);
     const candidates = Math.max(CANDIDATES, request.limit * 4);
     const index = this.searchIndex();
     return this.db.read(async (session) => {
@@ -314,13 +326,15 @@ export class FunctionLibrary {
       }
       const ranking = index.rank({ ...(queryVector ? { vector: queryVector } : {}), terms, filter, limit: candidates });
       const { byVector, byKeyword } = ranking;
-      const fused = reciprocalRankFusion([byVector.map((c) => c.id), byKeyword.map((c) => c.id)]).slice(0, request.limit);
+      const similarity = new Map(byVector.map((c) => [c.id, c.score]));
+      const keyword = new Map(byKeyword.map((c) => [c.id, c.score]));
+      const all = reciprocalRankFusion([byVector.map((c) => c.id), byKeyword.map((c) => c.id)]);
+      const relevant = all.filter((item) => (keyword.get(item.id) ?? 0) > 0 || (similarity.get(item.id) ?? -1) >= this.minSimilarity);
+      const fused = relevant.slice(0, request.limit);
       const records = await functionSummariesByIds(
         session,
         fused.map((f) => f.id),
       );
-      const similarity = new Map(byVector.map((c) => [c.id, c.score]));
-      const keyword = new Map(byKeyword.map((c) => [c.id, c.score]));
       const hits: SearchHit[] = [];
       for (const item of fused) {
         const record = records.get(item.id);
@@ -339,6 +353,8 @@ export class FunctionLibrary {
         hits,
         embedding: { model, dimension: this.embedder.dimension, ...(embedError ? { error: embedError } : {}) },
         unembedded: ranking.unembedded,
+        rankedBy: queryVector ? `${model} vectors + keywords (reciprocal rank fusion)` : "keywords only",
+        belowMinimum: all.length - relevant.length,
       };
     }, signal);
   }

@@ -9,10 +9,10 @@ import {
   GEMINI_DEFAULT_DIMENSION,
   GEMINI_DEFAULT_MODEL,
   LOCAL_EMBEDDER_DEFAULT_DIMENSION,
-  LocalEmbedder,
 } from "@local-mcp/core/embeddings";
 import type { CriticChoice, EmbedderChoice, SoloAssetsConfig } from "../../config.js";
 import { DEFAULT_CRITIC_MODEL } from "../gate/critic/gemini-critic.js";
+import { BuiltinEmbedder } from "../search/builtin-embedder.js";
 import type { StoredSettings } from "./settings-store.js";
 
 export type SettingSource = "environment" | "settings file" | "default";
@@ -76,7 +76,7 @@ export function resolveSettings(config: SoloAssetsConfig, stored: StoredSettings
           dimension: dimension ?? GEMINI_DEFAULT_DIMENSION,
         }
       : (() => {
-          const local = new LocalEmbedder({ dimension: dimension ?? LOCAL_EMBEDDER_DEFAULT_DIMENSION });
+          const local = new BuiltinEmbedder({ dimension: dimension ?? LOCAL_EMBEDDER_DEFAULT_DIMENSION });
           return {
             choice: embedderChoice.value,
             source: embedderChoice.source,
