@@ -19,6 +19,7 @@ export default defineConfig({
       "git",
       "input-bounds",
       "level-shares",
+      "model-gate",
       "security",
       "security-git-paths",
       "security-secrets",

@@ -30,6 +30,11 @@ export const APP_INFO: AppInfo = {
     { name: "LOCAL_MODEL_MAX_RETRIES", description: "model retries after schema-invalid output (default 2)" },
     { name: "LOCAL_MODEL_CONFIDENCE_THRESHOLD", description: "below it a model result has success=false (default 0.7)" },
     { name: "LOCAL_MODEL_STRICT_SCHEMA", description: "data failing the caller's schema sets success=false (default true)" },
+    {
+      name: "LOCAL_MODEL_CONFIDENCE",
+      description:
+        "require | optional: refuse, or return with confidence null, answers whose server gave no token probabilities (default require)",
+    },
     { name: "LOCAL_MODEL_TEMPLATES_DIR", description: "directory of custom .hbs templates" },
     { name: "LOCAL_MODEL_LOG_LEVEL", description: "stderr log level (overrides LOCAL_MCP_LOG_LEVEL)" },
     { name: "LOCAL_MODEL_TOKEN_TRACKING", description: "record stats (default true)" },

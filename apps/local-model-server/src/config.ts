@@ -76,6 +76,11 @@ export interface LocalModelConfig {
   confidenceThreshold: number;
   /** When true, data that fails the caller's `schema` makes `success` false. */
   strictSchema: boolean;
+  /**
+   * A model answer whose server gave no token probabilities (its confidence unknown): `require`
+   * refuses it (UPSTREAM_ERROR naming this setting), `optional` returns it with `confidence: null`.
+   */
+  confidencePolicy: "require" | "optional";
   /** A directory of custom `.hbs` templates (they shadow shipped ones of the same name). */
   templatesDir: string | undefined;
   /**
@@ -135,7 +140,11 @@ const ConfigFileSchema = z
     timeout_ms: positiveInt.optional(),
     max_retries: z.number().int().min(0).max(10).optional(),
     validation: z
-      .object({ confidence_threshold: z.number().min(0).max(1).optional(), strict_schema: z.boolean().optional() })
+      .object({
+        confidence_threshold: z.number().min(0).max(1).optional(),
+        strict_schema: z.boolean().optional(),
+        confidence: z.enum(["require", "optional"]).optional(),
+      })
       .strict()
       .optional(),
     templates_dir: z.string().min(1).optional(),
@@ -170,6 +179,7 @@ const EnvSchema = z.object({
   maxRetries: z.coerce.number().int().min(0).max(10).optional(),
   confidenceThreshold: z.coerce.number().min(0).max(1).optional(),
   strictSchema: bool.optional(),
+  confidence: z.enum(["require", "optional"]).optional(),
   templatesDir: z.string().optional(),
   logLevel: z.enum(LOG_LEVELS).optional(),
   tokenTracking: bool.optional(),
@@ -232,6 +242,7 @@ export function loadLocalModelConfig(env: Env, cwd: string): LocalModelConfig {
     maxRetries: overrides.maxRetries ?? file.max_retries ?? file.ollama?.max_retries ?? 2,
     confidenceThreshold: overrides.confidenceThreshold ?? file.validation?.confidence_threshold ?? 0.7,
     strictSchema: overrides.strictSchema ?? file.validation?.strict_schema ?? true,
+    confidencePolicy: overrides.confidence ?? file.validation?.confidence ?? "require",
     templatesDir,
     templatesConfinedTo:
       configSource === "project" && overrides.templatesDir === undefined && templatesDir !== undefined ? roots : undefined,

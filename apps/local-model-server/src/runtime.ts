@@ -28,7 +28,12 @@ export interface LocalModelRuntime {
 }
 
 export function createRuntime(config: LocalModelConfig, logger: Logger): LocalModelRuntime {
-  const model = new ModelService(config.model, { logger, timeoutMs: config.timeoutMs, maxRetries: config.maxRetries });
+  const model = new ModelService(config.model, {
+    logger,
+    timeoutMs: config.timeoutMs,
+    maxRetries: config.maxRetries,
+    confidencePolicy: config.confidencePolicy,
+  });
   const regex = new RegexRunner(config.regexTimeoutMs);
   // Its first thread starts when a client has initialized (createLocalModelServer), not here.
   const parsers = new ParserPool();

@@ -29,6 +29,7 @@ describe("loadLocalModelConfig", () => {
       maxRetries: 2,
       confidenceThreshold: 0.7,
       strictSchema: true,
+      confidencePolicy: "require",
       templatesDir: undefined,
       logLevel: "info",
       responseLevel: "minimal",
@@ -45,7 +46,7 @@ describe("loadLocalModelConfig", () => {
       file,
       JSON.stringify({
         ollama: { host: "http://localhost:11434", model: "qwen2.5-coder:7b", timeout_ms: 30000, max_retries: 2 },
-        validation: { confidence_threshold: 0.8, strict_schema: false },
+        validation: { confidence_threshold: 0.8, strict_schema: false, confidence: "optional" },
         templates_dir: "./templates",
         logging: { level: "warn", token_tracking: true },
         roots: ["project", "other"],
@@ -58,6 +59,7 @@ describe("loadLocalModelConfig", () => {
       roots: [join(dir.path, "project"), join(dir.path, "other")],
       confidenceThreshold: 0.8,
       strictSchema: false,
+      confidencePolicy: "optional",
       templatesDir: join(dir.path, "templates"),
       logLevel: "warn",
       stateDir: join(dir.path, "state"),
@@ -68,6 +70,7 @@ describe("loadLocalModelConfig", () => {
         ...HOME,
         LOCAL_MODEL_CONFIG: file,
         LOCAL_MODEL_CONFIDENCE_THRESHOLD: "0.5",
+        LOCAL_MODEL_CONFIDENCE: "require",
         LOCAL_MODEL_MODEL_PATH: "models/m.gguf",
         LOCAL_MODEL_MODEL_THREADS: "1",
         LOCAL_MODEL_ROOTS: join(dir.path, "other"),
@@ -76,6 +79,7 @@ describe("loadLocalModelConfig", () => {
     );
     expect(overridden).toMatchObject({
       confidenceThreshold: 0.5,
+      confidencePolicy: "require",
       roots: [join(dir.path, "other")],
       model: { kind: "llama", path: join(dir.path, "models/m.gguf"), threads: 1, contextSize: 8192, gpu: "auto", preload: false },
     });
@@ -95,6 +99,7 @@ describe("loadLocalModelConfig", () => {
 
   it("names what is wrong: a bad variable, an unknown key, both model kinds, a missing root", async () => {
     expect(() => loadLocalModelConfig({ ...HOME, LOCAL_MODEL_TIMEOUT_MS: "soon" }, dir.path)).toThrow(/LOCAL_MODEL_TIMEOUT_MS/);
+    expect(() => loadLocalModelConfig({ ...HOME, LOCAL_MODEL_CONFIDENCE: "maybe" }, dir.path)).toThrow(/LOCAL_MODEL_CONFIDENCE/);
     const typo = join(dir.path, "typo.json");
     await writeFile(typo, JSON.stringify({ timeout: 5 }));
     expect(() => loadLocalModelConfig({ ...HOME, LOCAL_MODEL_CONFIG: typo }, dir.path)).toThrow(ConfigError);

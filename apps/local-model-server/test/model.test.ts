@@ -136,14 +136,33 @@ describe("the model engine (tiny GGUF through core's LlamaEngine)", () => {
       ],
       response_level: "standard",
     });
-    expect(body).toMatchObject({ success: true, engine: "model", schema_valid: true });
-    const results = dataOf(body).results as { id: string; status: string; evidence: string; engine: string }[];
+    expect(body).toMatchObject({ engine: "model", schema_valid: true });
+    expect(body.tokens_used).toBeGreaterThan(0);
+    const results = dataOf(body).results as {
+      id: string;
+      status: string;
+      evidence?: string;
+      engine: string;
+      code?: string;
+      reason?: string;
+    }[];
     expect(results.map((r) => [r.id, r.engine])).toEqual([
       ["UX-01", "model"],
       ["DATA-02", "deterministic"],
     ]);
-    expect(["pass", "fail"]).toContain(results[0]?.status);
-    expect(typeof results[0]?.evidence).toBe("string");
+    // The random model's verdicts are noise: the gate refuses them (citing no real line of the
+    // file) after every attempt, for this check only; one that happens to hold up is a verdict.
+    const judged = results[0];
+    if (judged?.status === "error") {
+      expect(judged).toMatchObject({
+        code: "UPSTREAM_ERROR",
+        reason: expect.stringMatching(/^The model's answer was refused after 3 attempts: /),
+      });
+      expect(body.success).toBe(false);
+    } else {
+      expect(["pass", "fail"]).toContain(judged?.status);
+      expect(typeof judged?.evidence).toBe("string");
+    }
     expect(results[1]).toMatchObject({
       status: "pass",
       evidence: "line 4: export async function loadData(limit = 20): Promise<string[]> {",
@@ -260,9 +279,24 @@ describe("without a model", () => {
       }),
     );
     try {
-      const { body } = await bad.call("local_verify", { checks: [{ id: "X", description: "anything", file: "README.md" }] });
-      expect(errorOf(body)).toMatchObject({ code: "NOT_READY", recoverable: false });
-      expect(errorOf(body).message).toMatch(/^The model is not usable: /);
+      const { isError, body } = await bad.call("local_verify", {
+        checks: [
+          { id: "X", description: "anything", file: "README.md" },
+          { id: "Y", description: "anything else", file: "README.md" },
+          { id: "Z", file: "README.md", condition: { type: "contains", value: "#" } },
+        ],
+        response_level: "standard",
+      });
+      // Per check (issue 20 item 4): the model checks are NOT_READY with the reason, the exact one is answered.
+      expect(isError).toBe(false);
+      expect(dataOf(body)).toMatchObject({ passed: 1, failed: 0, errors: 2 });
+      const results = dataOf(body).results as { id: string; status: string; code?: string; reason?: string }[];
+      expect(results.map((r) => [r.id, r.status, r.code])).toEqual([
+        ["X", "error", "NOT_READY"],
+        ["Y", "error", "NOT_READY"],
+        ["Z", "pass", undefined],
+      ]);
+      expect(results[0]?.reason).toMatch(/^The model is not usable: /);
     } finally {
       await bad.close();
     }

@@ -12,7 +12,13 @@ function buildContractFields() {
   return {
     success: z.boolean().describe("false when the result should not be trusted as is: see error; data is kept for review"),
     error: z.string().nullable(),
-    confidence: z.number().min(0).max(1).describe("1 for deterministic engines; the model's own confidence otherwise"),
+    confidence: z
+      .number()
+      .min(0)
+      .max(1)
+      .nullable()
+      .describe("1 for deterministic engines; the model's own confidence otherwise; null when its server gave none (confidence_note)"),
+    confidence_note: z.string().optional(),
     tokens_used: z.number().int().min(0).describe("model tokens (prompt + generated, all attempts); 0 without the model"),
     tokens_saved: z
       .number()
@@ -53,6 +59,7 @@ export function contractOutput<D extends z.ZodType>(data: D) {
     data: data.nullable(),
     error: f.error,
     confidence: f.confidence,
+    confidence_note: f.confidence_note,
     tokens_used: f.tokens_used,
     tokens_saved: f.tokens_saved,
     tokens_over: f.tokens_over,

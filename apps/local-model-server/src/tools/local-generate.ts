@@ -7,6 +7,7 @@
 import { DESTRUCTIVE_IDEMPOTENT, defineTool, lazySchema, ToolError, type ToolContext, type ToolDefinition } from "@local-mcp/core";
 import { z } from "zod";
 import { countLines } from "../domain/text/lines.js";
+import { substance, type AnswerCheck } from "../domain/model/answer-gate.js";
 import { jsonTaskMessages } from "../domain/model/prompts.js";
 import { GENERATED_SCHEMA } from "../domain/model/task-schemas.js";
 import { isInlineTemplate, type TemplateInfo } from "../domain/templates/template-store.js";
@@ -96,7 +97,13 @@ async function generate(runtime: LocalModelRuntime, args: z.infer<typeof input>,
     );
     const maxTokens = runtime.model.config.kind === "none" ? 1024 : runtime.model.config.maxTokens;
     const answer = await runtime.model.json<{ content: string }>(
-      { messages, schema: GENERATED_SCHEMA, maxTokens, grammarBounds: { maxStringLength: maxTokens * 4, maxArrayItems: 20 } },
+      {
+        messages,
+        schema: GENERATED_SCHEMA,
+        maxTokens,
+        grammarBounds: { maxStringLength: maxTokens * 4, maxArrayItems: 20 },
+        check: filledCheck(text),
+      },
       ctx.signal,
     );
     content = tally.add(answer).content;
@@ -120,5 +127,22 @@ async function generate(runtime: LocalModelRuntime, args: z.infer<typeof input>,
     },
     inputChars: text.length,
     ...(usage ? { model: usage } : {}),
+  };
+}
+
+/**
+ * The gate's check of a model-filled template (answer-gate.ts): the file may not be empty, nor
+ * shorter than half the template's own text (what lies outside `{{…}}`), which a filled
+ * template keeps.
+ */
+function filledCheck(template: string): AnswerCheck<{ content: string }> {
+  const literal = substance(template.replace(/\{\{[^}]*\}\}/g, ""));
+  const least = Math.max(1, Math.floor(literal / 2));
+  return ({ content }) => {
+    const got = substance(content);
+    if (got === 0) return "the generated file is empty: fill the template";
+    if (got < least)
+      return `the generated file has ${got} characters besides spaces, but the template's own text alone has ${literal}: fill the whole template`;
+    return undefined;
   };
 }

@@ -1,14 +1,19 @@
 /**
  * local_verify: a checklist against the code. Conditions (`contains`, `exports`, `imports`,
  * `pattern`) are checked exactly, with `line N: <snippet>` evidence; a check with only a
- * natural-language description goes to the model. A check on a file that does not exist fails.
+ * natural-language description goes to the model, whose verdict must pass the gate
+ * (verdict-gate.ts). A check on a file that does not exist fails. Batches degrade per check: with
+ * `engine: "auto"`, a check the model cannot answer (none configured, not usable, its answers
+ * refused) is `status: "error"` with its code, and the exact checks are still answered.
  */
-import { READ_ONLY, defineTool, lazySchema, ToolError, type ToolContext, type ToolDefinition } from "@local-mcp/core";
+import { READ_ONLY, defineTool, isToolError, lazySchema, ToolError, type ToolContext, type ToolDefinition } from "@local-mcp/core";
 import { z } from "zod";
+import { NO_MODEL_SUGGESTION } from "../domain/model/model-service.js";
 import { jsonTaskMessages, numbered } from "../domain/model/prompts.js";
 import { SHORT_ANSWER_BOUNDS, VERDICT_SCHEMA } from "../domain/model/task-schemas.js";
 import { checkCondition, CONDITION_TYPES, missingFile, type ConditionType, type Verdict } from "../domain/verify/conditions.js";
 import { SourceCache } from "../domain/verify/source-cache.js";
+import { citedLine, verdictCheck, type ModelVerdict } from "../domain/verify/verdict-gate.js";
 import { isScriptPath } from "../domain/ts/source-file.js";
 import type { LocalModelRuntime } from "../runtime.js";
 import { boundedArray, boundedString, closedObject, EngineChoiceSchema, contractOutput } from "./contract.js";
@@ -46,7 +51,11 @@ const input = z.object({
 
 const result = z.object({
   id: z.string(),
-  status: z.enum(["pass", "fail"]),
+  status: z.enum(["pass", "fail", "error"]),
+  code: z
+    .string()
+    .optional()
+    .describe("error: why the check was not answered (NOT_READY: no usable model; UPSTREAM_ERROR: answers refused)"),
   evidence: z.string().optional().describe("standard: `line N: <snippet>`, or `not found`"),
   reason: z.string().optional(),
   engine: z.enum(["deterministic", "model"]).optional(),
@@ -54,10 +63,15 @@ const result = z.object({
   line: z.number().int().optional(),
   via: z.string().optional(),
   condition: z.object({ type: z.string(), value: z.string() }).optional(),
-  confidence: z.number().optional(),
+  confidence: z.number().nullable().optional(),
+  suggestion: z.string().optional(),
 });
 
-const output = lazySchema(() => contractOutput(z.object({ passed: z.number().int(), failed: z.number().int(), results: z.array(result) })));
+const output = lazySchema(() =>
+  contractOutput(
+    z.object({ passed: z.number().int(), failed: z.number().int(), errors: z.number().int().optional(), results: z.array(result) }),
+  ),
+);
 
 export function localVerifyTool(runtime: LocalModelRuntime): ToolDefinition {
   return defineTool({
@@ -99,32 +113,52 @@ async function verify(runtime: LocalModelRuntime, args: z.infer<typeof input>, c
     const exactPossible = type !== undefined && (!needsParser || file === undefined || isScriptPath(file.given));
     planned.push({ index, check: c, type, value: c.condition?.value, useModel: args.engine === "model" || !exactPossible });
   }
-  const judged = planned.filter((p) => p.useModel && args.engine !== "model").map((p) => p.check.id);
-  chooseEngine(
-    args.engine,
-    {
-      needsJudgment:
-        judged.length > 0
-          ? `the check${judged.length > 1 ? "s" : ""} ${judged.join(", ")} (natural-language, or exports/imports of a non-TS/JS file)`
-          : undefined,
-    },
-    runtime.model,
-  );
+  // engine "model" without a model, or "deterministic" with checks that need one, fail the call;
+  // with "auto" each such check is answered NOT_READY on its own (below).
+  if (args.engine !== undefined && args.engine !== "auto") {
+    const judged = planned.filter((p) => p.useModel && args.engine !== "model").map((p) => p.check.id);
+    chooseEngine(
+      args.engine,
+      {
+        needsJudgment: judged.length > 0 ? `${checksNamed(judged)} (natural-language, or exports/imports of a non-TS/JS file)` : undefined,
+      },
+      runtime.model,
+    );
+  }
 
   const tally = new ModelTally();
   const minimal: Json[] = [];
   const standard: Json[] = [];
   const full: Json[] = [];
+  const unanswered = new Map<string, { error: ToolError; ids: string[] }>();
+  /** Once the model is found unusable in this call, the other model checks are not sent. */
+  let unusable: ToolError | undefined = runtime.model.configured
+    ? undefined
+    : new ToolError("NOT_READY", "No model is configured, and natural-language checks (or exports/imports of a non-TS/JS file) need one.", {
+        suggestion: NO_MODEL_SUGGESTION,
+      });
   for (const p of planned) {
     if (ctx.signal.aborted) throw ctx.signal.reason;
     const file = await cache.file(p.check.file);
-    let verdict: Verdict;
+    let verdict: Verdict | undefined;
+    let failure: ToolError | undefined;
     let engine: EngineName = "deterministic";
-    let confidence = 1;
+    let confidence: number | null = 1;
     if (!file) verdict = missingFile(p.check.file);
     else if (p.useModel) {
       engine = "model";
-      ({ verdict, confidence } = await judge(runtime, p, file.given, file.text, tally, ctx.signal));
+      failure = unusable;
+      if (!failure) {
+        try {
+          ({ verdict, confidence } = await judge(runtime, p, file.given, file.text, tally, ctx.signal));
+        } catch (caught) {
+          if (!isToolError(caught) || (caught.code !== "NOT_READY" && caught.code !== "UPSTREAM_ERROR")) throw caught;
+          failure = caught;
+          tally.addFailed(caught.details);
+          // A model that did not load, or a server that refuses all answers, will not do better on the next check.
+          if (caught.code === "NOT_READY" || caught.details?.setting !== undefined) unusable = caught;
+        }
+      }
     } else
       verdict = await checkCondition(p.type as ConditionType, p.value as string, file, {
         cache,
@@ -132,35 +166,54 @@ async function verify(runtime: LocalModelRuntime, args: z.infer<typeof input>, c
         signal: ctx.signal,
         index: p.index,
       });
-    // minimal: pass or fail per check id; the evidence and the rest from standard.
-    minimal.push({ id: p.check.id, status: verdict.status });
-    standard.push({
-      evidence: verdict.evidence,
-      ...(verdict.reason ? { reason: verdict.reason } : {}),
-      engine,
-      file: p.check.file,
-      ...(verdict.line !== undefined ? { line: verdict.line } : {}),
-      ...(verdict.via ? { via: verdict.via } : {}),
-    });
-    full.push({
-      ...(p.type && p.value ? { condition: { type: p.type, value: p.value } } : {}),
-      ...(engine === "model" ? { confidence } : {}),
-    });
+    if (failure) {
+      const group = unanswered.get(failure.message) ?? { error: failure, ids: [] };
+      group.ids.push(p.check.id);
+      unanswered.set(failure.message, group);
+      minimal.push({ id: p.check.id, status: "error", code: failure.code });
+      standard.push({ reason: failure.message, engine, file: p.check.file });
+      full.push({ suggestion: failure.suggestion });
+    } else {
+      const v = verdict as Verdict;
+      // minimal: pass or fail per check id; the evidence and the rest from standard.
+      minimal.push({ id: p.check.id, status: v.status });
+      standard.push({
+        evidence: v.evidence,
+        ...(v.reason ? { reason: v.reason } : {}),
+        engine,
+        file: p.check.file,
+        ...(v.line !== undefined ? { line: v.line } : {}),
+        ...(v.via ? { via: v.via } : {}),
+      });
+      full.push({
+        ...(p.type && p.value ? { condition: { type: p.type, value: p.value } } : {}),
+        ...(engine === "model" ? { confidence } : {}),
+      });
+    }
     itemProgress(ctx, planned.length, p.index + 1, `checked ${p.check.id}`);
   }
   const passed = minimal.filter((r) => r.status === "pass").length;
+  const errors = minimal.filter((r) => r.status === "error").length;
   const usage = tally.usage(runtime.model.name);
   const read = await cache.readFiles();
+  const problems = [...unanswered.values()].map(
+    ({ error, ids }) => `Not answered (${error.code}): ${ids.join(", ")}. ${error.message} ${error.suggestion}`,
+  );
   return {
     engine: usage ? "model" : "deterministic",
     data: {
-      minimal: { passed, failed: minimal.length - passed, results: minimal },
+      minimal: { passed, failed: minimal.length - passed - errors, ...(errors > 0 ? { errors } : {}), results: minimal },
       standard: { results: standard },
       full: { results: full },
     },
     inputChars: read.reduce((sum, f) => sum + f.text.length, 0),
+    ...(problems.length > 0 ? { problems } : {}),
     ...(usage ? { model: usage } : {}),
   };
+}
+
+function checksNamed(ids: readonly string[]): string {
+  return `the check${ids.length > 1 ? "s" : ""} ${ids.join(", ")}`;
 }
 
 async function judge(
@@ -170,7 +223,7 @@ async function judge(
   text: string,
   tally: ModelTally,
   signal: AbortSignal,
-): Promise<{ verdict: Verdict; confidence: number }> {
+): Promise<{ verdict: Verdict; confidence: number | null }> {
   const condition = p.type && p.value ? `${p.type} "${p.value}"` : "(none: judge the description)";
   const messages = jsonTaskMessages(
     "code verification tool. Check whether the condition is satisfied",
@@ -183,17 +236,17 @@ async function judge(
     [{ label: "FILE CONTENT (line numbers added)", text: numbered(text, runtime.config.maxInputChars) }],
     VERDICT_SCHEMA,
   );
-  const answer = await runtime.model.json<{ status: "pass" | "fail"; evidence: string; reason: string | null }>(
-    { messages, schema: VERDICT_SCHEMA, grammarBounds: SHORT_ANSWER_BOUNDS },
+  const answer = await runtime.model.json<ModelVerdict>(
+    { messages, schema: VERDICT_SCHEMA, grammarBounds: SHORT_ANSWER_BOUNDS, check: verdictCheck(path, text) },
     signal,
   );
   const value = tally.add(answer);
-  const line = /^line (\d+)\b/.exec(value.evidence)?.[1];
+  const line = citedLine(value.evidence);
   const verdict: Verdict = {
     status: value.status,
-    evidence: value.evidence,
+    evidence: value.evidence.trim(),
     ...(value.reason ? { reason: value.reason } : {}),
-    ...(line ? { line: Number(line) } : {}),
+    ...(line ? { line } : {}),
   };
-  return { verdict, confidence: answer.confidence };
+  return { verdict, confidence: answer.confidenceUnknown === undefined ? answer.confidence : null };
 }

@@ -64,6 +64,7 @@ export class ModelTally {
   private retries = 0;
   private schemaValid = true;
   private confidence = 1;
+  private confidenceUnknown: string | undefined;
 
   add<T>(answer: ModelAnswer<T>): T {
     this.calls += 1;
@@ -71,8 +72,18 @@ export class ModelTally {
     this.tokensOut += answer.tokensOut;
     this.retries += answer.retries;
     this.schemaValid &&= answer.schemaValid;
-    this.confidence = Math.min(this.confidence, answer.confidence);
+    if (answer.confidenceUnknown !== undefined) this.confidenceUnknown ??= answer.confidenceUnknown;
+    else this.confidence = Math.min(this.confidence, answer.confidence);
     return answer.value;
+  }
+
+  /** Tokens of model calls that ended in an error (a refused answer), taken from its details. */
+  addFailed(details: Record<string, unknown> | undefined): void {
+    const n = (key: string) => (typeof details?.[key] === "number" ? (details[key] as number) : 0);
+    if (n("tokensIn") + n("tokensOut") === 0) return;
+    this.calls += 1;
+    this.tokensIn += n("tokensIn");
+    this.tokensOut += n("tokensOut");
   }
 
   usage(name: string | undefined): ModelUsage | undefined {
@@ -85,6 +96,7 @@ export class ModelTally {
       retries: this.retries,
       schemaValid: this.schemaValid,
       confidence: this.confidence,
+      ...(this.confidenceUnknown === undefined ? {} : { confidenceUnknown: this.confidenceUnknown }),
     };
   }
 }

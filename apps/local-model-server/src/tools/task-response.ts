@@ -34,6 +34,8 @@ export interface ModelUsage {
   schemaValid: boolean;
   /** The lowest confidence of the calls. */
   confidence: number;
+  /** Set when a call's server gave no token probabilities: why the confidence is unknown (rendered as `confidence: null`). */
+  confidenceUnknown?: string;
 }
 
 export interface TaskOutcome {
@@ -94,12 +96,13 @@ export class TaskResponse extends ToolResponse {
     if (built) return built;
     const { outcome, settings } = this;
     const model = outcome.model;
-    const confidence = model ? round3(model.confidence) : 1;
+    const unknown = model?.confidenceUnknown;
+    const confidence = model ? (unknown === undefined ? round3(model.confidence) : null) : 1;
     const errors = [...(outcome.problems ?? [])];
     if (outcome.schemaCheck && !outcome.schemaCheck.valid && settings.strictSchema) {
       errors.push(`The data does not match the given schema: ${outcome.schemaCheck.error ?? "invalid"}.`);
     }
-    if (model && confidence < settings.confidenceThreshold) {
+    if (model && confidence !== null && confidence < settings.confidenceThreshold) {
       errors.push(
         `Low confidence (${confidence} < ${settings.confidenceThreshold}): the model was unsure; review the data before using it, or handle this task directly.`,
       );
@@ -111,6 +114,7 @@ export class TaskResponse extends ToolResponse {
         data: atLevel(level, outcome.data),
         error: errors.length === 0 ? null : errors.join(" "),
         confidence,
+        ...(unknown === undefined ? {} : { confidence_note: `${unknown}; accepted without one (LOCAL_MODEL_CONFIDENCE=optional)` }),
         tokens_used: this.tokensUsed,
         engine: outcome.engine,
         ...(model ? { retries: model.retries } : {}),
