@@ -6,14 +6,16 @@
 //      context 2048, the same FIM windows (600 characters before a cursor in one of mochi's own
 //      sources, 200 after). Calls interleaved, the order alternating. Target: mochi's p50 ≤ 1.1×
 //      the naive server's, and the same greedy text for every window (checked: the run fails
-//      otherwise).
+//      otherwise). Also printed: the median of each window's two adjacent calls' ratio (steadier
+//      than the ratio of p50s when other work comes and goes) and complete_code's time outside
+//      generation (round trip less the inference time it reports).
 //   2. The block scope (the default) and a call asking for 3 alternatives, for scale.
 //   3. Prompt reuse while typing: 40 calls on one file, the cursor moving 1–8 characters forward
 //      each time (complete_code's window of at most 1,500 characters before it, 300 after), on
 //      core's LlamaEngine with and
 //      without reusePrefix (mochi runs with it): p50 per call, prompt tokens evaluated, and that
 //      both give the same completions (checked).
-// Imports the built dist files: build first (`pnpm bench` does). Size: BENCH_LATENCY_ROUNDS (5),
+// Imports the built dist files: build first (`pnpm bench` does). Size: BENCH_LATENCY_ROUNDS (8),
 // BENCH_LATENCY_PROMPTS (20).
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { availableParallelism, loadavg, tmpdir } from "node:os";
@@ -26,7 +28,7 @@ import { spawnStdioServer, writeTinyLlamaGguf, writeTinyLoraGguf } from "../pack
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const MCP = join(ROOT, "apps/mochi-server/dist/mcp.js");
 const NAIVE = join(ROOT, "bench/naive-llama-mcp.mjs");
-const ROUNDS = Number(process.env.BENCH_LATENCY_ROUNDS ?? 5);
+const ROUNDS = Number(process.env.BENCH_LATENCY_ROUNDS ?? 8);
 const PROMPTS = Number(process.env.BENCH_LATENCY_PROMPTS ?? 20);
 const CONTEXT_SIZE = 2048;
 const LINE_TOKENS = 48;
@@ -96,7 +98,7 @@ async function call(server, name, args) {
 const servers = {
   mochi: async (p) => {
     const r = await call(mochi, "complete_code", { ...p, language: "typescript", scope: "line", response_level: "full" });
-    return { text: r.completion, tokens: r.candidates[0].tokens_generated };
+    return { text: r.completion, tokens: r.candidates[0].tokens_generated, inferenceMs: r.candidates[0].ms };
   },
   naive: async (p) => {
     const r = await call(naive, "complete", { ...p, max_tokens: LINE_TOKENS, stop: ["\n"] });
@@ -126,18 +128,27 @@ if (differing.length > 0) {
   );
 }
 const times = { mochi: [], naive: [] };
+/** Each window's two calls of a round, one right after the other: their ratio is less moved by load that comes and goes. */
+const pairedRatios = [];
+/** complete_code's time outside generation: the round trip less the inference time it reports. */
+const mochiOutsideMs = [];
 for (let round = 0; round < ROUNDS; round++) {
   for (const [i, p] of prompts.entries()) {
     const order = (round + i) % 2 === 0 ? ["mochi", "naive"] : ["naive", "mochi"];
+    const pair = {};
     for (const name of order) {
       const started = now();
-      await servers[name](p);
-      times[name].push(now() - started);
+      const r = await servers[name](p);
+      pair[name] = now() - started;
+      times[name].push(pair[name]);
+      if (name === "mochi") mochiOutsideMs.push(pair.mochi - r.inferenceMs);
     }
+    pairedRatios.push(pair.mochi / pair.naive);
   }
 }
 const lineStats = { mochi: stats(times.mochi), naive: stats(times.naive) };
 const ratio = lineStats.mochi.p50 / lineStats.naive.p50;
+const pairedRatio = stats(pairedRatios).p50;
 
 const blockMs = [];
 const alternativesMs = [];
@@ -208,7 +219,7 @@ console.log(
 );
 console.log(
   `single line through the same MCP client (tiny GGUF with FIM tokens + tiny LoRA, context ${CONTEXT_SIZE}; ${PROMPTS} windows of 600 + 200 ` +
-    `characters, ≤ ${LINE_TOKENS} tokens, greedy, ${ROUNDS} rounds interleaved; same text for every window: checked — ` +
+    `characters, ≤ ${LINE_TOKENS} tokens, greedy, ${ROUNDS} rounds interleaved, the order alternating; same text for every window: checked — ` +
     `${exactCount} of ${PROMPTS} byte for byte, ${cutByMaxCount} cut by max_tokens)`,
 );
 const tokensA = warm.mochi.reduce((n, r) => n + r.tokens, 0) / PROMPTS;
@@ -218,6 +229,8 @@ line(
 );
 line(`naive node-llama-cpp MCP server (bench/naive-llama-mcp.mjs)`, `p50 ${fmtMs(lineStats.naive.p50)}, p95 ${fmtMs(lineStats.naive.p95)}`);
 line("ratio of the p50s", `${ratio.toFixed(2)}× (target ≤ ${TARGET_RATIO}×) ${ratio <= TARGET_RATIO ? "MET" : "MISSED"}`);
+line("median ratio of each window's two calls side by side", `${pairedRatio.toFixed(2)}×`);
+line("complete_code outside generation (round trip − inference)", `p50 ${fmtMs(stats(mochiOutsideMs).p50)}`);
 line("mochi complete_code, default call (scope block, no alternatives)", `p50 ${fmtMs(stats(blockMs).p50)}`);
 line("mochi complete_code, asking for 3 alternatives", `p50 ${fmtMs(stats(alternativesMs).p50)}`);
 console.log(
