@@ -39,6 +39,10 @@ const SoloEnvSchema = z.object({
   testMaxProcesses: z.coerce.number().int().min(8).max(65_536).default(128),
   sandbox: z.enum(["strict", "weak"]).default("strict"),
   lockTimeoutMs: ms(100, 600_000, 30_000),
+  lineLength: z.coerce.number().int().min(40).max(400).default(88),
+  duplicates: z.enum(["refuse", "warn", "off"]).default("refuse"),
+  similar: z.enum(["refuse", "warn", "off"]).default("warn"),
+  similarThreshold: z.coerce.number().min(0).max(1).default(0.9),
 });
 type SoloEnv = z.infer<typeof SoloEnvSchema>;
 
@@ -89,6 +93,12 @@ export interface SoloAssetsConfig extends CommonConfig {
   testMaxProcesses: number;
   sandbox: SoloEnv["sandbox"];
   lockTimeoutMs: number;
+  /** Ruff's line limit; a longer line makes the gate run `ruff format` (SOLO_LINE_LENGTH). */
+  lineLength: number;
+  /** Keeping the library clean on save (domain/library/save-checks.ts). */
+  cleanLibrary: { duplicates: SoloEnv["duplicates"]; similar: SoloEnv["similar"]; similarThreshold: number };
+  /** The directory the bin was started in: the project `export` writes into (nothing outside it). */
+  projectRoot: string;
   /**
    * The environment for the gate's own tools (ruff, mypy, pyright, pip, uv): this one without
    * anything that looks like a secret. Saved code never sees even this; its tests get a minimal
@@ -159,6 +169,9 @@ export function loadSoloAssetsConfig(env: Env, cwd: string): SoloAssetsConfig {
     testMaxProcesses: own.testMaxProcesses,
     sandbox: own.sandbox,
     lockTimeoutMs: own.lockTimeoutMs,
+    lineLength: own.lineLength,
+    cleanLibrary: { duplicates: own.duplicates, similar: own.similar, similarThreshold: own.similarThreshold },
+    projectRoot: resolve(cwd),
     toolEnv: toolEnvironment(env),
   };
 }

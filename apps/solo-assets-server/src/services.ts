@@ -26,7 +26,9 @@ import { selectTyper } from "./domain/gate/typer/select-typer.js";
 import type { Typer } from "./domain/gate/typer/typer.js";
 import { Lazy } from "./domain/lazy.js";
 import { BUILTIN_MIN_SIMILARITY, BuiltinEmbedder } from "./domain/search/builtin-embedder.js";
+import { IndexPersistence } from "./domain/search/index-persistence.js";
 import { FunctionLibrary } from "./domain/library/function-library.js";
+import { createSaveChecker } from "./domain/library/save-checks.js";
 import type { EffectiveSettings } from "./domain/settings/effective-settings.js";
 import { LibraryDatabase } from "./domain/storage/library-database.js";
 import { migrateLibrarySchema } from "./domain/storage/schema.js";
@@ -83,7 +85,7 @@ export function servicesFor(context: SoloContext): SoloServices {
     logger: logger.child("db"),
   });
   const env = config.toolEnv;
-  const linter = new Lazy<Linter>(() => selectLinter(config.linter, env));
+  const linter = new Lazy<Linter>(() => selectLinter(config.linter, env, config.lineLength));
   const typer = new Lazy<Typer>(() => selectTyper(config.typer, { python: config.python, cacheDir: config.paths.typeCacheDir, env }));
   const sandbox = new Sandbox({
     mode: config.sandbox,
@@ -117,12 +119,22 @@ export function servicesFor(context: SoloContext): SoloServices {
     logger: logger.child("gate"),
   });
   const embedder = createSoloEmbedder(settings, config, logger);
+  const checks = createSaveChecker({
+    db,
+    python: config.python,
+    env,
+    policy: config.cleanLibrary,
+    nearest: (text, k, options) => library.nearestFunctions(text, k, options),
+  });
+  const persistence = new IndexPersistence({ dbPath: config.paths.dbPath, logger: logger.child("index") });
   const library = new FunctionLibrary({
     db,
     gate,
     embedder,
     minSimilarity: embedder instanceof BuiltinEmbedder ? BUILTIN_MIN_SIMILARITY : 0,
+    persistence,
     logger: logger.child("library"),
+    checks,
   });
   return {
     ...context,
@@ -135,6 +147,7 @@ export function servicesFor(context: SoloContext): SoloServices {
     dispose: async () => {
       await critic?.dispose?.();
       await embedder.dispose?.();
+      await persistence.settled();
     },
   };
 }

@@ -493,6 +493,7 @@ const SUITES: BudgetSuite[] = [
         args: {},
         perLevel: (level) => ({ name: { minimal: "chunk_3", standard: "chunk_7", full: "chunk_11" }[level] }),
       },
+      { tool: "export_function", args: { names: ["median_1", "median_2"], to: "exported" } },
     ],
   },
   {

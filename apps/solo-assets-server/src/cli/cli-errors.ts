@@ -16,6 +16,7 @@ const COMMAND_FOR_TOOL: readonly [RegExp, string][] = [
   [/\bget_function\b/g, "`solo-assets get <name>`"],
   [/\bsave_function\b/g, "`solo-assets save <file>`"],
   [/\bdelete_function\b/g, "`solo-assets delete <name>`"],
+  [/\bexport_function\b/g, "`solo-assets export <names…> --to <dir>`"],
 ];
 
 export function inCliTerms(text: string): string {

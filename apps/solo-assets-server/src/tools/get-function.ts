@@ -2,6 +2,7 @@ import { READ_ONLY, LeveledResponse, defineTool } from "@local-mcp/core";
 import type { ToolDefinition } from "@local-mcp/core";
 import { z } from "zod";
 import type { SoloServerServices } from "../server.js";
+import { inlineFunction } from "../domain/library/function-export.js";
 import { gateDetails } from "./function-views.js";
 import { GateReportSchema, StatusSchema, TestCaseSchema } from "./output-schemas.js";
 
@@ -14,6 +15,7 @@ export function getFunctionTool(host: SoloServerServices): ToolDefinition {
     input: z.object({
       name: z.string().min(1).max(100),
       version: z.number().int().min(1).optional().describe("default: the latest"),
+      inline_dependencies: z.boolean().default(false).describe("code as one module with the solo_lib functions it imports"),
     }),
     output: z.object({
       name: z.string(),
@@ -24,6 +26,7 @@ export function getFunctionTool(host: SoloServerServices): ToolDefinition {
       description: z.string().optional(),
       tags: z.array(z.string()).optional(),
       dependencies: z.array(z.string()).optional(),
+      inlined: z.array(z.string()).optional().describe("library functions inlined into code, as name vN"),
       test_cases: z.array(TestCaseSchema).optional(),
       latest_version: z.number().int().nullable().optional().describe("the current version; null when the function was deleted"),
       saved_at: z.string().optional(),
@@ -41,13 +44,24 @@ export function getFunctionTool(host: SoloServerServices): ToolDefinition {
       const chosen = found.version ?? current;
       if (!chosen) throw new Error("get returned neither a version nor the current function");
       const docstring = found.version === undefined ? (current?.docstring ?? "") : undefined;
+      const imports = chosen.metadata.gate.library?.imports ?? [];
+      const services = await host.services();
+      const bundle =
+        input.inline_dependencies && imports.length > 0
+          ? await inlineFunction(
+              { db: services.library.db, python: host.config.python, env: host.config.toolEnv },
+              { ...chosen, imports },
+              signal,
+            )
+          : undefined;
       return new LeveledResponse({
         minimal: { name: chosen.name, version: chosen.version, status: chosen.status, signature: chosen.signature },
         standard: {
-          code: chosen.code,
+          code: bundle?.text ?? chosen.code,
           description: chosen.description,
           tags: chosen.tags,
-          dependencies: chosen.dependencies,
+          dependencies: bundle?.requirements ?? chosen.dependencies,
+          ...(bundle ? { inlined: bundle.functions.filter((f) => f.name !== chosen.name).map((f) => `${f.name} v${f.version}`) } : {}),
           test_cases: chosen.testCases,
           latest_version: current?.version ?? null,
           saved_at: found.version ? found.version.createdAt : (current?.updatedAt ?? ""),

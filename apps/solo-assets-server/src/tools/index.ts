@@ -2,6 +2,7 @@
 import type { AnyToolDefinition } from "@local-mcp/core";
 import type { SoloServerServices } from "../server.js";
 import { deleteFunctionTool } from "./delete-function.js";
+import { exportFunctionTool } from "./export-function.js";
 import { getFunctionHistoryTool } from "./get-function-history.js";
 import { getFunctionTool } from "./get-function.js";
 import { listFunctionsTool } from "./list-functions.js";
@@ -16,5 +17,6 @@ export function soloAssetsTools(host: SoloServerServices): AnyToolDefinition[] {
     listFunctionsTool(host),
     getFunctionHistoryTool(host),
     deleteFunctionTool(host),
+    exportFunctionTool(host),
   ];
 }

@@ -45,6 +45,8 @@ export const LintReportSchema = z.object({
   fixed: z.array(DiagnosticSchema),
   unfixed: z.array(DiagnosticSchema),
   syntax_error: z.boolean(),
+  reformatted: z.boolean().optional(),
+  dangerous_calls: z.array(z.object({ line: z.number().int(), call: z.string() })).optional(),
 });
 
 export const TypeReportSchema = z.object({ step: z.literal("type"), ...StepBase, errors: z.array(DiagnosticSchema) });
@@ -142,6 +144,11 @@ export const GateReportSchema = z.object({
   unverified: UnverifiedSchema.optional(),
   checked_at: z.string(),
   duration_ms: z.number(),
+  library: z
+    .object({ imports: z.array(z.string()), closure: z.array(z.object({ name: z.string(), version: z.number().int() })) })
+    .optional(),
+  fingerprint: z.string().optional(),
+  warnings: z.array(z.string()).optional(),
 });
 
 /** Test-case values nest at most this deep (a Python literal of them must stay readable). */

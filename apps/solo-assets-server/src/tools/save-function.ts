@@ -11,7 +11,7 @@ export function saveFunctionTool(host: SoloServerServices): ToolDefinition {
     name: "save_function",
     title: "Save a verified function",
     description:
-      "Stores a finished, reusable Python function in the library after a quality gate (Ruff, type check, sandboxed tests, optional critic). NOT a way to run code. Search with search_functions before writing new code; a rejection says why.",
+      "Stores a finished, reusable Python function in the library after a quality gate (Ruff, type check, sandboxed tests, optional critic). NOT a way to run code. Search with search_functions before writing new code; a rejection says why. Reuse library functions with `from solo_lib import name`; copies and secrets are refused.",
     input: z.object({
       name: z.string().min(1).max(100).describe("as after def"),
       code: z.string().min(1).max(200_000).describe("Python source with imports"),
@@ -28,8 +28,9 @@ export function saveFunctionTool(host: SoloServerServices): ToolDefinition {
       critic: z.string().describe("which critic ran: 'gemini <model>', 'local <model>', 'off' or 'not run'"),
       rejection: RejectionSchema.optional(),
       unverified: UnverifiedSchema.optional(),
+      warnings: z.array(z.string()).optional().describe("stored, but look: a near-duplicate, a dangerous call"),
       gate: z.array(StepSummarySchema).optional(),
-      code_changed: z.boolean().optional().describe("true when W/I fixes changed the stored code"),
+      code_changed: z.boolean().optional().describe("true when W/I fixes or ruff format changed the stored code"),
       signature: z.string().optional(),
       code: z.string().optional().describe("the code as stored"),
       gate_report: GateReportSchema.optional(),
@@ -71,6 +72,7 @@ export function saveFunctionTool(host: SoloServerServices): ToolDefinition {
           critic: criticLabel(gate),
           ...(gate.rejection ? { rejection: gate.rejection } : {}),
           ...(gate.unverified ? { unverified: gate.unverified } : {}),
+          ...(gate.warnings?.length ? { warnings: gate.warnings } : {}),
         },
         standard: { gate: stepSummaries(gate), code_changed: gate.code_changed },
         full: { signature: saved.function.signature, code: saved.function.code, gate_report: gateDetails(gate) },

@@ -22,6 +22,7 @@ export interface SearchOptions {
 }
 export interface GetOptions {
   version?: number;
+  inline?: boolean;
   json?: boolean;
 }
 export interface HistoryOptions {
@@ -120,8 +121,20 @@ export function get(setup: CliSetup, name: string, options: GetOptions): Promise
     const found = await services.library.get(name, options.version);
     const chosen = found.version ?? found.current;
     if (!chosen) return;
-    if (options.json) return json(setup, chosen);
-    setup.io.stdout.write(chosen.code.endsWith("\n") ? chosen.code : `${chosen.code}\n`);
+    const imports = chosen.metadata.gate.library?.imports ?? [];
+    const code =
+      options.inline === true && imports.length > 0
+        ? (
+            await (
+              await import("../../domain/library/function-export.js")
+            ).inlineFunction(
+              { db: services.library.db, python: services.config.python, env: services.config.toolEnv },
+              { ...chosen, imports },
+            )
+          ).text
+        : chosen.code;
+    if (options.json) return json(setup, { ...chosen, code });
+    setup.io.stdout.write(code.endsWith("\n") ? code : `${code}\n`);
   });
 }
 

@@ -42,6 +42,7 @@ export function registerReadCommands(program: Command, setup: CliSetup): void {
     .description("print a function's code (the latest version, or --version N)")
     .argument("<name>", "the function's name")
     .option("--version <n>", "a specific version", positiveInt("--version"))
+    .option("--inline", "one module: the code with the library functions it imports (from solo_lib) inlined")
     .option("--json", "print the function as JSON, gate report included")
     .action(async (name: string, options: GetOptions) => (await actions()).get(setup, name, options));
 

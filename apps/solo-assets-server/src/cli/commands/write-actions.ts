@@ -17,6 +17,13 @@ export interface SaveOptions {
   json?: boolean;
 }
 
+export interface ExportOptions {
+  to: string;
+  module?: string;
+  replace?: boolean;
+  json?: boolean;
+}
+
 export interface ReindexOptions {
   all?: boolean;
 }
@@ -91,9 +98,29 @@ export async function save(setup: CliSetup, state: { exitCode: number }, file: s
         const { code, message, suggestion } = gate.unverified;
         setup.io.stdout.write(`unverified: ${code}: ${message} — ${suggestion}\n`);
       }
+      for (const warning of gate.warnings ?? []) setup.io.stdout.write(`warning: ${warning}\n`);
       if (gate.rejection?.details) setup.io.stdout.write(`\n${gate.rejection.details}\n`);
     }
     if (gate.status === "broken") state.exitCode = 1;
+  });
+}
+
+export function exportTo(setup: CliSetup, names: string[], options: ExportOptions): Promise<void> {
+  return withServices(setup, async (services) => {
+    const { exportFunctions } = await import("../../domain/library/function-export.js");
+    const { config } = services;
+    const outcome = await exportFunctions(
+      { db: services.library.db, python: config.python, env: config.toolEnv, projectRoot: config.projectRoot },
+      { names, to: options.to, replace: options.replace === true, ...(options.module ? { module: options.module } : {}) },
+    );
+    if (options.json) {
+      setup.io.stdout.write(`${JSON.stringify(outcome, null, 2)}\n`);
+      return;
+    }
+    const functions = outcome.functions.map((f) => `${f.name} v${f.version}`).join(", ");
+    setup.io.stdout.write(`${outcome.module}: ${outcome.status} (${functions})\n`);
+    for (const change of outcome.changes) setup.io.stdout.write(`  ${change}\n`);
+    if (outcome.requirements) setup.io.stdout.write(`requirements: ${outcome.requirements}\n`);
   });
 }
 

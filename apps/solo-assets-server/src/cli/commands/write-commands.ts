@@ -5,7 +5,7 @@
 import type { Command } from "commander";
 import { collect } from "../cli-setup.js";
 import type { CliSetup } from "../cli-setup.js";
-import type { ReindexOptions, SaveOptions } from "./write-actions.js";
+import type { ExportOptions, ReindexOptions, SaveOptions } from "./write-actions.js";
 
 const actions = () => import("./write-actions.js");
 
@@ -29,6 +29,18 @@ export function registerWriteCommands(program: Command, setup: CliSetup, state: 
     .description("remove a function from the library (its versions stay in the history)")
     .argument("<name>", "the function's name")
     .action(async (name: string) => (await actions()).remove(setup, name));
+
+  program
+    .command("export")
+    .description(
+      "write functions, with the library functions they import, as one Python module (and requirements.txt) into a folder of this project",
+    )
+    .argument("<names...>", "the functions' names")
+    .requiredOption("--to <dir>", "the folder, inside the current directory")
+    .option("--module <name>", "the module's name without .py (default solo_lib)")
+    .option("--replace", "only these functions (a re-export otherwise keeps those exported before)")
+    .option("--json", "print JSON")
+    .action(async (names: string[], options: ExportOptions) => (await actions()).exportTo(setup, names, options));
 
   program
     .command("reindex")

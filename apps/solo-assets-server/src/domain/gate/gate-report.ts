@@ -66,6 +66,10 @@ export interface LintReport extends StepBase {
   /** W and I findings left (no fix available); reported, not rejected. */
   unfixed: CodeDiagnostic[];
   syntax_error: boolean;
+  /** True when a line over the limit made the gate run `ruff format` (the stored code is the formatted one). */
+  reformatted?: boolean;
+  /** eval, exec, os.system, os.popen, subprocess with shell=True: flagged, not rejected. */
+  dangerous_calls?: { line: number; call: string }[];
 }
 
 export interface TypeReport extends StepBase {
@@ -181,6 +185,12 @@ export interface GateReport {
   unverified?: Unverified;
   checked_at: string;
   duration_ms: number;
+  /** What the code imports from the library (`from solo_lib import …`) and the closure it was checked with. */
+  library?: { imports: string[]; closure: { name: string; version: number }[] };
+  /** The normalised AST's hash (the duplicate check's key); absent when Python could not read the code. */
+  fingerprint?: string;
+  /** Said, not refused: a near-duplicate, a dangerous call. */
+  warnings?: string[];
 }
 
 export function formatDiagnostics(diagnostics: readonly CodeDiagnostic[], max = 20): string {

@@ -4,6 +4,8 @@
  *   2. type  — mypy --ignore-missing-imports, else pyright: any error rejects;
  *   3. test  — the test cases in the pooled environment, sandboxed;
  *   4. critic — a language model's scores, passing at ≥ the threshold (or off).
+ * A save that imports library functions (`from solo_lib import a`) is typed and tested with the
+ * `solo_lib` package of its dependency closure beside it (tests/library-package.ts).
  * The first rejection stops the gate; later steps are reported as skipped. The status:
  * `broken` when a step rejected the code; `unverified` when nothing rejected it but the tests
  * did not run (skipped, none given) or a step could not judge (a tool or the critic failed);
@@ -31,6 +33,7 @@ import type {
   Unverified,
 } from "./gate-report.js";
 import type { Linter } from "./lint/linter.js";
+import { writeLibraryPackage } from "./tests/library-package.js";
 import type { PythonTestRunner } from "./tests/test-runner.js";
 import type { Typer } from "./typer/typer.js";
 
@@ -41,6 +44,19 @@ export interface GateInput {
   dependencies: readonly string[];
   testCases: readonly TestCase[];
   skipTests: boolean;
+  /** What the save's pre-gate checks found (domain/library/save-checks.ts); absent: nothing to add. */
+  checks?: GateChecks;
+}
+
+/** The library functions the code imports, resolved, and what the parser flagged. */
+export interface GateChecks {
+  /** The names of `from solo_lib import …`, as written. */
+  imports: string[];
+  /** The imports and everything they import, dependencies first: the sandbox's `solo_lib` package. */
+  closure: readonly { name: string; version: number; code: string; dependencies: readonly string[] }[];
+  dangerous: readonly { line: number; call: string }[];
+  fingerprint?: string;
+  warnings: string[];
 }
 
 export interface GateContext {
@@ -81,6 +97,13 @@ export class QualityGate {
     say("lint: ruff E,F,W,I");
     const lint = await this.lint(input.code, context.signal);
     const code = lint.fixedCode;
+    const checks = input.checks;
+    const closure = checks?.closure ?? [];
+    if (checks && checks.dangerous.length > 0) {
+      lint.report.dangerous_calls = [...checks.dangerous];
+      lint.report.summary += ` Flagged (not rejected): ${checks.dangerous.map((d) => `${d.call} at line ${d.line}`).join(", ")}.`;
+    }
+    if (lint.report.reformatted) lint.report.summary += " A line was over the limit: the code was reformatted with ruff format.";
     let rejection: Rejection | undefined = lint.rejection;
 
     let type: TypeReport;
@@ -88,7 +111,7 @@ export class QualityGate {
       type = { step: "type", status: "skipped", tool: "", duration_ms: 0, summary: SKIPPED, errors: [] };
     } else {
       say("type check");
-      type = await this.typeCheck(code, context.signal);
+      type = await this.typeCheck(code, closure, context.signal);
       if (type.status === "failed") {
         rejection = { step: "type", kind: "type_error", message: type.summary, details: formatDiagnostics(type.errors) };
       }
@@ -129,6 +152,12 @@ export class QualityGate {
     const steps: GateReport["steps"] = [lint.report, type, test, critic];
     const status = statusOf(steps, rejection);
     const unverified = status === "unverified" ? unverifiedBy(steps) : undefined;
+    const warnings = [
+      ...(checks?.warnings ?? []),
+      ...(checks?.dangerous ?? []).map(
+        (d) => `line ${d.line}: ${d.call} runs code or a shell command; check that no input reaches it unchecked.`,
+      ),
+    ];
     return {
       status,
       code,
@@ -138,6 +167,11 @@ export class QualityGate {
       ...(unverified ? { unverified } : {}),
       checked_at: new Date().toISOString(),
       duration_ms: Date.now() - started,
+      ...(checks && checks.imports.length > 0
+        ? { library: { imports: [...checks.imports], closure: closure.map((m) => ({ name: m.name, version: m.version })) } }
+        : {}),
+      ...(checks?.fingerprint ? { fingerprint: checks.fingerprint } : {}),
+      ...(warnings.length > 0 ? { warnings } : {}),
     };
   }
 
@@ -155,6 +189,7 @@ export class QualityGate {
         fixed: found.fixed,
         unfixed: found.unfixed,
         syntax_error: found.syntaxError,
+        ...(found.reformatted ? { reformatted: true } : {}),
       };
       const fixedNote = found.fixed.length > 0 ? ` ${found.fixed.length} W/I finding(s) were fixed automatically.` : "";
       if (found.syntaxError) {
@@ -203,13 +238,15 @@ export class QualityGate {
     }
   }
 
-  private async typeCheck(code: string, signal: AbortSignal): Promise<TypeReport> {
+  private async typeCheck(code: string, closure: GateChecks["closure"], signal: AbortSignal): Promise<TypeReport> {
     const started = Date.now();
     const dir = await mkdtemp(join(tmpdir(), "solo-type-"));
     let typer: Typer | undefined;
     try {
       typer = await this.parts.typer();
       await writeFile(join(dir, "function.py"), code);
+      // The imported library functions, checked together with the code.
+      if (closure.length > 0) await writeLibraryPackage(dir, closure);
       const found = await typer.check(dir, signal);
       const duration_ms = Date.now() - started;
       if (found.errors.length > 0) {
@@ -249,8 +286,18 @@ export class QualityGate {
   private async test(input: GateInput, context: GateContext): Promise<TestReport> {
     const started = Date.now();
     try {
+      const closure = input.checks?.closure ?? [];
+      // The environment holds the packages of the imported functions too.
+      const dependencies = [...new Set([...input.dependencies, ...closure.flatMap((m) => m.dependencies)])].sort();
       return await this.parts.tests.run(
-        { name: input.name, code: input.code, dependencies: input.dependencies, cases: input.testCases, skip: input.skipTests },
+        {
+          name: input.name,
+          code: input.code,
+          dependencies,
+          cases: input.testCases,
+          skip: input.skipTests,
+          ...(closure.length > 0 ? { library: closure } : {}),
+        },
         context,
       );
     } catch (error) {

@@ -20,8 +20,10 @@ import { expandQueryTerms } from "../search/code-thesaurus.js";
 import { embeddingText, splitIdentifier, textHash } from "../search/embedding-text.js";
 import { keywordTerms } from "../search/keyword-terms.js";
 import { reciprocalRankFusion } from "../search/rank-fusion.js";
+import type { IndexPersistence } from "../search/index-persistence.js";
 import { SearchIndex, type SyncProgress } from "../search/search-index.js";
 import type { LibraryDatabase } from "../storage/library-database.js";
+import { recordLinks, removeLinks, resolveClosure, usersOf } from "./dependency-graph.js";
 import type { FunctionMetadata, FunctionRecord, FunctionSummaryRecord, TestCase, VersionRecord } from "./function-record.js";
 import {
   deleteFunction,
@@ -37,6 +39,7 @@ import {
   storeSave,
 } from "./function-repository.js";
 import type { FunctionFilter, LibraryCounts } from "./function-repository.js";
+import type { SaveChecker } from "./save-checks.js";
 
 export interface SaveRequest {
   name: string;
@@ -99,7 +102,11 @@ export interface FunctionLibraryOptions {
    * similarity is below this is not returned. 0 returns every candidate.
    */
   minSimilarity?: number;
+  /** The search index persisted beside the library (index-persistence.ts); in memory only when absent. */
+  persistence?: IndexPersistence;
   logger?: Logger;
+  /** The pre-gate checks: secrets, composition, duplicates (save-checks.ts); none when absent. */
+  checks?: SaveChecker;
 }
 
 /** Candidates taken from each ranking before fusion. */
@@ -138,6 +145,8 @@ export class FunctionLibrary {
   private readonly gate: QualityGate;
   private readonly logger: Logger;
   private readonly minSimilarity: number;
+  private readonly persistence: IndexPersistence | undefined;
+  private readonly checks: SaveChecker | undefined;
   /** The in-memory ranking, for the embedder's model; built by the first search. */
   private index: SearchIndex | undefined;
 
@@ -147,10 +156,21 @@ export class FunctionLibrary {
     this.embedder = options.embedder;
     this.logger = options.logger ?? silentLogger;
     this.minSimilarity = options.minSimilarity ?? 0;
+    this.persistence = options.persistence;
+    this.checks = options.checks;
   }
 
   async save(request: SaveRequest, context: GateContext): Promise<SaveOutcome> {
     const checked = this.check(request);
+    const source = findTopLevelFunction(request.code, checked.name);
+    const checks = await this.checks?.(
+      {
+        name: checked.name,
+        code: request.code,
+        embeddingText: embeddingText({ ...checked, signature: source?.signature ?? "", docstring: source?.docstring ?? "" }),
+      },
+      context.signal,
+    );
     const gate = await this.gate.run(
       {
         name: checked.name,
@@ -159,6 +179,7 @@ export class FunctionLibrary {
         dependencies: checked.dependencies,
         testCases: request.testCases,
         skipTests: request.skipTests,
+        ...(checks ? { checks } : {}),
       },
       context,
     );
@@ -215,7 +236,10 @@ export class FunctionLibrary {
     };
     context.progress?.("storing");
     const stored = await this.db.write(async (session) => {
+      // The imported functions must still be there, active, when the save lands.
+      if (gate.library) await resolveClosure(session, gate.library.imports, { activeOnly: true, saving: name });
       const saved = await storeSave(session, row);
+      await recordLinks(session, name, gate.library?.imports ?? [], gate.fingerprint);
       if (vector) await storeEmbedding(session, { functionId: saved.id, model: this.embedder.model, vector, textHash: textHash(text), at });
       return findFunction(session, name);
     }, context.signal);
@@ -274,7 +298,17 @@ export class FunctionLibrary {
 
   async delete(name: string, signal?: AbortSignal): Promise<{ name: string; versionsKept: number }> {
     checkName(name);
-    const deleted = await this.db.write((session) => deleteFunction(session, name), signal);
+    const deleted = await this.db.write(async (session) => {
+      const users = await usersOf(session, name);
+      if (users.length > 0) {
+        throw new ToolError("CONFLICT", `'${name}' is imported by ${users.map((u) => `'${u}'`).join(", ")}, so it was not deleted.`, {
+          suggestion: "Delete those functions first, or save them again without `from solo_lib import " + name + "`.",
+          details: { users },
+        });
+      }
+      await removeLinks(session, name);
+      return deleteFunction(session, name);
+    }, signal);
     if (!deleted) throw notFound(name);
     return { name, versionsKept: deleted.versions };
   }
@@ -307,6 +341,7 @@ export class FunctionLibrary {
     const terms = expandQueryTerms(query);
     const candidates = Math.max(CANDIDATES, request.limit * 4);
     const index = this.searchIndex();
+    await this.persistence?.restore(index);
     return this.db.read(async (session) => {
       // A long load is also told on stderr, at most every 2 s (the client hears every step).
       let logged = performance.now();
@@ -316,6 +351,7 @@ export class FunctionLibrary {
         logged = performance.now();
         this.logger.info(message, { done, total });
       });
+      this.persistence?.afterSync(index, synced);
       if (synced.full || synced.ms > 1_000) {
         this.logger.info("search index loaded", {
           functions: index.size,
@@ -382,8 +418,9 @@ export class FunctionLibrary {
     } else vector = query;
     if (!vector || vector.length !== this.embedder.dimension || k <= 0) return [];
     const index = this.searchIndex();
+    await this.persistence?.restore(index);
     return this.db.read(async (session) => {
-      await index.sync(session);
+      this.persistence?.afterSync(index, await index.sync(session));
       const ranking = index.rank({ vector, terms: [], filter: {}, limit: k + 1 });
       const records = await functionSummariesByIds(
         session,

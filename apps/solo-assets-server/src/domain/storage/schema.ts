@@ -12,6 +12,8 @@
  *   dimension, so vectors of different models are never compared and switching models back
  *   needs no re-embedding.
  * - `library_info`: the schema version.
+ * - `function_uses` (which library functions a function imports: `from solo_lib import a`) and
+ *   `function_fingerprints` (its normalised AST's hash, for the duplicate check), by name.
  *
  * Timestamps are ISO-8601 UTC text (sortable, read the same by every client).
  */
@@ -66,6 +68,10 @@ const DDL = [
      created_at VARCHAR NOT NULL
    )`,
   `CREATE TABLE IF NOT EXISTS library_info (key VARCHAR PRIMARY KEY, value VARCHAR NOT NULL)`,
+  // Composition and the duplicate check (domain/library/dependency-graph.ts). New tables only:
+  // created in an older library on its first use here, and ignored by an older solo-assets.
+  `CREATE TABLE IF NOT EXISTS function_uses (name VARCHAR NOT NULL, uses VARCHAR NOT NULL, PRIMARY KEY (name, uses))`,
+  `CREATE TABLE IF NOT EXISTS function_fingerprints (name VARCHAR PRIMARY KEY, fingerprint VARCHAR NOT NULL)`,
 ];
 
 /** Schema 1 → 2: every function gets a revision (in id order), for the search index. */

@@ -1,8 +1,11 @@
 /**
  * The gate's first step: Ruff with the rule families E, F, W and I. E and F findings (and
  * syntax errors) reject the code; W and I findings are fixed automatically and the fixed code
- * is what gets typed, tested and stored. Two implementations give the same findings: the ruff
- * binary when installed, else Ruff compiled to WebAssembly in process.
+ * is what gets typed, tested and stored. A line over the limit (E501; SOLO_LINE_LENGTH, default
+ * 88) first makes the gate run `ruff format` at that limit and check the formatted code: only
+ * what the formatter cannot shorten (a long string or comment) rejects. Code within the limit is
+ * never reformatted. Two implementations give the same findings: the ruff binary when installed,
+ * else Ruff compiled to WebAssembly in process.
  */
 import type { CodeDiagnostic } from "../gate-report.js";
 
@@ -21,6 +24,16 @@ export interface LintFindings {
   /** W/I findings still present after fixing. */
   unfixed: CodeDiagnostic[];
   syntaxError: boolean;
+  /** True when `ruff format` rewrote the code because a line was over the limit. */
+  reformatted?: boolean;
+}
+
+/** Ruff's default, and the gate's unless SOLO_LINE_LENGTH says otherwise. */
+export const DEFAULT_LINE_LENGTH = 88;
+
+/** A line over the limit: the gate formats the code with `ruff format` and checks it again. */
+export function hasLongLine(diagnostics: readonly CodeDiagnostic[]): boolean {
+  return diagnostics.some((d) => d.code === "E501");
 }
 
 export interface Linter {

@@ -7,7 +7,15 @@ import { ToolError } from "@local-mcp/core";
 import type { ProbedTool } from "../../process/find-executable.js";
 import { runProcess } from "../../process/run-process.js";
 import type { CodeDiagnostic } from "../gate-report.js";
-import { AUTO_FIX_FAMILIES, LINT_SELECT, classifyFindings, isAutoFixable, isSyntaxDiagnostic } from "./linter.js";
+import {
+  AUTO_FIX_FAMILIES,
+  DEFAULT_LINE_LENGTH,
+  LINT_SELECT,
+  classifyFindings,
+  hasLongLine,
+  isAutoFixable,
+  isSyntaxDiagnostic,
+} from "./linter.js";
 import type { LintFindings, Linter } from "./linter.js";
 
 interface RuffJsonDiagnostic {
@@ -24,20 +32,51 @@ export class RuffBinaryLinter implements Linter {
   constructor(
     private readonly ruff: ProbedTool,
     private readonly env: Readonly<Record<string, string>>,
+    private readonly lineLength: number = DEFAULT_LINE_LENGTH,
   ) {}
 
   async lint(code: string, signal: AbortSignal): Promise<LintFindings> {
     const before = await this.check(code, signal);
+    let source = code;
+    let current = before;
+    if (hasLongLine(before)) {
+      const formatted = await this.format(code, signal);
+      if (formatted !== undefined && formatted !== code) {
+        source = formatted;
+        current = await this.check(source, signal);
+      }
+    }
+    const reformatted = source !== code;
     // Clean code (the usual second save) needs one ruff run, not three.
-    if (!before.some((d) => isAutoFixable(d.code))) return classifyFindings(this.ruff.version, code, before, before);
-    const fix = await this.run([...BASE, "--select", AUTO_FIX_FAMILIES.join(","), "--fix", "-"], code, signal);
-    const fixedCode = fix.length > 0 || code.length === 0 ? fix : code;
-    const after = fixedCode === code ? before : await this.check(fixedCode, signal);
-    return classifyFindings(this.ruff.version, fixedCode, before, after);
+    if (!current.some((d) => isAutoFixable(d.code)))
+      return { ...classifyFindings(this.ruff.version, source, before, current), reformatted };
+    const fix = await this.run([...BASE, ...this.lengthArgs(), "--select", AUTO_FIX_FAMILIES.join(","), "--fix", "-"], source, signal);
+    const fixedCode = fix.length > 0 || source.length === 0 ? fix : source;
+    const after = fixedCode === source ? current : await this.check(fixedCode, signal);
+    return { ...classifyFindings(this.ruff.version, fixedCode, before, after), reformatted };
+  }
+
+  private lengthArgs(): string[] {
+    return ["--line-length", String(this.lineLength)];
+  }
+
+  /** `ruff format` at the line limit; undefined when it cannot (a syntax error: the check reports it). */
+  private async format(code: string, signal: AbortSignal): Promise<string | undefined> {
+    const result = await runProcess(
+      this.ruff.command,
+      [...this.ruff.prefix, "format", "--isolated", "--no-cache", ...this.lengthArgs(), "--stdin-filename", "function.py", "-"],
+      { env: this.env, input: code, timeoutMs: 30_000, signal },
+    );
+    if (result.aborted) throw signal.reason;
+    return result.code === 0 && result.stdout.length > 0 ? result.stdout : undefined;
   }
 
   private async check(code: string, signal: AbortSignal): Promise<CodeDiagnostic[]> {
-    const out = await this.run([...BASE, "--select", LINT_SELECT.join(","), "--output-format", "json", "-"], code, signal);
+    const out = await this.run(
+      [...BASE, ...this.lengthArgs(), "--select", LINT_SELECT.join(","), "--output-format", "json", "-"],
+      code,
+      signal,
+    );
     let parsed: RuffJsonDiagnostic[];
     try {
       parsed = JSON.parse(out) as RuffJsonDiagnostic[];

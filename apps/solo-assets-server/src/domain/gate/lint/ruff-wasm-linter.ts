@@ -9,7 +9,7 @@
 import type { Diagnostic as WasmDiagnostic, Workspace } from "@astral-sh/ruff-wasm-nodejs";
 import type { CodeDiagnostic } from "../gate-report.js";
 import { Lazy } from "../../lazy.js";
-import { LINT_SELECT, classifyFindings, isAutoFixable, isSyntaxDiagnostic } from "./linter.js";
+import { DEFAULT_LINE_LENGTH, LINT_SELECT, classifyFindings, hasLongLine, isAutoFixable, isSyntaxDiagnostic } from "./linter.js";
 import type { LintFindings, Linter } from "./linter.js";
 
 const MAX_FIX_PASSES = 10;
@@ -71,9 +71,14 @@ export class RuffWasmLinter implements Linter {
   readonly kind = "ruff-wasm";
   private readonly workspace = new Lazy(async () => {
     const ruff = await import("@astral-sh/ruff-wasm-nodejs");
-    const workspace: Workspace = new ruff.Workspace({ lint: { select: [...LINT_SELECT] } }, ruff.PositionEncoding.Utf16);
+    const workspace: Workspace = new ruff.Workspace(
+      { "line-length": this.lineLength, lint: { select: [...LINT_SELECT] } },
+      ruff.PositionEncoding.Utf16,
+    );
     return { workspace, version: `ruff-wasm ${ruff.Workspace.version()} (in-process)` };
   });
+
+  constructor(private readonly lineLength: number = DEFAULT_LINE_LENGTH) {}
 
   async lint(code: string, signal: AbortSignal): Promise<LintFindings> {
     const { workspace, version } = await this.workspace.get();
@@ -81,6 +86,19 @@ export class RuffWasmLinter implements Linter {
     const first = check(code);
     let fixedCode = code;
     let current = first;
+    if (hasLongLine(first.map(toDiagnostic))) {
+      let formatted: string | undefined;
+      try {
+        formatted = workspace.format(code);
+      } catch {
+        formatted = undefined; // a syntax error: the check reports it
+      }
+      if (formatted !== undefined && formatted.length > 0 && formatted !== code) {
+        fixedCode = formatted;
+        current = check(fixedCode);
+      }
+    }
+    const reformatted = fixedCode !== code;
     for (let pass = 0; pass < MAX_FIX_PASSES; pass++) {
       if (signal.aborted) throw signal.reason;
       const fixable = current.filter((d) => d.code !== null && isAutoFixable(d.code) && d.fix !== null);
@@ -90,6 +108,6 @@ export class RuffWasmLinter implements Linter {
       fixedCode = next;
       current = check(fixedCode);
     }
-    return classifyFindings(version, fixedCode, first.map(toDiagnostic), current.map(toDiagnostic));
+    return { ...classifyFindings(version, fixedCode, first.map(toDiagnostic), current.map(toDiagnostic)), reformatted };
   }
 }

@@ -99,6 +99,9 @@ def main():
     with open("spec.json", encoding="utf-8") as handle:
         spec = json.load(handle)
     apply_limits(spec.get("limits"))
+    if spec.get("library"):
+        # The solo_lib package of the library functions the code imports.
+        sys.path.insert(0, os.path.abspath(spec["library"]))
     with open("function.py", encoding="utf-8") as handle:
         source = handle.read()
     try:

@@ -101,6 +101,17 @@ export interface HarnessLimits {
   cpu_seconds: number;
 }
 
+/** Files of the run's inputs readable (0644) and their folders (the `solo_lib` package) traversable (0755), below `dir`. */
+async function makeReadable(dir: string): Promise<void> {
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) {
+      await chmod(path, 0o755);
+      await makeReadable(path);
+    } else await chmod(path, 0o644);
+  }
+}
+
 /** Where the run's inputs appear inside bwrap. */
 const INSIDE_WORK = "/sandbox";
 const UNSHARE_FLAGS = ["-rnm", "--pid", "--fork", "--kill-child"] as const;
@@ -407,7 +418,7 @@ export class Sandbox {
     // The inputs must be readable by the sandbox's user (nobody, when we are root): the folder
     // is traversable but not listable, its name random.
     await chmod(options.workDir, 0o711);
-    for (const name of await readdir(options.workDir)) await chmod(join(options.workDir, name), 0o644);
+    await makeReadable(options.workDir);
 
     const limited = await caps.limiter.start({ memoryBytes: this.memoryBytes, maxProcesses: this.options.maxProcesses });
     try {

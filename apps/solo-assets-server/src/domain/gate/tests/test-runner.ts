@@ -16,6 +16,7 @@ import type { TestOutcome, TestReport } from "../gate-report.js";
 import { EnvironmentInstallError, ToolchainUnavailableError } from "./environment-pool.js";
 import type { EnvironmentPool } from "./environment-pool.js";
 import { HARNESS_FILE, HARNESS_SOURCE, PLANNER_SOURCE } from "./harness-source.js";
+import { writeLibraryPackage } from "./library-package.js";
 import { SandboxUnavailableError } from "./sandbox.js";
 import type { Sandbox } from "./sandbox.js";
 import { AssertPlanSchema, judgeCases, parseHarnessOutput, planCases } from "./test-verdict.js";
@@ -27,7 +28,12 @@ export interface TestRunInput {
   dependencies: readonly string[];
   cases: readonly TestCase[];
   skip: boolean;
+  /** Library functions the code imports (`from solo_lib import …`), dependencies first. */
+  library?: readonly { name: string; code: string }[];
 }
+
+/** Where the `solo_lib` package lies in the run's inputs (the harness puts it on sys.path). */
+const LIBRARY_DIR = "lib";
 
 export interface TestRunContext {
   signal: AbortSignal;
@@ -106,7 +112,17 @@ export class PythonTestRunner {
       const limits = await this.sandbox.harnessLimits();
       await writeFile(join(workDir, "function.py"), input.code);
       await writeFile(join(workDir, HARNESS_FILE), HARNESS_SOURCE);
-      await writeFile(join(workDir, "spec.json"), JSON.stringify({ name: input.name, probes, ...(limits ? { limits } : {}) }));
+      const library = input.library ?? [];
+      if (library.length > 0) await writeLibraryPackage(join(workDir, LIBRARY_DIR), library);
+      await writeFile(
+        join(workDir, "spec.json"),
+        JSON.stringify({
+          name: input.name,
+          probes,
+          ...(limits ? { limits } : {}),
+          ...(library.length > 0 ? { library: LIBRARY_DIR } : {}),
+        }),
+      );
       context.progress?.(`running ${input.cases.length} test case(s)`);
       let run;
       try {
