@@ -73,6 +73,27 @@ export interface SyncReport {
   ms: number;
 }
 
+/** What a persisted index holds (search-index.ts's arrays up to the slots used). */
+export interface IndexSnapshot {
+  model: string;
+  dimension: number;
+  /** Which library file it was taken from (index-persistence.ts: device and inode). */
+  library: string;
+  fingerprint: LibraryFingerprint;
+  used: number;
+  ids: Int32Array;
+  revisions: Float64Array;
+  statuses: Uint8Array;
+  hasVector: Uint8Array;
+  scales: Float32Array;
+  norms: Float32Array;
+  signatures: Uint32Array;
+  vectors: Int8Array;
+  tags: string[][];
+  terms: string[];
+  postings: { offsets: Int32Array; slots: Int32Array; weights: Uint8Array };
+}
+
 export class SearchIndex {
   readonly model: string;
   readonly dimension: number;
@@ -269,6 +290,65 @@ export class SearchIndex {
     const best = new TopK(limit);
     this.terms.score(termIds, inScope, scope.length, (slot, score) => best.offer(this.ids[slot] as number, score));
     return best.sorted();
+  }
+
+  /** Everything the index holds, for a persisted copy (index-snapshot.ts); undefined before the first sync. */
+  snapshot(library = ""): IndexSnapshot | undefined {
+    if (!this.fingerprint) return undefined;
+    const used = this.used;
+    const words = this.codec.words;
+    const terms = [...this.termIds.keys()];
+    return {
+      model: this.model,
+      dimension: this.dimension,
+      library,
+      fingerprint: { ...this.fingerprint },
+      used,
+      ids: this.ids.subarray(0, used),
+      revisions: this.revisions.subarray(0, used),
+      statuses: this.statuses.subarray(0, used),
+      hasVector: this.hasVector.subarray(0, used),
+      scales: this.scales.subarray(0, used),
+      norms: this.norms.subarray(0, used),
+      signatures: this.signatures.subarray(0, used * words),
+      vectors: this.vectors.subarray(0, used * this.dimension),
+      tags: this.tags.slice(0, used).map((tags) => [...(tags ?? [])]),
+      terms,
+      postings: this.terms.exportLive(terms.length),
+    };
+  }
+
+  /**
+   * Replaces what the index holds with a snapshot of the same model (as `snapshot` gave it, read
+   * back from disk); the next `sync` then reads only what changed since the snapshot's fingerprint.
+   */
+  restore(snapshot: IndexSnapshot): void {
+    if (snapshot.model !== this.model || snapshot.dimension !== this.dimension) {
+      throw new Error(`index snapshot of ${snapshot.model}/${snapshot.dimension} given to ${this.model}/${this.dimension}`);
+    }
+    this.clear();
+    this.termIds.clear();
+    const used = snapshot.used;
+    this.ensureCapacity(used);
+    this.ids.fill(-1);
+    this.ids.set(snapshot.ids);
+    this.revisions.set(snapshot.revisions);
+    this.statuses.set(snapshot.statuses);
+    this.hasVector.set(snapshot.hasVector);
+    this.scales.set(snapshot.scales);
+    this.norms.set(snapshot.norms);
+    this.signatures.set(snapshot.signatures);
+    this.vectors.set(snapshot.vectors);
+    this.tags = snapshot.tags.slice();
+    this.used = used;
+    for (let slot = 0; slot < used; slot++) {
+      const id = this.ids[slot] as number;
+      if (id === -1) this.free.push(slot);
+      else this.slotOf.set(id, slot);
+    }
+    snapshot.terms.forEach((term, termId) => this.termIds.set(term, termId));
+    this.terms.importLive(snapshot.postings.offsets, snapshot.postings.slots, snapshot.postings.weights);
+    this.fingerprint = { ...snapshot.fingerprint };
   }
 
   private upsert(row: IndexRow): void {

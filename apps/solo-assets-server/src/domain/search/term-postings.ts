@@ -83,6 +83,43 @@ export class TermPostings {
     }
   }
 
+  /**
+   * The live entries grouped by term, for a persisted index (index-snapshot.ts): term `t`'s
+   * entries are `slots`/`weights` from `offsets[t]` to `offsets[t + 1]`.
+   */
+  exportLive(termCount: number): { offsets: Int32Array; slots: Int32Array; weights: Uint8Array } {
+    const offsets = new Int32Array(termCount + 1);
+    const slots = new Int32Array(this.live);
+    const weights = new Uint8Array(this.live);
+    let at = 0;
+    for (let termId = 0; termId < termCount; termId++) {
+      offsets[termId] = at;
+      this.lists[termId]?.forEachLive(this.generations, (slot, weight) => {
+        slots[at] = slot;
+        weights[at] = weight;
+        at += 1;
+      });
+    }
+    offsets[termCount] = at;
+    return { offsets, slots: slots.subarray(0, at), weights: weights.subarray(0, at) };
+  }
+
+  /** Loads what `exportLive` gave into empty postings (after `reset` and `ensureSlots`). */
+  importLive(offsets: Int32Array, slots: Int32Array, weights: Uint8Array): void {
+    for (let termId = 0; termId + 1 < offsets.length; termId++) {
+      const start = offsets[termId] as number;
+      const end = offsets[termId + 1] as number;
+      if (end === start) continue;
+      const list = this.list(termId);
+      for (let i = start; i < end; i++) {
+        const slot = slots[i] as number;
+        list.push(slot, this.generations[slot] as number, weights[i] as number);
+        this.counts[slot] = (this.counts[slot] as number) + 1;
+      }
+      this.live += end - start;
+    }
+  }
+
   private list(termId: number): PostingList {
     let list = this.lists[termId];
     if (!list) {
