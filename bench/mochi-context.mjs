@@ -43,7 +43,7 @@ const line = (label, text) => console.log(`  ${label.padEnd(62)} ${text}`);
 
 // The catalog of mochi's own app (its sources, tests and fixtures), as `mochi index` writes it.
 const indexStarted = now();
-const catalog = buildCatalog(scanRepository(APP));
+const catalog = buildCatalog(await scanRepository(APP));
 const catalogPath = join(scratch, "catalog.json");
 writeFileSync(catalogPath, serializeCatalog(catalog));
 const indexMs = now() - indexStarted;

@@ -39,7 +39,7 @@ const adapterPath = join(scratch, "tiny-lora.gguf");
 await writeTinyLlamaGguf(modelPath, { fim: true });
 await writeTinyLoraGguf(adapterPath);
 
-const scan = scanRepository(join(ROOT, "apps/mochi-server"));
+const scan = await scanRepository(join(ROOT, "apps/mochi-server"));
 const catalog = buildCatalog(scan);
 const files = scan.files.filter((f) => f.path.startsWith("src/"));
 // Windows that fit the tiny model's context with room for the repository context and a block, so

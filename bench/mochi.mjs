@@ -181,11 +181,11 @@ function indexWithCli(repo, out) {
  * scan and build. Every run must give the same catalog version — unless `live` (this repository,
  * which others may be editing while the benchmark runs): then a difference is reported.
  */
-function indexFigures(label, repo, runs, { live = false } = {}) {
+async function indexFigures(label, repo, runs, { live = false } = {}) {
   const out = join(scratch, `${label}.catalog.json`);
   const cli = Array.from({ length: runs }, () => indexWithCli(repo, out));
   let started = now();
-  const scan = scanRepository(repo);
+  const scan = await scanRepository(repo);
   const scanMs = now() - started;
   started = now();
   const catalog = buildCatalog(scan);
@@ -197,9 +197,9 @@ function indexFigures(label, repo, runs, { live = false } = {}) {
 
 const generated = join(scratch, "generated");
 writeGeneratedRepo(generated, FILES);
-const gen = indexFigures("generated", generated, INDEX_RUNS);
+const gen = await indexFigures("generated", generated, INDEX_RUNS);
 if (gen.catalog.stats.files !== FILES) throw new Error(`indexed ${gen.catalog.stats.files} of ${FILES} generated files`);
-const repoRuns = indexFigures("this-repo", ROOT, 2, { live: true });
+const repoRuns = await indexFigures("this-repo", ROOT, 2, { live: true });
 
 // ---------------------------------------------------------------------------------------------
 // 2 and 3. The model: tiny FIM GGUF + tiny LoRA; the same files for every layer.

@@ -17,9 +17,9 @@ let repo: string;
 let scan: RepositoryScan;
 let dataset: Dataset;
 
-beforeAll(() => {
+beforeAll(async () => {
   repo = copyFixtureRepo();
-  scan = scanRepository(repo);
+  scan = await scanRepository(repo);
   dataset = buildDataset(scan, buildCatalog(scan), { seed: 7, validRatio: 0.2 });
 });
 afterAll(() => rmSync(repo, { recursive: true, force: true }));

@@ -19,10 +19,10 @@ const ERAS = ["legacy", "modern"] as const;
 let repo: string;
 let env: Record<string, string>;
 
-beforeAll(() => {
+beforeAll(async () => {
   repo = copyFixtureRepo("mochi-eras-");
   const catalog = join(repo, ".mochi", "catalog.json");
-  indexInto(repo);
+  await indexInto(repo);
   env = { ...TEST_ENV, LOCAL_MCP_LOG_LEVEL: "warn", MOCHI_CATALOG: catalog };
 });
 afterAll(() => rmSync(repo, { recursive: true, force: true }));

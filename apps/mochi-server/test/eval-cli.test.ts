@@ -24,8 +24,8 @@ let empty: string;
 beforeAll(async () => {
   model = await writeTinyModelFiles();
   repo = copyFixtureRepo();
-  const catalog = indexInto(repo);
-  writeDataset(join(repo, ".mochi", "dataset"), buildDataset(scanRepository(repo), catalog, { seed: 42, validRatio: 0.3 }), "alpaca");
+  const catalog = await indexInto(repo);
+  writeDataset(join(repo, ".mochi", "dataset"), buildDataset(await scanRepository(repo), catalog, { seed: 42, validRatio: 0.3 }), "alpaca");
   empty = mkdtempSync(join(tmpdir(), "mochi-eval-empty-"));
   writeFileSync(join(empty, "dataset.json"), "{ not json");
 });

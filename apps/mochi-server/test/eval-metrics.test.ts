@@ -50,9 +50,9 @@ describe("eval metrics", () => {
   });
 });
 
-describe("eval cases", () => {
-  const files = scanRepository(FIXTURE_REPO).files.filter((f) => f.path.startsWith("src/"));
+const files = (await scanRepository(FIXTURE_REPO)).files.filter((f) => f.path.startsWith("src/"));
 
+describe("eval cases", () => {
   it("next-line: the file up to a line start, that line expected; fim: the code before and after a 1–3-line span", () => {
     const cases = buildEvalCases(files, { seed: 42 });
     expect(cases.some((c) => c.kind === "next-line")).toBe(true);

@@ -25,8 +25,8 @@ let repo: string;
 beforeAll(async () => {
   model = await writeTinyModelFiles();
   repo = copyFixtureRepo();
-  const catalog = indexInto(repo);
-  writeDataset(join(repo, ".mochi", "dataset"), buildDataset(scanRepository(repo), catalog, { seed: 42, validRatio: 0.3 }), "alpaca");
+  const catalog = await indexInto(repo);
+  writeDataset(join(repo, ".mochi", "dataset"), buildDataset(await scanRepository(repo), catalog, { seed: 42, validRatio: 0.3 }), "alpaca");
 });
 
 afterAll(() => {
@@ -161,7 +161,7 @@ describe("mochi eval", () => {
   it("mochi://stats says how to make one when no eval was recorded", async () => {
     const other = copyFixtureRepo();
     try {
-      indexInto(other);
+      await indexInto(other);
       const mochi = await connectMochi({}, other);
       try {
         const stats = JSON.parse(resourceText(await mochi.connection.client.readResource({ uri: "mochi://stats" }))) as {

@@ -31,8 +31,8 @@ function runCli(args: string[]): Promise<{ code: number; stdout: string; stderr:
 }
 
 describe("mochi index on the fixture repository", () => {
-  it("produces exactly the catalog checked in next to the fixture", () => {
-    const bytes = serializeCatalog(buildCatalog(scanRepository(fixtureCopy())));
+  it("produces exactly the catalog checked in next to the fixture", async () => {
+    const bytes = serializeCatalog(buildCatalog(await scanRepository(fixtureCopy())));
     expect(bytes).toBe(readFileSync(FIXTURE_CATALOG, "utf8"));
   });
 
@@ -117,7 +117,7 @@ describe("mochi index on the fixture repository", () => {
     expect(catalog.stats.skippedLargeFiles).toBe(1);
   });
 
-  it("is deterministic: another copy, made in another order at another time, gives the same bytes", () => {
+  it("is deterministic: another copy, made in another order at another time, gives the same bytes", async () => {
     const first = fixtureCopy();
     const second = mkdtempSync(join(tmpdir(), "mochi-reverse-"));
     made.push(second);
@@ -128,15 +128,15 @@ describe("mochi index on the fixture repository", () => {
       mkdirSync(join(second, path, ".."), { recursive: true });
       writeFileSync(join(second, path), readFileSync(join(first, path)));
     }
-    const a = serializeCatalog(buildCatalog(scanRepository(first)));
-    const b = serializeCatalog(buildCatalog(scanRepository(second)));
+    const a = serializeCatalog(buildCatalog(await scanRepository(first)));
+    const b = serializeCatalog(buildCatalog(await scanRepository(second)));
     expect(b).toBe(a);
-    expect(serializeCatalog(buildCatalog(scanRepository(first)))).toBe(a);
+    expect(serializeCatalog(buildCatalog(await scanRepository(first)))).toBe(a);
   });
 
-  it("reports progress per file", () => {
+  it("reports progress per file", async () => {
     const seen: number[] = [];
-    const scan = scanRepository(fixtureCopy(), { onProgress: ({ done, total }) => seen.push(done / total) });
+    const scan = await scanRepository(fixtureCopy(), { onProgress: ({ done, total }) => seen.push(done / total) });
     expect(seen).toHaveLength(scan.files.length);
     expect(seen.at(-1)).toBe(1);
   });

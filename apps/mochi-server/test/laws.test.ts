@@ -20,7 +20,7 @@ const open: Array<{ connection: InProcessConnection; runtime: MochiRuntime }> = 
 beforeAll(async () => {
   model = await writeTinyModelFiles();
   repo = copyFixtureRepo();
-  indexInto(repo);
+  await indexInto(repo);
   empty = mkdtempSync(join(tmpdir(), "mochi-empty-"));
 });
 

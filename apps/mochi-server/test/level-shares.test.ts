@@ -20,7 +20,7 @@ let withModel: InProcessConnection;
 
 beforeAll(async () => {
   repo = copyFixtureRepo();
-  indexInto(repo);
+  await indexInto(repo);
   catalogOnly = await connectMochi({}, repo);
   connection = catalogOnly.connection;
   model = await writeTinyModelFiles();

@@ -18,7 +18,7 @@ const open: ConnectedMochi[] = [];
 beforeAll(async () => {
   fake = await new FakeOpenAi().start();
   repo = copyFixtureRepo();
-  indexInto(repo);
+  await indexInto(repo);
 });
 
 afterEach(() => {

@@ -82,7 +82,7 @@ beforeAll(async () => {
     mkdirSync(join(repo, path, ".."), { recursive: true });
     writeFileSync(join(repo, path), text);
   }
-  catalog = indexInto(repo);
+  catalog = await indexInto(repo);
   model = await writeTinyModelFiles();
   on = await startRuntime({ MOCHI_MODEL: model.fimModel, MOCHI_ADAPTER: model.lora }, repo);
   off = await startRuntime({ MOCHI_MODEL: model.fimModel, MOCHI_ADAPTER: model.lora, MOCHI_CONTEXT: "off" }, repo);
@@ -145,7 +145,7 @@ describe("repository context for a completion", () => {
           `export function ${name}(first: string, second: number, third: boolean): string {\n  return first;\n}\n`,
         );
       }
-      const big = indexInto(many);
+      const big = await indexInto(many);
       const prefix = names.map((n) => `${n}("a", 1, true);`).join("\n");
       for (const contextSize of [256, 1024, 4096]) {
         const snippets = await completionContext(big, { prefix }, { enabled: true, contextSize });

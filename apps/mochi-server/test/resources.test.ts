@@ -15,7 +15,7 @@ let connection: InProcessConnection;
 
 beforeAll(async () => {
   repo = copyFixtureRepo();
-  indexInto(repo);
+  await indexInto(repo);
   served = await connectMochi({}, repo);
   ({ runtime, connection } = served);
 });
@@ -72,11 +72,11 @@ describe("mochi resources", () => {
     expect(second.text).toBe(first.text);
     expect(second.version).toBe(first.version);
     // Re-indexing unchanged code changes nothing.
-    indexInto(repo);
+    await indexInto(repo);
     expect((await read(uri)).version).toBe(first.version);
     // A new function changes the catalog: a new version, no restart needed.
     appendFileSync(join(repo, "src", "registry.ts"), "\nexport function countHandlers(): number {\n  return 0;\n}\n");
-    const reindexed = indexInto(repo);
+    const reindexed = await indexInto(repo);
     const third = await read(uri);
     expect(third.version).not.toBe(first.version);
     expect(third.text).toContain(`<!-- catalog ${reindexed.version} -->`);

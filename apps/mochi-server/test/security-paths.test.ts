@@ -30,7 +30,7 @@ beforeAll(async () => {
   repo = copyFixtureRepo("mochi-security-");
   symlinkSync(join(outside, "secret.ts"), join(repo, "src", "linked-secret.ts"));
   symlinkSync(join(outside, "lib"), join(repo, "src", "linked-lib"));
-  indexInto(repo);
+  await indexInto(repo);
   runtime = await startRuntime({ MOCHI_MODEL: "" }, repo);
   connection = await connectInProcess(createMochiServer(runtime.config, { runtime }));
 });

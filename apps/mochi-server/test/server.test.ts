@@ -16,7 +16,7 @@ let model: TinyModelFiles;
 
 beforeAll(async () => {
   repo = copyFixtureRepo();
-  indexInto(repo);
+  await indexInto(repo);
   model = await writeTinyModelFiles();
 });
 

@@ -18,7 +18,7 @@ let model: TinyModelFiles;
 beforeAll(async () => {
   repo = copyFixtureRepo();
   catalog = join(repo, ".mochi", "catalog.json");
-  indexInto(repo);
+  await indexInto(repo);
   model = await writeTinyModelFiles();
 });
 

@@ -16,7 +16,7 @@ const open: ConnectedMochi[] = [];
 beforeAll(async () => {
   model = await writeTinyModelFiles();
   repo = copyFixtureRepo();
-  indexInto(repo);
+  await indexInto(repo);
 });
 
 afterAll(async () => {

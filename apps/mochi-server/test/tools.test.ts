@@ -18,7 +18,7 @@ let plain: InProcessConnection;
 
 beforeAll(async () => {
   repo = copyFixtureRepo();
-  indexInto(repo);
+  await indexInto(repo);
   model = await writeTinyModelFiles();
   runtime = await startRuntime({ MOCHI_MODEL: model.fimModel, MOCHI_ADAPTER: model.lora }, repo);
   plainRuntime = await startRuntime({ MOCHI_MODEL: model.plainModel, MOCHI_ADAPTER: `${model.lora}:1` }, repo);

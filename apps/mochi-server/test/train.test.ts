@@ -18,8 +18,9 @@ import { copyFixtureRepo } from "./helpers/sample-repo.js";
 // mochi train end to end on the tiny generated model (the GGUF and the same weights as a Hugging
 // Face checkpoint, with fill-in-the-middle tokens): the fixture repository → mochi index → mochi
 // dataset → mochi train for a few dozen steps on the CPU. Validation loss goes down, the GGUF LoRA
-// loads in node-llama-cpp and changes the greedy output, and the ids trained on are the ids the
-// engine evaluates for complete_code's prompt of the same code.
+// loads in node-llama-cpp and changes the greedy output, mochi eval measures it against the base on
+// the held-out files, and the ids trained on are the ids the engine evaluates for complete_code's
+// prompt of the same code.
 
 const CLI = fileURLToPath(new URL("../dist/cli.js", import.meta.url));
 
@@ -171,6 +172,34 @@ describe.skipIf(missing !== undefined)(`mochi train${missing ? ` (skipped: ${mis
       await plain.dispose();
       await adapted.dispose();
     }
+  });
+
+  it("mochi eval measures the base and the trained adapter on the held-out split: the adapter's cross-entropy is lower, with an interval", async () => {
+    // One thread: llama.cpp's threads wait on each other spinning, which a busy 2-core machine turns into seconds a token.
+    const run = await mochi(
+      ["eval", "--model", gguf, "--adapter", join(runDir(), "adapter.gguf"), "--limit", "6", "--format", "json", "-q"],
+      {
+        MOCHI_THREADS: "1",
+      },
+    );
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(0);
+    const report = JSON.parse(run.stdout) as {
+      held_out: string;
+      models: { label: string; cases: number; cross_entropy: number }[];
+      lift: { label: string; cross_entropy: { mean: number; low: number; high: number } }[];
+    };
+    expect(report.held_out).toBe("validation");
+    expect(report.models.map((m) => [m.label, m.cases])).toEqual([
+      ["base", 6],
+      ["adapter.gguf@1", 6],
+    ]);
+    const [base, adapter] = report.models;
+    // Trained on this repository's other files, the adapter predicts its held-out code better than the random base.
+    expect(adapter?.cross_entropy).toBeLessThan((base?.cross_entropy ?? 0) - 0.5);
+    const lift = report.lift[0]?.cross_entropy;
+    expect(lift?.high).toBeLessThan(0);
+    expect(lift?.low).toBeLessThanOrEqual(lift?.mean ?? 0);
   });
 
   it("trains on the ids the engine evaluates for complete_code's prompt of the same code, then the completion and EOS", async () => {

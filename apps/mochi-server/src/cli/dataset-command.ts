@@ -13,7 +13,7 @@ export interface DatasetCommandOptions {
 }
 
 /** `mochi dataset <repo>`: Alpaca JSONL train/valid files from the code and its catalog. */
-export function runDatasetCommand(repo: string, options: DatasetCommandOptions): void {
+export async function runDatasetCommand(repo: string, options: DatasetCommandOptions): Promise<void> {
   const seed = options.seed === undefined ? 42 : Number(options.seed);
   if (!Number.isInteger(seed) || seed < 0) throw new CliUsageError(`--seed must be a non-negative integer, got '${options.seed}'`);
   const validRatio = options.validRatio === undefined ? 0.1 : Number(options.validRatio);
@@ -22,7 +22,7 @@ export function runDatasetCommand(repo: string, options: DatasetCommandOptions):
   if (!DATASET_FORMATS.includes(format))
     throw new CliUsageError(`--format must be ${DATASET_FORMATS.join(" or ")}, got '${options.format}'`);
   const out = resolve(options.out ?? join(repo, ".mochi", "dataset"));
-  const { scan, catalog } = indexRepository(repo, options.quiet ?? false, "mochi dataset");
+  const { scan, catalog } = await indexRepository(repo, options.quiet ?? false, "mochi dataset");
   const dataset = buildDataset(scan, catalog, { seed, validRatio });
   const files = writeDataset(out, dataset, format);
   const kinds = Object.entries(dataset.metadata.kinds)

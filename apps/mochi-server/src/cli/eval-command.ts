@@ -75,7 +75,7 @@ export async function evaluateRepository(
   }
 
   const quiet = options.quiet ?? false;
-  const { scan, catalog } = indexRepository(root, quiet, "mochi eval");
+  const { scan, catalog } = await indexRepository(root, quiet, "mochi eval");
   const heldOut = options.files && options.files.length > 0 ? "files" : "validation";
   const paths =
     heldOut === "files"

@@ -13,23 +13,23 @@ export interface IndexCommandOptions {
 }
 
 /** Scans a repository with progress on stderr (for runs over a second) and builds its catalog. */
-export function indexRepository(
+export async function indexRepository(
   repo: string,
   quiet: boolean,
   label = "mochi index",
-): { scan: RepositoryScan; catalog: Catalog; ms: number } {
+): Promise<{ scan: RepositoryScan; catalog: Catalog; ms: number }> {
   const started = performance.now();
   const progress = new StderrProgress(label, !quiet);
-  const scan = scanRepository(repositoryRoot(repo), { onProgress: ({ done, total }) => progress.update(done, total) });
+  const scan = await scanRepository(repositoryRoot(repo), { onProgress: ({ done, total }) => progress.update(done, total) });
   progress.finish(scan.files.length);
   return { scan, catalog: buildCatalog(scan), ms: performance.now() - started };
 }
 
 /** `mochi index <repo>`: writes `<repo>/.mochi/catalog.json` (or `--out`) and prints a summary on stdout. */
-export function runIndexCommand(repo: string, options: IndexCommandOptions): void {
+export async function runIndexCommand(repo: string, options: IndexCommandOptions): Promise<void> {
   const root = repositoryRoot(repo);
   const out = resolve(options.out ?? join(root, ".mochi", "catalog.json"));
-  const { catalog, ms } = indexRepository(root, options.quiet ?? false);
+  const { catalog, ms } = await indexRepository(root, options.quiet ?? false);
   writeCatalogFile(out, catalog);
   const languages = Object.entries(catalog.stats.languages)
     .map(([language, s]) => `${language} ${s.files}`)

@@ -33,8 +33,8 @@ export function copyFixtureRepo(prefix = "mochi-repo-"): string {
 }
 
 /** Indexes `repo` into `<repo>/.mochi/catalog.json` and returns the catalog. */
-export function indexInto(repo: string, out = join(repo, ".mochi", "catalog.json")): Catalog {
-  const catalog = buildCatalog(scanRepository(repo));
+export async function indexInto(repo: string, out = join(repo, ".mochi", "catalog.json")): Promise<Catalog> {
+  const catalog = buildCatalog(await scanRepository(repo));
   writeCatalogFile(out, catalog);
   return catalog;
 }

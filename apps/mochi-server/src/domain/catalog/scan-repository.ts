@@ -31,16 +31,16 @@ export interface ScanOptions {
 }
 
 /** Walks the repository (exclusions in repo-walker.ts) and analyses every code file, in path order. */
-export function scanRepository(root: string, options: ScanOptions = {}): RepositoryScan {
+export async function scanRepository(root: string, options: ScanOptions = {}): Promise<RepositoryScan> {
   const walked = walkRepository(root, options.maxFileBytes === undefined ? {} : { maxFileBytes: options.maxFileBytes });
   const files: ScannedFile[] = [];
   const total = walked.files.length;
-  walked.files.forEach((file, index) => {
+  for (const [index, file] of walked.files.entries()) {
     const text = readFileSync(join(root, file.path), "utf8")
       .replace(/^\uFEFF/, "")
       .replace(/\r\n?/g, "\n");
-    files.push({ path: file.path, language: file.language, text, facts: analyzeFile(file.path, text, file.language) });
+    files.push({ path: file.path, language: file.language, text, facts: await analyzeFile(file.path, text, file.language) });
     options.onProgress?.({ done: index + 1, total, path: file.path });
-  });
+  }
   return { files, skippedLarge: walked.skippedLarge };
 }
