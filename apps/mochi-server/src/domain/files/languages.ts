@@ -1,30 +1,14 @@
-/** The languages the indexer reads: TS/JS through the TypeScript compiler, the rest by line heuristics. */
+/**
+ * The languages the indexer reads, and how mochi names them. Which file is which language is core's
+ * table (@local-mcp/core/code-analysis, languages.ts: `.tsx` is TypeScript here, `.pyi` Python);
+ * C#, which core also reads, has no catalog reader yet.
+ */
+import { languageOf as codeLanguageOf } from "@local-mcp/core/code-analysis";
+
 export const LANGUAGES = ["typescript", "javascript", "python", "go", "rust", "java"] as const;
 export type Language = (typeof LANGUAGES)[number];
 
-const BY_EXTENSION: Readonly<Record<string, Language>> = {
-  ".ts": "typescript",
-  ".tsx": "typescript",
-  ".mts": "typescript",
-  ".cts": "typescript",
-  ".js": "javascript",
-  ".jsx": "javascript",
-  ".mjs": "javascript",
-  ".cjs": "javascript",
-  ".py": "python",
-  ".go": "go",
-  ".rs": "rust",
-  ".java": "java",
-};
-
-/** How a language is analysed: a real parser, or the documented line heuristic. */
-export type Analysis = "compiler" | "heuristic";
-
-export function analysisFor(language: Language): Analysis {
-  return language === "typescript" || language === "javascript" ? "compiler" : "heuristic";
-}
-
-/** The extension that decides the language (`.d.ts` is TypeScript), or undefined. */
+/** The extension of a file name, lower-cased (`.d.ts` files give `.ts`), or "" when it has none. */
 export function extensionOf(path: string): string {
   const base = path.slice(path.lastIndexOf("/") + 1);
   const dot = base.lastIndexOf(".");
@@ -32,7 +16,9 @@ export function extensionOf(path: string): string {
 }
 
 export function languageOf(path: string): Language | undefined {
-  return BY_EXTENSION[extensionOf(path)];
+  const language = codeLanguageOf(path);
+  if (language === "tsx") return "typescript";
+  return (LANGUAGES as readonly string[]).includes(language ?? "") ? (language as Language) : undefined;
 }
 
 /** A name a person reads: "TypeScript", "Python". */
