@@ -10,6 +10,7 @@ export default defineConfig({
     [
       "analyze",
       "bins",
+      "chores",
       "cli",
       "code-languages",
       "config",

@@ -10,7 +10,7 @@ import { APP_DIR, PROJECT, tempDir } from "./helpers.js";
 const MCP = join(APP_DIR, "dist/mcp.js");
 const CLI = join(APP_DIR, "dist/cli.js");
 const PLAN = ".planning/phases/01-data-foundation/01-01-PLAN.md";
-const TOOLS = ["local_extract", "local_verify", "local_generate", "local_git", "local_analyze"];
+const TOOLS = ["local_extract", "local_verify", "local_generate", "local_git", "local_analyze", "local_ask"];
 
 let state: Awaited<ReturnType<typeof tempDir>>;
 let env: Record<string, string>;
@@ -55,7 +55,7 @@ describe("local-model-mcp over stdio", () => {
     } finally {
       expect((await server.close()).code).toBe(0);
     }
-    expect(server.stderr()).toMatch(/local-model-mcp 0\.1\.0 ready on stdio \(5 tools\)/);
+    expect(server.stderr()).toMatch(/local-model-mcp 0\.1\.0 ready on stdio \(6 tools\)/);
   });
 
   it("prints truthful --help", async () => {

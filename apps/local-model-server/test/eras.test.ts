@@ -29,7 +29,7 @@ afterAll(async () => {
   await state.remove();
 });
 
-/** A cheap valid call of every tool, all answered by the exact parsers (no model); none writes a file. */
+/** A cheap valid call of every tool, answered by the exact parsers (no model; local_ask needs one); none writes a file. */
 const CASES: Record<string, ToolCase> = {
   local_extract: { args: { task_type: "exports", files: ["src/keep.ts"] } },
   local_verify: {
@@ -40,11 +40,20 @@ const CASES: Record<string, ToolCase> = {
   local_generate: { args: { template: "Hello {{name}}", variables: { name: "Ada" } } },
   local_git: { args: { task_type: "status" } },
   local_analyze: { args: { task_type: "functions", files: ["src/keep.ts"] } },
+  // Needs a model, and none is configured: a coded NOT_READY saying how to set one.
+  local_ask: { args: { question: "What does keep hold?", files: ["src/keep.ts"] }, expectError: "NOT_READY" },
 };
 
 async function exercise(client: Client): Promise<void> {
   const outcomes = await callEveryTool(client, CASES);
-  expect(outcomes.map((o) => o.name)).toEqual(["local_extract", "local_verify", "local_generate", "local_git", "local_analyze"]);
+  expect(outcomes.map((o) => o.name)).toEqual([
+    "local_extract",
+    "local_verify",
+    "local_generate",
+    "local_git",
+    "local_analyze",
+    "local_ask",
+  ]);
   expect(outcomes.find((o) => o.name === "local_verify")?.structuredContent).toMatchObject({
     success: true,
     data: { passed: 1, failed: 0 },

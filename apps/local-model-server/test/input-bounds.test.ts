@@ -75,6 +75,9 @@ const OVER_LIMIT: [string, Record<string, unknown>, string, string][] = [
   ["local_analyze", { task_type: "exports", files: many(201) }, "files", "<=200 items"],
   ["local_analyze", { task_type: "dependencies", files: ["a.ts"], depth: 11 }, "depth", "<=10"],
   ["local_analyze", { task_type: "dependencies", files: ["a.ts"], depth: 0 }, "depth", ">=1"],
+  ["local_ask", { question: long(4001) }, "question", "<=4000 characters"],
+  ["local_ask", { question: "q", files: many(21) }, "files", "<=20 items"],
+  ["local_ask", { question: "q", text: long(100_001) }, "text", "<=100000 characters"],
   ["local_verify", { checks: [] }, "checks", ">=1 items"],
   ["local_verify", { checks: Array(201).fill(check()) }, "checks", "<=200 items"],
   ["local_verify", { checks: [check({ id: long(201) })] }, "checks.0.id", "<=200 characters"],
@@ -105,7 +108,7 @@ const UNKNOWN_KEYS: [string, Record<string, unknown>, string][] = [
 describe("input limits", () => {
   it("are not in tools/list: no length, size or number bounds and no nested additionalProperties: false; options.format is not listed", async () => {
     const { tools } = await server.client.listTools();
-    expect(tools).toHaveLength(5);
+    expect(tools).toHaveLength(6);
     for (const tool of tools) expect(boundsIn(tool.inputSchema, ""), tool.name).toEqual([]);
     const git = tools.find((t) => t.name === "local_git")?.inputSchema as unknown as {
       properties: { options: { properties: Record<string, unknown> } };

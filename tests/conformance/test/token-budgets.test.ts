@@ -458,6 +458,14 @@ const SUITES: BudgetSuite[] = [
           tool: "local_generate",
           args: { template: "# {{title}}\n\n{{body}}\n", variables: { title: "Budgets", body: "Every tool at every level." } },
         },
+        // The model chores: no model here, so a coded NOT_READY saying how to configure one.
+        ...(["commit_message", "review"] as const).map((task_type) => ({
+          tool: "local_git",
+          args: { task_type, repo },
+          label: `local_git ${task_type}`,
+          expectError: "NOT_READY",
+        })),
+        { tool: "local_ask", args: { question: "What does this module export?", files: files.slice(0, 1) }, expectError: "NOT_READY" },
       ];
     },
   },
@@ -493,7 +501,7 @@ const SUITES: BudgetSuite[] = [
         args: {},
         perLevel: (level) => ({ name: { minimal: "chunk_3", standard: "chunk_7", full: "chunk_11" }[level] }),
       },
-      { tool: "export_function", args: { names: ["median_1", "median_2"], to: "exported" } },
+      { tool: "export_function", args: { names: ["median_1", "slugify_2"], to: "exported" } },
     ],
   },
   {

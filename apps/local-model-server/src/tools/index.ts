@@ -2,6 +2,7 @@
 import type { AnyToolDefinition } from "@local-mcp/core";
 import type { LocalModelRuntime } from "../runtime.js";
 import { localAnalyzeTool } from "./local-analyze.js";
+import { localAskTool } from "./local-ask.js";
 import { localExtractTool } from "./local-extract.js";
 import { localGenerateTool } from "./local-generate.js";
 import { localGitTool } from "./local-git.js";
@@ -14,5 +15,6 @@ export function localModelTools(runtime: LocalModelRuntime): AnyToolDefinition[]
     localGenerateTool(runtime),
     localGitTool(runtime),
     localAnalyzeTool(runtime),
+    localAskTool(runtime),
   ];
 }

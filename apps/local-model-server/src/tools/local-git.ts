@@ -15,11 +15,13 @@ import { GitRepo, type PathFilter } from "../domain/git/git-repo.js";
 import { clip, jsonTaskMessages } from "../domain/model/prompts.js";
 import { gitDataSchema, type GitTask } from "../domain/model/task-schemas.js";
 import type { LocalModelRuntime } from "../runtime.js";
+import { chooseEngine } from "./engine-choice.js";
 import { boundedArray, boundedInt, boundedString, closedObject, EngineChoiceSchema, contractOutput } from "./contract.js";
 import type { Json, LevelTree, TaskOutcome } from "./task-response.js";
 import { ModelTally, runTask } from "./run-task.js";
+import { GIT_CHORES, gitChore, isGitChore } from "./git-chores.js";
 
-const TASKS = ["status", "diff", "log", "changed_files"] as const;
+const TASKS = ["status", "diff", "log", "changed_files", ...GIT_CHORES] as const;
 
 // Listed with few words: the server's instructions say the rest once (paths, engine, levels).
 const input = z.object({
@@ -107,6 +109,39 @@ const output = lazySchema(() =>
       entries: z
         .array(z.object({ path: z.string(), index: z.string(), worktree: z.string(), kind: z.string(), from: z.string().optional() }))
         .optional(),
+      message: z.string().optional().describe("commit_message: the whole message (header, body, BREAKING CHANGE footer)"),
+      header: z.string().optional(),
+      type: z.string().optional(),
+      scope: z.string().optional(),
+      subject: z.string().optional(),
+      body: z.string().optional(),
+      breaking: z.string().optional(),
+      summary: z.string().optional().describe("review: the model's summary of the diff"),
+      reviewed: z
+        .object({
+          files_changed: z.number().int(),
+          insertions: z.number().int(),
+          deletions: z.number().int(),
+          notes: z.number().int(),
+          dropped: z.number().int(),
+        })
+        .optional(),
+      notes: z
+        .array(
+          z.object({
+            file: z.string(),
+            line: z.number().int(),
+            severity: z.string().optional(),
+            note: z.string().optional(),
+            code: z.string().optional(),
+          }),
+        )
+        .optional()
+        .describe("review, standard: notes anchored to lines of the diff's new side (full adds each line's code)"),
+      dropped: z
+        .array(z.object({ file: z.string(), line: z.number().int(), note: z.string(), why: z.string() }))
+        .optional()
+        .describe("review: notes whose anchor is not a line of the diff's new side, left out"),
     }),
   ),
 );
@@ -115,7 +150,10 @@ export function localGitTool(runtime: LocalModelRuntime): ToolDefinition {
   return defineTool({
     name: "local_git",
     title: "Summarize git state",
-    description: ["Git status, diff, log or changed files as exact lists instead of raw output."].join(" "),
+    description: [
+      "Git status, diff, log or changed files as exact lists instead of raw output;",
+      "commit_message (staged) and review (staged, or options.ref) ask the local model.",
+    ].join(" "),
     input,
     get output() {
       return output();
@@ -141,6 +179,10 @@ async function git(runtime: LocalModelRuntime, args: z.infer<typeof input>, ctx:
   const absolute = await Promise.all(given.map((p) => runtime.guard.resolveLoose(p)));
   const filter = repo.paths(absolute, given);
   const repoName = runtime.guard.display(repo.toplevel);
+  if (isGitChore(args.task_type)) {
+    chooseEngine(args.engine, { needsJudgment: `local_git ${args.task_type} (the wording is the model's)` }, runtime.model);
+    return gitChore(runtime, args.task_type, repo, options, filter, repoName, ctx);
+  }
   const { tree, raw, baseline } = await run(repo, args.task_type, options, filter, repoName, ctx.signal);
   const inputChars = (baseline ?? raw).length;
 

@@ -9,6 +9,7 @@ import { relative, sep } from "node:path";
 import { ToolError, isPathInside } from "@local-mcp/core";
 import type { PathGuard } from "../paths/path-guard.js";
 import { parseNumstat, type DiffSummary } from "./diff-parser.js";
+import { parseUnifiedDiff, type DiffFile } from "./unified-diff.js";
 import { checkRef, filterOverrides, runGit, type GitRun } from "./git-runner.js";
 import { LOG_FORMAT, parseLog, type CommitInfo } from "./log-parser.js";
 import { parsePorcelainV2, type GitStatus } from "./status-parser.js";
@@ -88,6 +89,22 @@ export class GitRepo {
     if (options.ref !== undefined) args.push(checkRef(options.ref, "options.ref"));
     const raw = await this.git([...args, "--", ...this.scope], signal);
     return { value: filter.diff(parseNumstat(raw)), raw };
+  }
+
+  /**
+   * The same comparison as `diff`, as a unified patch (3 lines of context) parsed into files and
+   * hunks with new-side line numbers, limited like every command to the roots and the filter.
+   */
+  async patch(
+    options: { staged: boolean; ref: string | undefined },
+    filter: PathFilter,
+    signal?: AbortSignal,
+  ): Promise<GitOutput<DiffFile[]>> {
+    const args = ["diff", "--unified=3", "-M", "--no-ext-diff", "--no-textconv", "--ignore-submodules=all", "--no-color"];
+    if (options.staged) args.push("--cached");
+    if (options.ref !== undefined) args.push(checkRef(options.ref, "options.ref"));
+    const raw = await this.git([...args, "--", ...this.scope], signal);
+    return { value: parseUnifiedDiff(raw).filter((f) => filter.matches(f.path) || filter.matches(f.from)), raw };
   }
 
   async log(
