@@ -4,18 +4,19 @@ import { z } from "zod";
 import { exportFunctions } from "../domain/library/function-export.js";
 import type { SoloServerServices } from "../server.js";
 import { StatusSchema } from "./output-schemas.js";
+import { boundedArray, boundedString } from "./unlisted-bounds.js";
 
 export function exportFunctionTool(host: SoloServerServices): ToolDefinition {
   return defineTool({
     name: "export_function",
     title: "Export functions into the project",
     description:
-      "Writes library functions, with the library functions they import, as one Python module (default solo_lib.py) plus requirements.txt into a folder of the project. Re-export updates it in place and says what changed.",
+      "Writes library functions and those they import as one Python module (+ requirements.txt) into a project folder; a re-export updates it.",
     input: z.object({
-      names: z.array(z.string().min(1).max(100)).min(1).max(50),
-      to: z.string().min(1).max(4096).describe("folder in the project, e.g. src"),
-      module: z.string().min(1).max(100).optional().describe("module name without .py (default solo_lib)"),
-      replace: z.boolean().default(false).describe("drop functions exported there before"),
+      names: boundedArray(boundedString(100), 50, 1),
+      to: boundedString(4096).describe("project folder"),
+      module: boundedString(100).optional().describe("default solo_lib"),
+      replace: z.boolean().default(false).describe("drop earlier exports"),
     }),
     output: z.object({
       module: z.string().describe("path from the project root"),

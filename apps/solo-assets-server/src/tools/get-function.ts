@@ -15,7 +15,7 @@ export function getFunctionTool(host: SoloServerServices): ToolDefinition {
     input: z.object({
       name: z.string().min(1).max(100),
       version: z.number().int().min(1).optional().describe("default: the latest"),
-      inline_dependencies: z.boolean().default(false).describe("code as one module with the solo_lib functions it imports"),
+      inline_dependencies: z.boolean().default(false).describe("inline its solo_lib imports"),
     }),
     output: z.object({
       name: z.string(),

@@ -3,6 +3,7 @@ import type { ToolDefinition } from "@local-mcp/core";
 import { z } from "zod";
 import type { SoloServerServices } from "../server.js";
 import { criticLabel, gateDetails, stepSummaries } from "./function-views.js";
+import { boundedArray, boundedString } from "./unlisted-bounds.js";
 import { GateReportSchema, RejectionSchema, StatusSchema, StepSummarySchema, TestCaseSchema, UnverifiedSchema } from "./output-schemas.js";
 
 export function saveFunctionTool(host: SoloServerServices): ToolDefinition {
@@ -11,14 +12,14 @@ export function saveFunctionTool(host: SoloServerServices): ToolDefinition {
     name: "save_function",
     title: "Save a verified function",
     description:
-      "Stores a finished, reusable Python function in the library after a quality gate (Ruff, type check, sandboxed tests, optional critic). NOT a way to run code. Search with search_functions before writing new code; a rejection says why. Reuse library functions with `from solo_lib import name`; copies and secrets are refused.",
+      "Stores a finished, reusable Python function after a quality gate (Ruff, types, sandboxed tests, optional critic); NOT for running code. Search first. Code may import library functions (from solo_lib import name); copies and secrets are refused.",
     input: z.object({
-      name: z.string().min(1).max(100).describe("as after def"),
-      code: z.string().min(1).max(200_000).describe("Python source with imports"),
-      description: z.string().min(1).max(4000).describe("what it does (for search)"),
-      tags: z.array(z.string().min(1).max(50)).max(20).default([]),
-      dependencies: z.array(z.string().min(1).max(200)).max(50).default([]).describe("PyPI requirements, e.g. python-dateutil>=2.8"),
-      test_cases: z.array(TestCaseSchema).max(200).default([]).describe('{"input": {kwargs}, "expected": value} or "assert f(1) == 2"'),
+      name: boundedString(100).describe("as after def"),
+      code: boundedString(200_000).describe("Python source with imports"),
+      description: boundedString(4000).describe("what it does (for search)"),
+      tags: boundedArray(boundedString(50), 20).default([]),
+      dependencies: boundedArray(boundedString(200), 50).default([]).describe("PyPI requirements, e.g. python-dateutil>=2.8"),
+      test_cases: boundedArray(TestCaseSchema, 200).default([]).describe('{"input": {kwargs}, "expected": value} or "assert f(1) == 2"'),
       skip_tests: z.boolean().default(false).describe("store as unverified"),
     }),
     output: z.object({

@@ -92,6 +92,8 @@ export const SERVERS: readonly ServerUnderTest[] = [
       SOLO_ENVS_DIR: join(dir, "envs"),
       SOLO_EMBEDDER: "local",
       SOLO_CRITIC: "off",
+      // The budget fixtures save variants of four templates under many names: copies on purpose.
+      SOLO_DUPLICATES: "warn",
     }),
   },
 ];
