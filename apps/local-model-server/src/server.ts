@@ -1,5 +1,5 @@
 /**
- * createLocalModelServer(config): the server definition — five tools that take structured chores
+ * createLocalModelServer(config): the server definition — six tools that take structured chores
  * off Claude (exact engines where a parser suffices, the local model where judgment is needed)
  * and the `local://stats` resource.
  */
@@ -17,8 +17,10 @@ const INSTRUCTIONS = [
   "local_verify (a checklist such as must_haves against code, with line evidence; a condition is checked exactly, pattern as a regex,",
   "and task_type only sets the type of conditions that name none),",
   "local_generate (GSD PLAN/SUMMARY/STATE/VERIFICATION files from templates, or inline Handlebars; output_path writes the file),",
-  "local_git (status/diff/log as exact lists; ref: the revision compared with, or where the log starts),",
-  "local_analyze (exports, functions, types, dependencies of TS/JS, Python, Go, Rust, Java, C#; depth: levels of TS/JS imports followed).",
+  "local_git (status/diff/log as exact lists; ref: the revision compared with, or where the log starts;",
+  "commit_message and review: the model words a commit message for the staged diff, or reviews it or options.ref with notes on its lines),",
+  "local_analyze (exports, functions, types, dependencies of TS/JS, Python, Go, Rust, Java, C#; depth: levels of TS/JS imports followed),",
+  "local_ask (a bounded question to the local model about files or text, answered as JSON matching your schema).",
   "Paths are relative to the first root (repo defaults to it).",
   "Parsers do the work by default (confidence 1); a local model handles natural-language checks and summaries.",
   "Every tool takes engine: auto (default: exact parsers where they suffice, the model where judgment is needed), deterministic (parsers only) or model (the local model for everything).",

@@ -12,6 +12,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { FakeOpenAi } from "@local-mcp/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { checkConfig, formatCheck } from "../src/cli/config-check.js";
 import { PROJECT, configFor, connect, dataOf, errorOf, tempDir, type Connected } from "./helpers.js";
 
 type Label = "right" | "wrong" | "empty" | "no-probabilities";
@@ -353,5 +354,29 @@ describe("the gate on whole-call answers", () => {
     expect(isError).toBe(true);
     expect(errorOf(body)).toMatchObject({ code: "UPSTREAM_ERROR", details: { attempts: 2 } });
     expect(errorOf(body).message).toMatch(/refused after 2 attempts: the generated file is empty/);
+  });
+});
+
+describe("local-model config check against a server without token probabilities", () => {
+  it("fails under require naming the setting, and passes under optional saying the confidence is unknown", async () => {
+    const noLogprobs = { status: 200, body: { choices: [{ message: { content: '{"ok":true}' }, finish_reason: "stop" }] } };
+    const env = (extra: Record<string, string>) =>
+      configFor({
+        LOCAL_MODEL_ROOTS: PROJECT,
+        LOCAL_MODEL_REMOTE_BASE_URL: fake.url,
+        LOCAL_MODEL_REMOTE_MODEL: "fake-model",
+        LOCAL_MODEL_STATE_DIR: join(dir.path, "state"),
+        ...extra,
+      });
+    // Each check loads (GET /models, answered by the fallback) and asks once.
+    fake.script.push({ status: 200, body: { data: [{ id: "fake-model" }] } }, noLogprobs);
+    const strict = await checkConfig(env({}), { load: true });
+    expect(strict.ok).toBe(false);
+    expect(strict.model.detail).toMatch(/returned no token probabilities.*LOCAL_MODEL_CONFIDENCE=require/);
+    fake.script.push({ status: 200, body: { data: [{ id: "fake-model" }] } }, noLogprobs);
+    const relaxed = env({ LOCAL_MODEL_CONFIDENCE: "optional" });
+    const report = await checkConfig(relaxed, { load: true });
+    expect(report.ok).toBe(true);
+    expect(formatCheck(report, relaxed)).toMatch(/confidence unknown \(the server returns no logprobs; LOCAL_MODEL_CONFIDENCE=optional\)/);
   });
 });

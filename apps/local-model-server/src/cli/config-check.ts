@@ -44,7 +44,7 @@ export async function checkConfig(config: LocalModelConfig, options: { load: boo
           detail: `${runtime.model.name}: ${config.model.kind === "remote" ? "reachable" : "loaded"}, answered schema-valid JSON`,
           load_ms: Math.round(loaded - started),
           answer_ms: Math.round(performance.now() - loaded),
-          confidence: Math.round(answer.confidence * 1000) / 1000,
+          ...(answer.confidenceUnknown === undefined ? { confidence: Math.round(answer.confidence * 1000) / 1000 } : {}),
         };
       } catch (error) {
         model = { configured: true, ok: false, detail: `${runtime.model.name}: ${(error as Error).message}` };
@@ -68,7 +68,7 @@ export function formatCheck(report: CheckReport, config: LocalModelConfig): stri
   const timing =
     report.model.load_ms === undefined
       ? ""
-      : ` — load ${report.model.load_ms} ms, answer ${report.model.answer_ms} ms, confidence ${report.model.confidence}`;
+      : ` — load ${report.model.load_ms} ms, answer ${report.model.answer_ms} ms, confidence ${report.model.confidence ?? "unknown (the server returns no logprobs; LOCAL_MODEL_CONFIDENCE=optional)"}`;
   const templates =
     "error" in report.templates ? `ERROR ${report.templates.error}` : `${report.templates.count} (${report.templates.names.join(", ")})`;
   return [
