@@ -17,6 +17,7 @@ export default defineConfig({
     // of four gated saves that came within its 60 s on a loaded machine even alone).
     [
       "bins",
+      "clean-library",
       "cli",
       "concurrency",
       "config",
