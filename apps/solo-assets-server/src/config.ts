@@ -19,8 +19,11 @@ const ms = (min: number, max: number, fallback: number) => z.coerce.number().int
 const SoloEnvSchema = z.object({
   dbPath: z.string().trim().min(1).optional(),
   envsDir: z.string().trim().min(1).optional(),
-  embedder: z.enum(["auto", "local", "gemini"]).optional(),
+  embedder: z.enum(["auto", "local", "gemini", "openai", "gguf"]).optional(),
   embeddingModel: z.string().trim().min(1).optional(),
+  embeddingUrl: z.url().optional(),
+  embeddingApiKey: z.string().trim().min(1).optional(),
+  embeddingModelPath: z.string().trim().min(1).optional(),
   embeddingDimension: z.coerce.number().int().min(16).max(3072).optional(),
   geminiBaseUrl: z.url().optional(),
   critic: z.enum(["auto", "off", "gemini", "local"]).optional(),
@@ -72,12 +75,18 @@ export interface SoloAssetsConfig extends CommonConfig {
     embedder?: EmbedderChoice | undefined;
     embeddingModel?: string | undefined;
     embeddingDimension?: number | undefined;
+    /** The OpenAI-compatible embedding server's base URL (SOLO_EMBEDDING_URL). */
+    embeddingUrl?: string | undefined;
+    /** The GGUF embedding model (SOLO_EMBEDDING_MODEL_PATH). */
+    embeddingModelPath?: string | undefined;
     critic?: CriticChoice | undefined;
     criticModel?: string | undefined;
     criticModelPath?: string | undefined;
   };
   /** GOOGLE_API_KEY, else GEMINI_API_KEY. Never logged, never passed to saved code. */
   geminiApiKey: string | undefined;
+  /** Bearer token for the OpenAI-compatible embedding server (SOLO_EMBEDDING_API_KEY); never logged. */
+  embeddingApiKey: string | undefined;
   geminiBaseUrl: string | undefined;
   criticThreshold: number;
   /** CPU threads of the local critic (unset: llama.cpp decides). */
@@ -150,11 +159,14 @@ export function loadSoloAssetsConfig(env: Env, cwd: string): SoloAssetsConfig {
       embedder: own.embedder,
       embeddingModel: own.embeddingModel,
       embeddingDimension: own.embeddingDimension,
+      embeddingUrl: own.embeddingUrl,
+      embeddingModelPath: own.embeddingModelPath === undefined ? undefined : resolve(cwd, own.embeddingModelPath),
       critic: own.critic,
       criticModel: own.criticModel,
       criticModelPath: own.criticModelPath === undefined ? undefined : resolve(cwd, own.criticModelPath),
     },
     geminiApiKey: geminiApiKeyFromEnv(env),
+    embeddingApiKey: own.embeddingApiKey,
     geminiBaseUrl: own.geminiBaseUrl,
     criticThreshold: own.criticThreshold,
     criticThreads: own.criticThreads,

@@ -27,6 +27,7 @@ import type { Typer } from "./domain/gate/typer/typer.js";
 import { Lazy } from "./domain/lazy.js";
 import { BUILTIN_MIN_SIMILARITY, BuiltinEmbedder } from "./domain/search/builtin-embedder.js";
 import { IndexPersistence } from "./domain/search/index-persistence.js";
+import { GgufEmbedder, OpenAiCompatibleEmbedder } from "./domain/search/model-embedders.js";
 import { FunctionLibrary } from "./domain/library/function-library.js";
 import { createSaveChecker } from "./domain/library/save-checks.js";
 import type { EffectiveSettings } from "./domain/settings/effective-settings.js";
@@ -58,6 +59,18 @@ export function createSoloEmbedder(settings: EffectiveSettings, config: SoloAsse
       ...(config.geminiBaseUrl ? { baseUrl: config.geminiBaseUrl } : {}),
       logger: logger.child("gemini"),
     });
+  }
+  if (embedding.backend === "openai" && embedding.url) {
+    return new OpenAiCompatibleEmbedder({
+      baseUrl: embedding.url,
+      model: embedding.model.replace(/^openai:/, ""),
+      apiKey: config.embeddingApiKey,
+      ...(embedding.dimension > 0 ? { dimension: embedding.dimension } : {}),
+      logger: logger.child("embeddings"),
+    });
+  }
+  if (embedding.backend === "gguf" && embedding.modelPath) {
+    return new GgufEmbedder({ modelPath: embedding.modelPath, threads: config.criticThreads, logger: logger.child("embeddings") });
   }
   return new BuiltinEmbedder({ dimension: embedding.dimension });
 }

@@ -31,6 +31,15 @@ function searchResponse(query: string, outcome: SearchOutcome): LeveledResponse 
         count: results.length,
         results,
         ranked_by: outcome.rankedBy,
+        ...(unembedded > 0
+          ? {
+              reindex: {
+                code: "EMBEDDING_MODEL_CHANGED",
+                functions: unembedded,
+                suggestion: `Run \`solo-assets reindex\` to embed them with ${embedding.model}; until then they are matched by keywords only.`,
+              },
+            }
+          : {}),
         ...(results.length === 0 ? { none: "No function matches; write it, then save it with save_function." } : {}),
       },
       standard: { query, embedding_model: embedding.model, ...(note ? { note } : {}) },
@@ -67,11 +76,15 @@ export function searchFunctionsTool(host: SoloServerServices): ToolDefinition {
       note: z.string().optional(),
       ranked_by: z.string().optional().describe("the embedding model and keywords, or keywords only"),
       none: z.string().optional(),
+      reindex: z
+        .object({ code: z.literal("EMBEDDING_MODEL_CHANGED"), functions: z.number().int(), suggestion: z.string() })
+        .optional()
+        .describe("functions without a vector of the current model"),
       below_minimum: z.number().int().optional(),
       unembedded: z.number().int().optional(),
       embedding_error: z.string().optional(),
     }),
-    annotations: openWorld(READ_ONLY, host.settings.embedding.backend === "gemini"),
+    annotations: openWorld(READ_ONLY, host.settings.embedding.backend === "gemini" || host.settings.embedding.backend === "openai"),
     responseLevel: "standard",
     handler: async (input, { signal, progress }) => {
       const outcome = await (

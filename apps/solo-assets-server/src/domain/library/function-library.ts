@@ -451,6 +451,8 @@ export class FunctionLibrary {
   async reindex(
     options: { all?: boolean; signal?: AbortSignal; progress?: (done: number, total: number) => void } = {},
   ): Promise<ReindexOutcome> {
+    // A model that learns its dimension from its first answer (model-embedders.ts) is asked once first.
+    if (this.embedder.dimension === 0) await this.embedder.embed(["dimension probe"], { task: "document", signal: options.signal });
     const model = this.embedder.model;
     const dimension = this.embedder.dimension;
     const states = await this.db.read((session) => embeddingStates(session, model, dimension), options.signal);

@@ -118,7 +118,8 @@ export class SearchIndex {
   constructor(model: string, dimension: number) {
     this.model = model;
     this.dimension = dimension;
-    this.codec = new VectorCodec(dimension);
+    // Dimension 0: an embedder that learns its dimension from its first answer (model-embedders.ts); keywords only until then.
+    this.codec = new VectorCodec(Math.max(1, dimension));
   }
 
   /** Functions held. */

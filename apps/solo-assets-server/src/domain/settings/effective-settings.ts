@@ -5,11 +5,7 @@
  * local embedder, and the local critic when a GGUF model is configured, otherwise no critic.
  * A backend that was asked for but cannot run falls back, with a note saying why.
  */
-import {
-  GEMINI_DEFAULT_DIMENSION,
-  GEMINI_DEFAULT_MODEL,
-  LOCAL_EMBEDDER_DEFAULT_DIMENSION,
-} from "@local-mcp/core/embeddings";
+import { GEMINI_DEFAULT_DIMENSION, GEMINI_DEFAULT_MODEL, LOCAL_EMBEDDER_DEFAULT_DIMENSION } from "@local-mcp/core/embeddings";
 import type { CriticChoice, EmbedderChoice, SoloAssetsConfig } from "../../config.js";
 import { DEFAULT_CRITIC_MODEL } from "../gate/critic/gemini-critic.js";
 import { BuiltinEmbedder } from "../search/builtin-embedder.js";
@@ -21,9 +17,15 @@ export interface EffectiveSettings {
   embedding: {
     choice: EmbedderChoice;
     source: SettingSource;
-    backend: "local" | "gemini";
+    backend: "local" | "gemini" | "openai" | "gguf";
+    /** The model id recorded with each vector. */
     model: string;
+    /** 0 when the model's dimension is learnt from its first embedding (openai, gguf). */
     dimension: number;
+    /** The OpenAI-compatible server's base URL (openai). */
+    url?: string;
+    /** The GGUF file (gguf). */
+    modelPath?: string;
     note?: string;
   };
   critic: {
@@ -58,33 +60,67 @@ export function resolveSettings(config: SoloAssetsConfig, stored: StoredSettings
       : { source: "none" };
 
   const embedderChoice = pick(config.overrides.embedder, stored.embedder, "auto" as EmbedderChoice);
-  let embeddingBackend: "local" | "gemini" =
-    embedderChoice.value === "gemini" || (embedderChoice.value === "auto" && key) ? "gemini" : "local";
+  let embeddingBackend: EffectiveSettings["embedding"]["backend"] =
+    embedderChoice.value === "gemini" || (embedderChoice.value === "auto" && key)
+      ? "gemini"
+      : embedderChoice.value === "openai" || embedderChoice.value === "gguf"
+        ? embedderChoice.value
+        : "local";
   let embeddingNote: string | undefined;
   if (embeddingBackend === "gemini" && !key) {
     embeddingBackend = "local";
     embeddingNote = "Gemini embeddings were chosen but no API key is set; using the built-in local embedder.";
   }
+  const embeddingModel = config.overrides.embeddingModel ?? stored.embeddingModel;
+  const url = config.overrides.embeddingUrl ?? stored.embeddingUrl;
+  const ggufPath = config.overrides.embeddingModelPath ?? stored.embeddingModelPath;
+  if (embeddingBackend === "openai" && !(url && embeddingModel)) {
+    embeddingBackend = "local";
+    embeddingNote =
+      "An OpenAI-compatible embedding server was chosen but SOLO_EMBEDDING_URL or SOLO_EMBEDDING_MODEL is not set; using the built-in local embedder.";
+  }
+  if (embeddingBackend === "gguf" && !ggufPath) {
+    embeddingBackend = "local";
+    embeddingNote = "A GGUF embedding model was chosen but SOLO_EMBEDDING_MODEL_PATH is not set; using the built-in local embedder.";
+  }
   const dimension = config.overrides.embeddingDimension ?? stored.embeddingDimension;
   const embedding: EffectiveSettings["embedding"] =
-    embeddingBackend === "gemini"
+    embeddingBackend === "openai" && url && embeddingModel
       ? {
           choice: embedderChoice.value,
           source: embedderChoice.source,
-          backend: "gemini",
-          model: (config.overrides.embeddingModel ?? stored.embeddingModel ?? GEMINI_DEFAULT_MODEL).replace(/^models\//, ""),
-          dimension: dimension ?? GEMINI_DEFAULT_DIMENSION,
+          backend: "openai",
+          model: `openai:${embeddingModel}`,
+          dimension: dimension ?? 0,
+          url,
         }
-      : (() => {
-          const local = new BuiltinEmbedder({ dimension: dimension ?? LOCAL_EMBEDDER_DEFAULT_DIMENSION });
-          return {
+      : embeddingBackend === "gguf" && ggufPath
+        ? {
             choice: embedderChoice.value,
             source: embedderChoice.source,
-            backend: "local" as const,
-            model: local.model,
-            dimension: local.dimension,
-          };
-        })();
+            backend: "gguf",
+            model: `gguf:${ggufPath.split(/[\\/]/).pop() ?? ggufPath}`,
+            dimension: 0,
+            modelPath: ggufPath,
+          }
+        : embeddingBackend === "gemini"
+          ? {
+              choice: embedderChoice.value,
+              source: embedderChoice.source,
+              backend: "gemini",
+              model: (config.overrides.embeddingModel ?? stored.embeddingModel ?? GEMINI_DEFAULT_MODEL).replace(/^models\//, ""),
+              dimension: dimension ?? GEMINI_DEFAULT_DIMENSION,
+            }
+          : (() => {
+              const local = new BuiltinEmbedder({ dimension: dimension ?? LOCAL_EMBEDDER_DEFAULT_DIMENSION });
+              return {
+                choice: embedderChoice.value,
+                source: embedderChoice.source,
+                backend: "local" as const,
+                model: local.model,
+                dimension: local.dimension,
+              };
+            })();
   if (embeddingNote) embedding.note = embeddingNote;
 
   const criticChoice = pick(config.overrides.critic, stored.critic, "auto" as CriticChoice);

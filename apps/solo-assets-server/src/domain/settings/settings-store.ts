@@ -13,7 +13,9 @@ import { z } from "zod";
 
 export const StoredSettingsSchema = z
   .object({
-    embedder: z.enum(["auto", "local", "gemini"]).optional(),
+    embedder: z.enum(["auto", "local", "gemini", "openai", "gguf"]).optional(),
+    embeddingUrl: z.url().optional(),
+    embeddingModelPath: z.string().trim().min(1).max(4096).optional(),
     embeddingModel: z.string().trim().min(1).max(200).optional(),
     embeddingDimension: z.number().int().min(16).max(3072).optional(),
     critic: z.enum(["auto", "off", "gemini", "local"]).optional(),
