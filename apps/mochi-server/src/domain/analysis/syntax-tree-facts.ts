@@ -4,7 +4,7 @@
  * analyzeSourceWith, the same parse that answers its exports and imports) into mochi's FileFacts.
  */
 import type { Node } from "web-tree-sitter";
-import { descendants, lineOf, namedChildren } from "@local-mcp/core/code-analysis";
+import { lineOf, namedChildren } from "@local-mcp/core/code-analysis";
 import {
   cleanDocComment,
   emptyErrorFacts,
@@ -86,11 +86,22 @@ export function docCommentAbove(node: Node): string | undefined {
   return doc.length > 0 ? doc : undefined;
 }
 
-/** What a catch/except body does: throws (rethrow or wrap), returns (fallback), nothing (swallow; `pass` is nothing), or something else. */
-export function catchStyleOf(body: Node | null, throwTypes: readonly string[]): CatchStyle {
+/**
+ * What a catch/except body does: throws (rethrow or wrap), returns (fallback), nothing (swallow;
+ * `pass` is nothing), or something else. Nodes of a `skip` type (nested functions) are not looked into.
+ */
+export function catchStyleOf(body: Node | null, throwTypes: readonly string[], skip: ReadonlySet<string> = new Set()): CatchStyle {
   const statements = namedChildren(body).filter((c) => !c.type.includes("comment") && c.type !== "pass_statement");
   if (!body || statements.length === 0) return "swallow";
-  if (descendants(body, [...throwTypes]).length > 0) return "rethrow";
-  if (descendants(body, "return_statement").length > 0) return "fallback";
-  return "handle";
+  let throws = false;
+  let returns = false;
+  const stack = [...statements];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (skip.has(node.type)) continue;
+    if (throwTypes.includes(node.type)) throws = true;
+    else if (node.type === "return_statement") returns = true;
+    stack.push(...namedChildren(node));
+  }
+  return throws ? "rethrow" : returns ? "fallback" : "handle";
 }
