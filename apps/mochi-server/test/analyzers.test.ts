@@ -256,7 +256,76 @@ describe("Go, Rust and Java (tree-sitter)", () => {
   });
 });
 
-describe("the TypeScript analyzer", () => {
+describe("what the syntax tree gets right (tree-sitter)", () => {
+  it("Go: each type of a `type ( … )` group is its own chunk with its own doc comment", async () => {
+    const go = [
+      "package geo",
+      "",
+      "type (",
+      "\t// Point is a place.",
+      "\tPoint struct{ X, Y int }",
+      "",
+      "\tpolygon struct {",
+      "\t\tpoints []Point",
+      "\t}",
+      ")",
+      "",
+    ].join("\n");
+    const facts = await analyzeFile("geo.go", go, "go");
+    expect(facts.chunks.map((c) => [c.symbol, c.startLine, c.endLine, c.doc])).toEqual([
+      ["Point", 5, 5, "Point is a place."],
+      ["polygon", 7, 9, undefined],
+    ]);
+  });
+
+  it("Rust: a trait is one chunk (its methods are not chunks of their own); an impl's methods are", async () => {
+    const rust = [
+      "pub trait Journal {",
+      "    fn len(&self) -> usize {",
+      "        0",
+      "    }",
+      "}",
+      "",
+      "impl Journal for Book {",
+      "    fn len(&self) -> usize { 1 }",
+      "}",
+      "",
+    ].join("\n");
+    const facts = await analyzeFile("src/journal.rs", rust, "rust");
+    expect(facts.chunks.map((c) => [c.symbol, c.startLine, c.endLine])).toEqual([
+      ["Journal", 1, 5],
+      ["Book.len", 8, 8],
+    ]);
+  });
+
+  it("Python: strings and comments that look like code are not code, and __all__ decides what is exported", async () => {
+    const python = [
+      '__all__ = ["run"]',
+      "",
+      'HELP = """',
+      "def not_a_function():",
+      '    raise ValueError("no")',
+      '"""',
+      "",
+      "# class NotAClass:",
+      "",
+      "def run(path):",
+      "    return path",
+      "",
+      "def helper():",
+      "    pass",
+      "",
+    ].join("\n");
+    const facts = await analyzeFile("tool.py", python, "python");
+    expect(facts.declarations.filter((d) => d.kind === "function" || d.kind === "class").map((d) => [d.name, d.exported])).toEqual([
+      ["run", true],
+      ["helper", false],
+    ]);
+    expect(facts.errors.thrown).toEqual([]);
+  });
+});
+
+describe("TypeScript (tree-sitter)", () => {
   it("reads object-literal methods, Result returns, type-only imports and JSDoc", async () => {
     const path = "src/user-service.ts";
     const facts = await analyzeFile(path, readFileSync(join(FIXTURE_REPO, path), "utf8"), "typescript");

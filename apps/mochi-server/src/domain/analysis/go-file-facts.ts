@@ -5,7 +5,7 @@
  * `errors.New`/`fmt.Errorf`/`panic` calls, `if err != nil` checks and errors returned; patterns.
  */
 import type { Node } from "web-tree-sitter";
-import { descendants, field, lineOf, namedChildren, type SourceAnalysis } from "@local-mcp/core/code-analysis";
+import { descendants, field, hasToken, lineOf, namedChildren, type SourceAnalysis } from "@local-mcp/core/code-analysis";
 import { FactsCollector, docCommentAbove, endLineOf } from "./syntax-tree-facts.js";
 
 const THROWING_CALLS = new Set(["errors.New", "fmt.Errorf", "panic"]);
@@ -37,14 +37,17 @@ export function goFileFacts(root: Node, analysis: SourceAnalysis): FactsCollecto
       if (/\.\.\.\s*\w*Option\b/.test(parameters)) facts.hit("options-object", name, startLine, endLine, 2);
       bodyFacts(field(node, "body"), symbol, facts);
     } else if (node.type === "type_declaration") {
-      for (const spec of namedChildren(node)) {
-        if (spec.type !== "type_spec" && spec.type !== "type_alias") continue;
+      const specs = namedChildren(node).filter((spec) => spec.type === "type_spec" || spec.type === "type_alias");
+      // In a group (`type ( … )`) each type is its own chunk, with the doc comment above it.
+      const grouped = specs.length > 1 || hasToken(node, "(");
+      for (const spec of specs) {
+        const [startLine, endLine, documented] = grouped ? [lineOf(spec), endLineOf(spec), spec] : [lineOf(node), endLineOf(node), node];
         const name = field(spec, "name")?.text;
         const type = field(spec, "type");
         if (!name) continue;
         const kind = type?.type === "struct_type" ? "class" : type?.type === "interface_type" ? "interface" : "type";
         facts.declare(kind, name, lineOf(spec), exported(name));
-        if (kind !== "type") facts.chunk(name, kind, startLine, endLine, exported(name), docCommentAbove(node));
+        if (kind !== "type") facts.chunk(name, kind, startLine, endLine, exported(name), docCommentAbove(documented));
         if (kind === "class" && /Error$/.test(name)) facts.hit("custom-error-class", name, startLine, endLine, 2);
         if (kind === "class" && /(?:Options|Config)$/.test(name)) facts.hit("options-object", name, startLine, endLine);
       }

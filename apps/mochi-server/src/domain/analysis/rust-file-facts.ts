@@ -22,7 +22,8 @@ export function rustFileFacts(root: Node, analysis: SourceAnalysis): FactsCollec
   const facts = new FactsCollector();
   for (const specifier of analysis.imports) facts.imports.push({ specifier, style: "rust-use", typeOnly: false });
 
-  const items = (container: Node | null, owner: string | undefined) => {
+  /** `chunkMethods`: an impl's functions are chunks; a trait's are part of the trait's chunk. */
+  const items = (container: Node | null, owner: string | undefined, chunkMethods = true) => {
     for (const node of namedChildren(container)) {
       const name = field(node, "name")?.text;
       const isPublic = namedChildren(node).some((c) => c.type === "visibility_modifier");
@@ -38,7 +39,7 @@ export function rustFileFacts(root: Node, analysis: SourceAnalysis): FactsCollec
             const pattern = field(parameter, "pattern");
             if (pattern?.type === "identifier") facts.declare("parameter", pattern.text, lineOf(pattern));
           }
-        facts.chunk(symbol, owner ? "method" : "function", startLine, endLine, isPublic, docCommentAbove(first));
+        if (chunkMethods) facts.chunk(symbol, owner ? "method" : "function", startLine, endLine, isPublic, docCommentAbove(first));
         const returns = field(node, "return_type")?.text ?? "";
         const parameters = field(node, "parameters")?.text ?? "";
         if (/^(?:[\w:]+::)?Result\b/.test(returns)) facts.hit("result-type", name, startLine, endLine, 2);
@@ -52,7 +53,7 @@ export function rustFileFacts(root: Node, analysis: SourceAnalysis): FactsCollec
         if ((node.type === "enum_item" || node.type === "struct_item") && /Error$/.test(name))
           facts.hit("custom-error-class", name, startLine, endLine, 2);
         if (node.type === "enum_item") facts.hit("discriminated-union", name, startLine, endLine);
-        if (node.type === "trait_item") items(field(node, "body"), name);
+        if (node.type === "trait_item") items(field(node, "body"), name, false);
       } else if ((node.type === "const_item" || node.type === "static_item") && name) {
         facts.declare("constant", name, lineOf(node), isPublic);
       } else if (node.type === "impl_item") {
