@@ -81,6 +81,7 @@ export const APPS = {
       "src/domain/library/function-repository.ts",
       "src/domain/search/keyword-terms.ts",
       "src/domain/search/search-index.ts",
+      "src/domain/search/index-snapshot.ts",
       "src/domain/search/rank-fusion.ts",
     ],
     copy: [],

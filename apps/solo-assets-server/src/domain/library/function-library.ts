@@ -163,6 +163,7 @@ export class FunctionLibrary {
   async save(request: SaveRequest, context: GateContext): Promise<SaveOutcome> {
     const checked = this.check(request);
     const source = findTopLevelFunction(request.code, checked.name);
+    if (this.checks) context.progress?.("checks: secrets, copies, solo_lib imports");
     const checks = await this.checks?.(
       {
         name: checked.name,
@@ -341,8 +342,10 @@ export class FunctionLibrary {
     const terms = expandQueryTerms(query);
     const candidates = Math.max(CANDIDATES, request.limit * 4);
     const index = this.searchIndex();
-    await this.persistence?.restore(index);
+    // The persisted index is read while the library file is attached (DuckDB's first load).
+    const restoring = this.persistence?.restore(index);
     return this.db.read(async (session) => {
+      await restoring;
       // A long load is also told on stderr, at most every 2 s (the client hears every step).
       let logged = performance.now();
       const synced = await index.sync(session, (done, total, message) => {

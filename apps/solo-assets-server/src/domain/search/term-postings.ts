@@ -87,7 +87,7 @@ export class TermPostings {
    * The live entries grouped by term, for a persisted index (index-snapshot.ts): term `t`'s
    * entries are `slots`/`weights` from `offsets[t]` to `offsets[t + 1]`.
    */
-  exportLive(termCount: number): { offsets: Int32Array; slots: Int32Array; weights: Uint8Array } {
+  exportLive(termCount: number): { offsets: Int32Array<ArrayBuffer>; slots: Int32Array<ArrayBuffer>; weights: Uint8Array<ArrayBuffer> } {
     const offsets = new Int32Array(termCount + 1);
     const slots = new Int32Array(this.live);
     const weights = new Uint8Array(this.live);
@@ -106,18 +106,16 @@ export class TermPostings {
 
   /** Loads what `exportLive` gave into empty postings (after `reset` and `ensureSlots`). */
   importLive(offsets: Int32Array, slots: Int32Array, weights: Uint8Array): void {
+    // Right after `reset` every slot's generation is 0, so each list is its slice with zero generations.
+    const counts = this.counts;
+    for (let i = 0; i < slots.length; i++) counts[slots[i] as number] = (counts[slots[i] as number] as number) + 1;
     for (let termId = 0; termId + 1 < offsets.length; termId++) {
       const start = offsets[termId] as number;
       const end = offsets[termId + 1] as number;
       if (end === start) continue;
-      const list = this.list(termId);
-      for (let i = start; i < end; i++) {
-        const slot = slots[i] as number;
-        list.push(slot, this.generations[slot] as number, weights[i] as number);
-        this.counts[slot] = (this.counts[slot] as number) + 1;
-      }
-      this.live += end - start;
+      this.lists[termId] = PostingList.of(slots.slice(start, end), weights.slice(start, end));
     }
+    this.live += slots.length;
   }
 
   private list(termId: number): PostingList {
@@ -141,6 +139,16 @@ class PostingList {
   private generations = new Int32Array(8);
   private weights = new Uint8Array(8);
   private length = 0;
+
+  /** A list of the given entries, all of generation 0. */
+  static of(slots: Int32Array<ArrayBuffer>, weights: Uint8Array<ArrayBuffer>): PostingList {
+    const list = new PostingList();
+    list.slots = slots;
+    list.weights = weights;
+    list.generations = new Int32Array(slots.length);
+    list.length = slots.length;
+    return list;
+  }
 
   push(slot: number, generation: number, weight: number): void {
     if (this.length === this.slots.length) this.resize(this.length * 2);
