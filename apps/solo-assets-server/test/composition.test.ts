@@ -13,7 +13,9 @@ import type { Env } from "@local-mcp/core";
 import { connectInProcess } from "@local-mcp/core/testing";
 import type { Client } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runCli } from "../src/cli/program.js";
 import { loadSoloAssetsConfig } from "../src/config.js";
+import type { SoloAssetsConfig } from "../src/config.js";
 import { createSoloAssetsServer, serverServicesOf } from "../src/server.js";
 import { openSoloServices } from "../src/services.js";
 import { saveView, step } from "./helpers/gate-views.js";
@@ -53,6 +55,7 @@ def words_for_slug(s):
 
 let library: TempLibrary;
 let project: string;
+let config: SoloAssetsConfig;
 let client: Client;
 let close: () => Promise<void>;
 
@@ -68,7 +71,8 @@ function python(code: string, cwd: string): string {
 beforeAll(async () => {
   library = tempLibrary();
   project = mkdtempSync(join(tmpdir(), "solo-export-project-"));
-  const services = openSoloServices(loadSoloAssetsConfig(testEnv(library.dbPath) as Env, project));
+  config = loadSoloAssetsConfig(testEnv(library.dbPath) as Env, project);
+  const services = openSoloServices(config);
   const connection = await connectInProcess(
     createSoloAssetsServer(services.config, { services: serverServicesOf(services), disposeServicesOnClose: true }),
   );
@@ -198,6 +202,36 @@ describe("export into the project", () => {
     expect(errorOf(theirs.body).code).toBe("CONFLICT");
     expect(readFileSync(join(project, "mine", "solo_lib.py"), "utf8")).toBe("# my own module\n");
     expect(existsSync(join(tmpdir(), "elsewhere", "solo_lib.py"))).toBe(false);
+  });
+});
+
+describe("the command line", () => {
+  async function cli(...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+    let stdout = "";
+    let stderr = "";
+    const code = await runCli(argv, {
+      io: { stdout: { write: (t: string) => (stdout += t) }, stderr: { write: (t: string) => (stderr += t) } },
+      config: () => config,
+      version: "test",
+      waitForStop: () => new Promise(() => undefined),
+    });
+    return { code, stdout, stderr };
+  }
+
+  it("solo-assets export writes the module and get --inline prints one; outside the project is one FORBIDDEN line", async () => {
+    const exported = await cli("export", "slug_words", "--to", "cli-out", "--module", "text_tools");
+    expect(exported).toMatchObject({ code: 0, stderr: "" });
+    expect(exported.stdout.split("\n")[0]).toBe(`${join("cli-out", "text_tools.py")}: created (normalize_space v2, slug_words v1)`);
+    const run =
+      "import sys; sys.path.insert(0, 'cli-out'); from text_tools import slug_words; print('-'.join(slug_words(' Hello   World ')))";
+    expect(python(run, project)).toBe("hello-world");
+    const inlined = await cli("get", "make_title_slug", "--inline");
+    expect(inlined.code).toBe(0);
+    expect(inlined.stdout).toContain("def normalize_space");
+    expect(inlined.stdout).not.toContain("from solo_lib");
+    const outside = await cli("export", "slug_words", "--to", "../elsewhere");
+    expect(outside.code).toBe(1);
+    expect(outside.stderr).toMatch(/^solo-assets: FORBIDDEN: .*\n$/);
   });
 });
 

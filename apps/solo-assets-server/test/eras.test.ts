@@ -36,6 +36,8 @@ const CASES: Record<string, ToolCase> = {
   list_functions: { args: {} },
   get_function_history: { args: { name: "add_one" } },
   delete_function: { args: { name: "add_one" } },
+  // Refused before anything is written: the folder is outside the server's directory.
+  export_function: { args: { names: ["add_two"], to: "../.." }, expectError: "FORBIDDEN" },
 };
 
 async function exercise(client: Client): Promise<void> {
@@ -55,6 +57,7 @@ async function exercise(client: Client): Promise<void> {
     "list_functions",
     "get_function_history",
     "delete_function",
+    "export_function",
   ]);
   expect(outcomes.find((o) => o.name === "get_function")?.structuredContent).toMatchObject({ name: "add_one" });
   expect(await readEveryResource(client)).toEqual([]);

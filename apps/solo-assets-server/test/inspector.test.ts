@@ -55,6 +55,7 @@ describe("the MCP Inspector CLI against solo-assets-mcp", () => {
     const result = (await inspect("tools/list")) as { tools: { name: string }[] };
     expect(result.tools.map((t) => t.name).sort()).toEqual([
       "delete_function",
+      "export_function",
       "get_function",
       "get_function_history",
       "list_functions",

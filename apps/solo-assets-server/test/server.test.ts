@@ -25,6 +25,7 @@ describe("createSoloAssetsServer", () => {
         "list_functions",
         "get_function_history",
         "delete_function",
+        "export_function",
       ]);
       const listed = await connection.client.callTool({ name: "list_functions", arguments: {} });
       expect(listed.isError).not.toBe(true);

@@ -91,7 +91,7 @@ describe("start-up of the solo-assets bins", () => {
     });
     try {
       const { tools } = await server.client.listTools();
-      expect(tools).toHaveLength(6);
+      expect(tools).toHaveLength(7);
       expect(loadedPackages(readLoadLog(log), HEAVY)).toEqual([]);
       // The observer sees a lazily loaded package once a call needs it (so the check above can fail).
       const listed = await server.client.callTool({ name: "list_functions", arguments: {} });

@@ -42,7 +42,7 @@ def visible_secrets() -> list[str]:
 `;
 
 describe("solo-assets-mcp over stdio", () => {
-  it("lists six tools with output schemas and explicit annotations", async () => {
+  it("lists seven tools with output schemas and explicit annotations", async () => {
     const { tools } = await server.client.listTools();
     expect(tools.map((t) => t.name)).toEqual([
       "search_functions",
@@ -51,6 +51,7 @@ describe("solo-assets-mcp over stdio", () => {
       "list_functions",
       "get_function_history",
       "delete_function",
+      "export_function",
     ]);
     for (const tool of tools) {
       expect(tool.outputSchema).toBeDefined();

@@ -12,7 +12,7 @@ export function saveFunctionTool(host: SoloServerServices): ToolDefinition {
     name: "save_function",
     title: "Save a verified function",
     description:
-      "Stores a finished, reusable Python function after a quality gate (Ruff, types, sandboxed tests, optional critic); NOT for running code. Search first. Code may import library functions (from solo_lib import name); copies and secrets are refused.",
+      "Stores a finished, reusable Python function after a quality gate (Ruff, types, sandboxed tests, optional critic). NOT a way to run code. Search with search_functions before writing new code. It may import library functions (from solo_lib import name); copies and secrets are refused.",
     input: z.object({
       name: boundedString(100).describe("as after def"),
       code: boundedString(200_000).describe("Python source with imports"),
