@@ -145,6 +145,39 @@ describe("local_verify with exact conditions", () => {
     ]);
   });
 
+  it("checks exports and imports of a Python file exactly with core's tree-sitter layer, without a model", async () => {
+    const { body } = await server.call("local_verify", {
+      checks: [
+        { id: "PY-1", file: "scripts/tool.py", condition: { type: "exports", value: "main" } },
+        { id: "PY-2", file: "scripts/tool.py", condition: { type: "imports", value: "os" } },
+        { id: "PY-3", file: "scripts/tool.py", condition: { type: "exports", value: "os" } },
+        { id: "PY-4", file: "scripts/tool.py", condition: { type: "imports", value: "sys" } },
+      ],
+      response_level: "standard",
+    });
+    expect(body).toMatchObject({ success: true, engine: "deterministic", tokens_used: 0 });
+    expect(dataOf<Verified>(body).results).toEqual([
+      { id: "PY-1", status: "pass", evidence: "line 4: def main():", engine: "deterministic", file: "scripts/tool.py", line: 4 },
+      { id: "PY-2", status: "pass", evidence: "line 1: import os", engine: "deterministic", file: "scripts/tool.py", line: 1 },
+      {
+        id: "PY-3",
+        status: "fail",
+        evidence: "not found",
+        reason: "scripts/tool.py does not export 'os'; it exports: main",
+        engine: "deterministic",
+        file: "scripts/tool.py",
+      },
+      {
+        id: "PY-4",
+        status: "fail",
+        evidence: "not found",
+        reason: "scripts/tool.py does not import 'sys'; it imports: os",
+        engine: "deterministic",
+        file: "scripts/tool.py",
+      },
+    ]);
+  });
+
   it("nests its levels", async () => {
     const args = {
       checks: [{ id: "A", description: "a", file: "src/stores/feedStore.ts", condition: { type: "contains", value: "FeedCache" } }],

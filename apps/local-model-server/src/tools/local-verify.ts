@@ -14,7 +14,7 @@ import { SHORT_ANSWER_BOUNDS, VERDICT_SCHEMA } from "../domain/model/task-schema
 import { checkCondition, CONDITION_TYPES, missingFile, type ConditionType, type Verdict } from "../domain/verify/conditions.js";
 import { SourceCache } from "../domain/verify/source-cache.js";
 import { citedLine, verdictCheck, type ModelVerdict } from "../domain/verify/verdict-gate.js";
-import { isScriptPath } from "../domain/ts/source-file.js";
+import { analyzerFor } from "../domain/analyze/code-languages.js";
 import type { LocalModelRuntime } from "../runtime.js";
 import { boundedArray, boundedString, closedObject, EngineChoiceSchema, contractOutput } from "./contract.js";
 import { chooseEngine } from "./engine-choice.js";
@@ -110,7 +110,7 @@ async function verify(runtime: LocalModelRuntime, args: z.infer<typeof input>, c
     // Read (and guard) every file up front: a forbidden path fails the call before any work.
     const file = await cache.file(c.file);
     const needsParser = type === "exports" || type === "imports";
-    const exactPossible = type !== undefined && (!needsParser || file === undefined || isScriptPath(file.given));
+    const exactPossible = type !== undefined && (!needsParser || file === undefined || analyzerFor(file.given) !== undefined);
     planned.push({ index, check: c, type, value: c.condition?.value, useModel: args.engine === "model" || !exactPossible });
   }
   // engine "model" without a model, or "deterministic" with checks that need one, fail the call;
@@ -120,7 +120,10 @@ async function verify(runtime: LocalModelRuntime, args: z.infer<typeof input>, c
     chooseEngine(
       args.engine,
       {
-        needsJudgment: judged.length > 0 ? `${checksNamed(judged)} (natural-language, or exports/imports of a non-TS/JS file)` : undefined,
+        needsJudgment:
+          judged.length > 0
+            ? `${checksNamed(judged)} (natural-language, or exports/imports of a file in no supported language)`
+            : undefined,
       },
       runtime.model,
     );
@@ -134,7 +137,7 @@ async function verify(runtime: LocalModelRuntime, args: z.infer<typeof input>, c
   /** Once the model is found unusable in this call, the other model checks are not sent. */
   let unusable: ToolError | undefined = runtime.model.configured
     ? undefined
-    : new ToolError("NOT_READY", "No model is configured, and natural-language checks (or exports/imports of a non-TS/JS file) need one.", {
+    : new ToolError("NOT_READY", "No model is configured, and natural-language checks (or exports/imports of a file in no supported language) need one.", {
         suggestion: NO_MODEL_SUGGESTION,
       });
   for (const p of planned) {

@@ -1,8 +1,12 @@
 /**
  * The exact `local_verify` conditions: `contains` (a substring), `exports` (an exported name,
  * followed through `export * from` re-exports), `imports` (a module specifier or an imported
- * name), `pattern` (a time-bounded regex). Evidence is always `line N: <snippet>`.
+ * name), `pattern` (a time-bounded regex). Evidence is always `line N: <snippet>`. TS/JS files
+ * are read with the TypeScript compiler; Python, Go, Rust, Java and C# with core's tree-sitter
+ * layer (code-languages.ts), whose answers say what is exported or imported but not on which
+ * line: the evidence there is a declaration's line, else the first line naming it as a word.
  */
+import { analyzeCodeFile, analyzerFor, exportLines } from "../analyze/code-languages.js";
 import { lineAt, lineStarts, snippet, splitLines } from "../text/lines.js";
 import type { TextFile } from "../paths/path-guard.js";
 import { compilePatterns, type RegexRunner } from "../regex/bounded-regex.js";
@@ -59,34 +63,10 @@ export async function checkCondition(type: ConditionType, value: string, file: T
       const line = lineAt(lineStarts(file.text), at);
       return { status: "pass", evidence: evidence(file, line), line };
     }
-    case "exports": {
-      const found = await findExport(file, value, context, new Set());
-      if (found) {
-        return {
-          status: "pass",
-          evidence: evidence(file, found.line),
-          line: found.line,
-          ...(found.via ? { via: `${found.via.file.relative} ${evidence(found.via.file, found.via.line)}` } : {}),
-        };
-      }
-      const exports = collectExports(await context.cache.parse(file));
-      return {
-        status: "fail",
-        evidence: NOT_FOUND,
-        reason: `${file.given} does not export '${value}'; it exports: ${listed(exports.map(exportLabel))}`,
-      };
-    }
-    case "imports": {
-      const imports = collectImports(await context.cache.parse(file));
-      const hit =
-        imports.find((i) => i.from === value) ?? imports.find((i) => i.names.some((n) => n.imported === value || n.local === value));
-      if (hit) return { status: "pass", evidence: evidence(file, hit.line), line: hit.line };
-      return {
-        status: "fail",
-        evidence: NOT_FOUND,
-        reason: `${file.given} imports nothing named or from '${value}'; it imports from: ${listed(imports.map((i) => i.from))}`,
-      };
-    }
+    case "exports":
+    case "imports":
+      if (analyzerFor(file.given) === "tree-sitter") return checkCode(type, value, file, context.signal);
+      return type === "exports" ? checkExports(value, file, context) : checkImports(value, file, context);
     case "pattern": {
       const specs = compilePatterns([value], `checks.${context.index}.condition.value`);
       const matches = await context.regex.search(file.text, specs, {
@@ -100,6 +80,61 @@ export async function checkCondition(type: ConditionType, value: string, file: T
       return { status: "pass", evidence: evidence(file, first.line), line: first.line };
     }
   }
+}
+
+/** The first line holding `word` as a whole word (or, for a module path, as written), 1-based. */
+function lineNaming(file: TextFile, word: string): number | undefined {
+  const escaped = word.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const pattern = new RegExp(`(^|[^\\w])${escaped}($|[^\\w])`);
+  const at = splitLines(file.text).findIndex((line) => pattern.test(line));
+  return at < 0 ? undefined : at + 1;
+}
+
+/** exports/imports of a file in a tree-sitter language (core's code-analysis layer). */
+async function checkCode(type: "exports" | "imports", value: string, file: TextFile, signal: AbortSignal): Promise<Verdict> {
+  const analysis = await analyzeCodeFile(file, signal);
+  const names = type === "exports" ? analysis.exports : analysis.imports;
+  if (!names.includes(value)) {
+    return {
+      status: "fail",
+      evidence: NOT_FOUND,
+      reason:
+        type === "exports"
+          ? `${file.given} does not export '${value}'; it exports: ${listed(analysis.exports)}`
+          : `${file.given} does not import '${value}'; it imports: ${listed(analysis.imports)}`,
+    };
+  }
+  const line = (type === "exports" ? exportLines(analysis).get(value) : undefined) ?? lineNaming(file, value);
+  return line === undefined ? { status: "pass", evidence: `${type} ${value}` } : { status: "pass", evidence: evidence(file, line), line };
+}
+
+async function checkExports(value: string, file: TextFile, context: ConditionContext): Promise<Verdict> {
+  const found = await findExport(file, value, context, new Set());
+  if (found) {
+    return {
+      status: "pass",
+      evidence: evidence(file, found.line),
+      line: found.line,
+      ...(found.via ? { via: `${found.via.file.relative} ${evidence(found.via.file, found.via.line)}` } : {}),
+    };
+  }
+  const exports = collectExports(await context.cache.parse(file));
+  return {
+    status: "fail",
+    evidence: NOT_FOUND,
+    reason: `${file.given} does not export '${value}'; it exports: ${listed(exports.map(exportLabel))}`,
+  };
+}
+
+async function checkImports(value: string, file: TextFile, context: ConditionContext): Promise<Verdict> {
+  const imports = collectImports(await context.cache.parse(file));
+  const hit = imports.find((i) => i.from === value) ?? imports.find((i) => i.names.some((n) => n.imported === value || n.local === value));
+  if (hit) return { status: "pass", evidence: evidence(file, hit.line), line: hit.line };
+  return {
+    status: "fail",
+    evidence: NOT_FOUND,
+    reason: `${file.given} imports nothing named or from '${value}'; it imports from: ${listed(imports.map((i) => i.from))}`,
+  };
 }
 
 interface FoundExport {
