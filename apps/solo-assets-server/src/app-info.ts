@@ -19,10 +19,13 @@ export const APP_INFO: AppInfo = {
     { name: "SOLO_ENVS_DIR", description: "pooled Python test environments (default: solo-assets-envs next to the database)" },
     {
       name: "SOLO_EMBEDDER",
-      description: "auto | local | gemini (default auto: gemini when an API key is set, else the built-in local embedder)",
+      description: "auto | local | gguf | openai | gemini (default auto: gemini when an API key is set, else the built-in local embedder)",
     },
-    { name: "SOLO_EMBEDDING_MODEL", description: "Gemini embedding model (default gemini-embedding-001)" },
-    { name: "SOLO_EMBEDDING_DIMENSION", description: "vector length (default 768 for Gemini, 512 for the local embedder)" },
+    { name: "SOLO_EMBEDDING_MODEL", description: "Gemini or OpenAI-compatible embedding model (default gemini-embedding-001)" },
+    { name: "SOLO_EMBEDDING_DIMENSION", description: "vector length (default 768 for Gemini, 512 for the local embedder; gguf/openai: the model's)" },
+    { name: "SOLO_EMBEDDING_URL", description: "OpenAI-compatible embedding API, e.g. http://127.0.0.1:11434/v1 (SOLO_EMBEDDER=openai)" },
+    { name: "SOLO_EMBEDDING_API_KEY", description: "Bearer token for SOLO_EMBEDDING_URL (optional)" },
+    { name: "SOLO_EMBEDDING_MODEL_PATH", description: "GGUF embedding model (SOLO_EMBEDDER=gguf; needs node-llama-cpp)" },
     {
       name: "SOLO_CRITIC",
       description: "auto | off | gemini | local (default auto: gemini with a key, local with SOLO_CRITIC_MODEL_PATH, else off)",
