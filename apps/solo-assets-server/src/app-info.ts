@@ -22,7 +22,10 @@ export const APP_INFO: AppInfo = {
       description: "auto | local | gguf | openai | gemini (default auto: gemini when an API key is set, else the built-in local embedder)",
     },
     { name: "SOLO_EMBEDDING_MODEL", description: "Gemini or OpenAI-compatible embedding model (default gemini-embedding-001)" },
-    { name: "SOLO_EMBEDDING_DIMENSION", description: "vector length (default 768 for Gemini, 512 for the local embedder; gguf/openai: the model's)" },
+    {
+      name: "SOLO_EMBEDDING_DIMENSION",
+      description: "vector length (default 768 for Gemini, 512 for the local embedder; gguf/openai: the model's)",
+    },
     { name: "SOLO_EMBEDDING_URL", description: "OpenAI-compatible embedding API, e.g. http://127.0.0.1:11434/v1 (SOLO_EMBEDDER=openai)" },
     { name: "SOLO_EMBEDDING_API_KEY", description: "Bearer token for SOLO_EMBEDDING_URL (optional)" },
     { name: "SOLO_EMBEDDING_MODEL_PATH", description: "GGUF embedding model (SOLO_EMBEDDER=gguf; needs node-llama-cpp)" },
