@@ -55,7 +55,7 @@ export const APP_INFO: AppInfo = {
     { name: "SOLO_LINE_LENGTH", description: "Ruff's line limit; a longer line is reformatted with ruff format (default 88)" },
     { name: "SOLO_DUPLICATES", description: "refuse | warn | off: a save with the same code as another function (default refuse)" },
     { name: "SOLO_SIMILAR", description: "refuse | warn | off: a save described like another function (default warn)" },
-    { name: "SOLO_SIMILAR_THRESHOLD", description: "embedding similarity, 0-1, at which SOLO_SIMILAR applies (default 0.9)" },
+    { name: "SOLO_SIMILAR_THRESHOLD", description: "embedding similarity, 0-1, at which SOLO_SIMILAR applies (default 0.8)" },
     { name: "SOLO_GEMINI_BASE_URL", description: "another Gemini endpoint (a proxy or a test fake)" },
     { name: "GOOGLE_API_KEY", description: "Gemini API key (or GEMINI_API_KEY); enables Gemini embeddings and the Gemini critic" },
   ],

@@ -45,7 +45,7 @@ const SoloEnvSchema = z.object({
   lineLength: z.coerce.number().int().min(40).max(400).default(88),
   duplicates: z.enum(["refuse", "warn", "off"]).default("refuse"),
   similar: z.enum(["refuse", "warn", "off"]).default("warn"),
-  similarThreshold: z.coerce.number().min(0).max(1).default(0.9),
+  similarThreshold: z.coerce.number().min(0).max(1).default(0.8),
 });
 type SoloEnv = z.infer<typeof SoloEnvSchema>;
 

@@ -53,6 +53,8 @@ def words_for_slug(s):
     return re.findall(r'[a-z0-9]+', normalize_space(s).lower())
 `;
 
+const SPACE_DESCRIPTION = "Collapse runs of whitespace into single spaces and trim the ends.";
+
 let library: TempLibrary;
 let project: string;
 let config: SoloAssetsConfig;
@@ -91,6 +93,7 @@ describe("composition: c uses b uses a", () => {
     const a = await save({
       name: "normalize_space",
       code: NORMALIZE_SPACE,
+      description: SPACE_DESCRIPTION,
       test_cases: [{ input: { text: "  a \n b " }, expected: "a b" }],
     });
     expect(a.status).toBe("active");
@@ -178,6 +181,7 @@ describe("export into the project", () => {
     const v2 = await save({
       name: "normalize_space",
       code: NORMALIZE_SPACE.replace('" ".join(text.split())', '" ".join(text.split()).strip()'),
+      description: SPACE_DESCRIPTION,
       test_cases: [{ input: { text: "  a \n b " }, expected: "a b" }],
     });
     expect(v2.status).toBe("active");
@@ -242,6 +246,20 @@ describe("keeping the library clean", () => {
     expect(errorOf(answer.body).code).toBe("CONFLICT");
     expect(errorOf(answer.body).message).toContain("'slug_words'");
     expect((await call("get_function", { name: "words_for_slug" })).isError).toBe(true);
+  });
+
+  it("stores a function described like another with a warning naming it", async () => {
+    const code = `import re
+
+
+def squeeze_whitespace(text: str) -> str:
+    """Collapse runs of whitespace into single spaces and trim the ends."""
+    return re.sub(r"\\s+", " ", text).strip()
+`;
+    const saved = await save({ name: "squeeze_whitespace", code, description: SPACE_DESCRIPTION, skip_tests: true });
+    expect(saved.status).toBe("unverified");
+    const warnings = (saved as unknown as { warnings?: string[] }).warnings ?? [];
+    expect(warnings.join(" ")).toMatch(/'squeeze_whitespace' is described much like 'normalize_space' \(similarity 0\.\d\d/);
   });
 
   it("refuses a key in the code with its line, storing nothing", async () => {
