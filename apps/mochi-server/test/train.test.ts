@@ -4,16 +4,19 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { silentLogger } from "@local-mcp/core";
+import { createEmbedder } from "@local-mcp/core/embeddings";
 import { LlamaEngine, type PromptInput } from "@local-mcp/core/inference";
 import { writeTinyHfModel, writeTinyLlamaGguf } from "@local-mcp/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ID_FILES } from "../src/cli/train-command.js";
+import { ID_FILES, writeIdFiles } from "../src/cli/train-command.js";
 import { readCatalogFile } from "../src/domain/catalog/catalog-file.js";
 import { completionContext } from "../src/domain/context/repository-context.js";
+import { CatalogSearch } from "../src/domain/retrieval/catalog-search.js";
 import { languageOf } from "../src/domain/files/languages.js";
 import { SERVED_FILES } from "../src/domain/dataset/dataset-files.js";
 import { completionPrompt, PREFIX_CHARS, SUFFIX_CHARS } from "../src/domain/model/prompts.js";
 import { copyFixtureRepo } from "./helpers/sample-repo.js";
+import { connectMochi } from "./helpers/tiny-model.js";
 
 // mochi train end to end on the tiny generated model (the GGUF and the same weights as a Hugging
 // Face checkpoint, with fill-in-the-middle tokens): the fixture repository → mochi index → mochi
@@ -277,6 +280,72 @@ describe.skipIf(missing !== undefined)(`mochi train${missing ? ` (skipped: ${mis
       await engine.dispose();
     }
   });
+});
+
+describe("mochi train: question samples", () => {
+  beforeAll(async () => {
+    expect((await mochi(["index", ".", "-q"])).code).toBe(0);
+    expect((await mochi(["dataset", ".", "-q", "--valid-ratio", "0.2"])).code).toBe(0);
+  }, 60_000);
+
+  it("are the ids of domain_query's prompt for the same question: its catalog grounding and definitions in the Input", async () => {
+    const served = readFileSync(join(repo, ".mochi", "dataset", SERVED_FILES.train), "utf8")
+      .trimEnd()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { kind: string; prompt: PromptInput });
+    // The trainer's tokenizing step alone (no Python), with room for every question whole.
+    const out = join(work, "question-ids");
+    const catalog = readCatalogFile(join(repo, ".mochi", "catalog.json"));
+    await writeIdFiles(
+      gguf,
+      join(repo, ".mochi", "dataset"),
+      out,
+      { catalog, enabled: true, contextSize: 2048, search: new CatalogSearch(createEmbedder()) },
+      4096,
+    );
+    const ids = new Map(
+      readFileSync(join(out, "data", ID_FILES.train), "utf8")
+        .trimEnd()
+        .split("\n")
+        .map((line) => JSON.parse(line) as { ids: number[]; prompt_tokens: number; sample: number })
+        .map((line) => [line.sample, line]),
+    );
+    const server = await connectMochi({ MOCHI_MODEL: gguf, MOCHI_ADAPTER: "none", MOCHI_CONTEXT_SIZE: "2048" }, repo);
+    const engine = new LlamaEngine({ modelPath: gguf, gpu: "cpu", threads: 1, contextSize: 2048 }, { logger: silentLogger });
+    let compared = 0;
+    let grounded = 0;
+    let withDefinitions = 0;
+    try {
+      for (const [index, sample] of served.entries()) {
+        if (sample.prompt.kind !== "alpaca") continue;
+        const { instruction, input = "" } = sample.prompt;
+        const result = await server.connection.client.callTool({
+          name: "domain_query",
+          // The default max_tokens: the room the trainer leaves for the answer too.
+          arguments: { instruction, input, response_level: "full" },
+        });
+        const full = result.structuredContent as { prompt_input: string; tokens_in: number; sources: string[]; context: unknown[] };
+        const promptIds = await engine.promptTokens({
+          kind: "alpaca",
+          instruction,
+          ...(full.prompt_input === "" ? {} : { input: full.prompt_input }),
+        });
+        expect(full.tokens_in).toBe(promptIds.length);
+        const trainedOn = ids.get(index);
+        expect(trainedOn?.ids.slice(0, trainedOn.prompt_tokens)).toEqual(promptIds);
+        compared += 1;
+        if (full.sources.length > 0) grounded += 1;
+        if (full.context.length > 0) withDefinitions += 1;
+        if (compared >= 4 && grounded > 0 && withDefinitions > 0) break;
+      }
+      expect(compared).toBeGreaterThanOrEqual(4);
+      expect(grounded).toBeGreaterThan(0);
+      expect(withDefinitions).toBeGreaterThan(0);
+    } finally {
+      await engine.dispose();
+      await server.close();
+    }
+  }, 120_000);
 });
 
 describe("mochi train errors", () => {

@@ -2,14 +2,24 @@ import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { createEmbedder } from "@local-mcp/core/embeddings";
 import type { PromptInput, TokenSample } from "@local-mcp/core/inference";
 import { loadMochiConfig } from "../config.js";
 import type { Catalog } from "../domain/catalog/catalog-schema.js";
 import { readCatalogFile } from "../domain/catalog/catalog-file.js";
+import { CatalogSearch } from "../domain/retrieval/catalog-search.js";
+import { groundingFor } from "../domain/retrieval/grounding.js";
 import { completionContext, questionContext } from "../domain/context/repository-context.js";
 import { SERVED_FILES } from "../domain/dataset/dataset-files.js";
 import { languageOf } from "../domain/files/languages.js";
-import { completionPrompt, domainPrompt, PREFIX_CHARS, SUFFIX_CHARS, type ContextSnippet } from "../domain/model/prompts.js";
+import {
+  completionPrompt,
+  DOMAIN_ANSWER_TOKENS,
+  domainPrompt,
+  PREFIX_CHARS,
+  SUFFIX_CHARS,
+  type ContextSnippet,
+} from "../domain/model/prompts.js";
 import { runAdapterConvert } from "./adapter-command.js";
 import { CliUsageError } from "./cli-usage-error.js";
 import { repositoryRoot } from "./repository-root.js";
@@ -64,26 +74,41 @@ export interface TrainContext {
   catalog: Catalog | undefined;
   enabled: boolean;
   contextSize: number;
+  /** domain_query's catalog search (the same embedder as the server's), for the questions' grounding. */
+  search: CatalogSearch;
+}
+
+/** What the server adds to a sample's prompt besides the sample's own text. */
+interface Additions {
+  snippets: ContextSnippet[];
+  /** The briefs of the catalog entries domain_query grounds the question in (questions only). */
+  grounding: string[];
 }
 
 /**
- * The repository context the server adds to a sample's prompt: complete_code and domain_query put
- * snippets from the catalog (repository-context.ts) ahead of the code or in the question's Input,
- * counted with the model's tokenizer; none when off or without a catalog.
+ * What the server adds to a sample's prompt: complete_code and domain_query put snippets from the
+ * catalog (repository-context.ts) ahead of the code or in the question's Input, counted with the
+ * model's tokenizer (none when off or without a catalog); domain_query also grounds a question in
+ * catalog entries (grounding.ts), whatever MOCHI_CONTEXT says.
  */
-async function contextOf(
-  line: ServedLine,
-  context: TrainContext,
-  countTokens: (text: string) => Promise<number>,
-): Promise<ContextSnippet[]> {
+async function additionsOf(line: ServedLine, context: TrainContext, countTokens: (text: string) => Promise<number>): Promise<Additions> {
   const { prompt } = line;
-  if (!context.enabled || !context.catalog) return [];
   const settings = { enabled: true, contextSize: context.contextSize, countTokens };
-  if (prompt.kind === "infill")
-    return completionContext(context.catalog, { prefix: prompt.prefix, language: languageOf(line.group) }, settings);
-  if (prompt.kind === "alpaca")
-    return questionContext(context.catalog, { instruction: prompt.instruction, input: prompt.input ?? "" }, settings);
-  return [];
+  const on = context.enabled && context.catalog !== undefined;
+  if (prompt.kind === "infill") {
+    const snippets =
+      on && context.catalog
+        ? await completionContext(context.catalog, { prefix: prompt.prefix, language: languageOf(line.group) }, settings)
+        : [];
+    return { snippets, grounding: [] };
+  }
+  if (prompt.kind === "alpaca") {
+    const question = { instruction: prompt.instruction, input: prompt.input ?? "" };
+    const snippets = on && context.catalog ? await questionContext(context.catalog, question, settings) : [];
+    const grounding = await groundingFor(context.search, context.catalog, question);
+    return { snippets, grounding: grounding.map((g) => g.entry.brief) };
+  }
+  return { snippets: [], grounding: [] };
 }
 
 function number(name: string, value: string | undefined, check: (n: number) => boolean, must: string): string | undefined {
@@ -123,36 +148,49 @@ function readServed(path: string): ServedLine[] {
 export const DEFAULT_MAX_LENGTH = 2048;
 
 /**
- * The sample's ids with its repository context, within `maxLength` tokens: a completion prompt
- * too long keeps half as much code around the cursor, again and again, with the same context, as
- * complete_code does when a prompt does not fit the model's context (for a file longer than the
- * window the halving starts from the served window, not the whole file); a question too long is
- * left out (undefined), never cut.
+ * The sample's ids with what the server adds to its prompt, within `maxLength` tokens: a
+ * completion prompt too long keeps half as much code around the cursor, again and again, with the
+ * same context, as complete_code does when a prompt does not fit the model's context (for a file
+ * longer than the window the halving starts from the served window, not the whole file); a
+ * question too long — for `maxLength`, or for the model's context with domain_query's default
+ * answer room — drops a catalog entry, then a definition, as domain_query does, and is left out
+ * (undefined) when even the bare question does not fit, never cut.
  */
 function fitted(
   line: ServedLine,
-  snippets: readonly ContextSnippet[],
+  additions: Additions,
   sample: (prompt: PromptInput) => TokenSample,
   maxLength: number,
+  contextSize: number,
 ): TokenSample | undefined {
   const { prompt } = line;
   if (prompt.kind === "infill") {
     const language = languageOf(line.group);
     let window = { prefixChars: PREFIX_CHARS, suffixChars: SUFFIX_CHARS };
     for (;;) {
-      const result = sample(completionPrompt({ prefix: prompt.prefix, suffix: prompt.suffix, context: snippets, language, ...window }));
+      const result = sample(
+        completionPrompt({ prefix: prompt.prefix, suffix: prompt.suffix, context: additions.snippets, language, ...window }),
+      );
       if (result.ids.length <= maxLength) return result;
       // completeAt's retry (complete-at.ts): half the window while it is over 200 characters.
       if (window.prefixChars <= 200) return undefined;
       window = { prefixChars: Math.floor(window.prefixChars / 2), suffixChars: Math.floor(window.suffixChars / 2) };
     }
   }
-  const result = sample(
-    prompt.kind === "alpaca" && snippets.length > 0
-      ? domainPrompt({ instruction: prompt.instruction, input: prompt.input ?? "", context: snippets })
-      : prompt,
-  );
-  return result.ids.length <= maxLength ? result : undefined;
+  if (prompt.kind !== "alpaca") {
+    const result = sample(prompt);
+    return result.ids.length <= maxLength ? result : undefined;
+  }
+  let { grounding, snippets: context } = additions;
+  for (;;) {
+    const result = sample(domainPrompt({ instruction: prompt.instruction, input: prompt.input ?? "", grounding, context }));
+    // What domain_query sends for a call with the default max_tokens fits the model's context with it.
+    if (result.ids.length <= maxLength && result.promptTokens + DOMAIN_ANSWER_TOKENS <= contextSize) return result;
+    // domain_query's retry (tools/domain-query.ts): one catalog entry fewer, then one definition fewer.
+    if (grounding.length > 0) grounding = grounding.slice(0, -1);
+    else if (context.length > 0) context = context.slice(0, -1);
+    else return undefined;
+  }
 }
 
 /** Writes a file whole or not at all (a temporary name, then a rename). */
@@ -184,8 +222,8 @@ export async function writeIdFiles(
       const countTokens = (text: string) => Promise.resolve(tokenizer.tokenize(text).length);
       const lines: string[] = [];
       for (const [index, served] of readServed(join(datasetDir, SERVED_FILES[split])).entries()) {
-        const snippets = await contextOf(served, context, countTokens);
-        const sample = fitted(served, snippets, (prompt) => tokenizer.sample(prompt, served.completion), maxLength);
+        const additions = await additionsOf(served, context, countTokens);
+        const sample = fitted(served, additions, (prompt) => tokenizer.sample(prompt, served.completion), maxLength, context.contextSize);
         if (!sample) {
           counts.left += 1;
           continue;
@@ -350,6 +388,7 @@ export async function runTrainCommand(repo: string | undefined, options: TrainCo
     enabled: options.context === undefined ? config.repositoryContext : options.context === "on",
     contextSize: config.contextSize,
     catalog: existsSync(catalogPath) ? readCatalogFile(catalogPath) : undefined,
+    search: new CatalogSearch(createEmbedder()),
   };
   const runDir = resolve(options.out ?? join(root, ".mochi", "train"));
   const quiet = options.quiet ?? false;

@@ -1,31 +1,12 @@
 import { READ_ONLY, defineTool, isToolError, LeveledResponse, type ToolDefinition } from "@local-mcp/core";
 import type { GenerationResult } from "@local-mcp/core/inference";
 import { z } from "zod";
-import { domainPrompt } from "../domain/model/prompts.js";
+import { DOMAIN_ANSWER_TOKENS, domainPrompt } from "../domain/model/prompts.js";
 import { questionContext } from "../domain/context/repository-context.js";
 import { servedByParts } from "../domain/model/served-model.js";
-import type { ScoredEntry } from "../domain/retrieval/catalog-search.js";
+import { groundingFor } from "../domain/retrieval/grounding.js";
 import { entryUri } from "../resources/mochi-uris.js";
 import type { MochiRuntime } from "../runtime.js";
-
-/** Catalog entries put into the prompt at most; fewer when the prompt would not fit the context. */
-const GROUNDING_ENTRIES = 4;
-/** At most this many of one kind (pattern, convention, example), so a question sees more than one view. */
-const PER_KIND = 2;
-
-/** The best entries with a positive score, at most PER_KIND of each kind, best first. */
-export function chooseGrounding(scored: readonly ScoredEntry[]): ScoredEntry[] {
-  const chosen: ScoredEntry[] = [];
-  const perKind = new Map<string, number>();
-  for (const s of scored) {
-    if (s.score <= 0 || chosen.length >= GROUNDING_ENTRIES) continue;
-    const n = perKind.get(s.entry.kind) ?? 0;
-    if (n >= PER_KIND) continue;
-    perKind.set(s.entry.kind, n + 1);
-    chosen.push(s);
-  }
-  return chosen;
-}
 
 const Output = z.object({
   response: z.string().describe("The model's answer"),
@@ -64,13 +45,10 @@ export function domainQueryTool(runtime: MochiRuntime): ToolDefinition {
     timeoutMs: runtime.config.deadlineMs,
     requires: [runtime.model.readiness],
     memoryGuard: runtime.model.memoryGuard,
-    handler: async ({ instruction, input = "", max_tokens = 512 }, { signal }) => {
+    handler: async ({ instruction, input = "", max_tokens = DOMAIN_ANSWER_TOKENS }, { signal }) => {
       const started = performance.now();
       const catalog = runtime.catalog.peek();
-      const retrieved = catalog
-        ? await runtime.search.search(catalog, `${instruction}\n${input}`, { limit: 4 * GROUNDING_ENTRIES, signal })
-        : [];
-      let grounding = chooseGrounding(retrieved);
+      let grounding = await groundingFor(runtime.search, catalog, { instruction, input }, signal);
       let context = await questionContext(catalog, { instruction, input }, runtime.contextSettings);
       let result: GenerationResult | undefined;
       let promptInput = "";

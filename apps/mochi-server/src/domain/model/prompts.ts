@@ -17,6 +17,11 @@ export type PromptInput = GenerateRequest["prompt"];
 export const PREFIX_CHARS = 6_000;
 /** Characters of code after the cursor a completion prompt keeps at most. */
 export const SUFFIX_CHARS = 2_000;
+/**
+ * The answer domain_query leaves room for by default (max_tokens): a question's prompt is fitted
+ * to the model's context less this, by domain_query and by mochi train alike.
+ */
+export const DOMAIN_ANSWER_TOKENS = 512;
 
 /** A piece of the repository put ahead of the code: the file it comes from and why it was chosen. */
 export interface ContextSnippet {
