@@ -47,7 +47,7 @@ export interface CommitMessage {
   breaking?: string;
 }
 
-/** File names with an extension, as a message mentions them (`store.ts`, `src/a/b.py`). */
+/** File names with an extension, as a message mentions them: a name, or a path of folders and a name. */
 const FILE_MENTION =
   /(?:^|[\s`'"(])((?:[\w.-]+\/)*[\w-]+\.(?:tsx?|jsx?|mjs|cjs|py|go|rs|java|cs|rb|php|md|json|ya?ml|toml|css|html|sh|sql|txt))\b/g;
 
