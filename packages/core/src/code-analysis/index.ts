@@ -5,5 +5,6 @@ export type { AnalyzeSourceInput } from "./analyze-source.js";
 export type { FunctionFacts, SourceAnalysis, TypeFacts } from "./analysis-types.js";
 export { loadedGrammars } from "./grammars.js";
 export { languageOf, supportedLanguages } from "./languages.js";
-export { MAX_NESTING, OrderedSet, children, descendants, field, hasToken, lineOf, namedChildren, stringValue } from "./syntax.js";
+// The node readers, for a server that reads more of a tree than the layer answers (analyzeSourceWith).
+export { descendants, field, hasToken, lineOf, namedChildren, stringValue } from "./syntax.js";
 export type { CodeLanguage } from "./languages.js";
