@@ -27,6 +27,7 @@ export default defineConfig({
       "security-unusable-paths",
       "task-response",
       "template-safety",
+      "unified-diff",
       "verify",
     ],
   ),

@@ -27,6 +27,8 @@ function unquote(path: string): string {
 }
 
 const stripPrefix = (path: string, prefix: string) => (path.startsWith(prefix) ? path.slice(prefix.length) : path);
+/** The path of a `--- a/x` / `+++ b/x` line: git ends a name with spaces with a tab there. */
+const sidePath = (line: string, prefix: string) => stripPrefix(unquote(line.slice(4).replace(/\t$/, "")), prefix);
 
 export function parseUnifiedDiff(text: string): DiffFile[] {
   const files: DiffFile[] = [];
@@ -49,8 +51,8 @@ export function parseUnifiedDiff(text: string): DiffFile[] {
       else if (raw.startsWith("rename to ")) file.path = raw.slice("rename to ".length);
       else if (raw.startsWith("deleted file mode")) file.deleted = true;
       else if (raw.startsWith("Binary files ") || raw === "GIT binary patch") file.binary = true;
-      else if (raw.startsWith("--- ") && file.deleted) file.path = stripPrefix(unquote(raw.slice(4)), "a/");
-      else if (raw.startsWith("+++ ") && raw !== "+++ /dev/null") file.path = stripPrefix(unquote(raw.slice(4)), "b/");
+      else if (raw.startsWith("--- ") && file.deleted) file.path = sidePath(raw, "a/");
+      else if (raw.startsWith("+++ ") && raw !== "+++ /dev/null") file.path = sidePath(raw, "b/");
     }
     const header = /^@@ -\d+(?:,\d+)? \+(\d+)(?:,\d+)? @@/.exec(raw);
     if (header) {
