@@ -13,6 +13,7 @@ import {
   type TypeFacts,
   MAX_SOURCE_CHARS,
   analyzeSource,
+  analyzeSourceWith,
   languageOf,
   loadedGrammars,
   resolveLanguage,
@@ -213,5 +214,25 @@ describe("hostile input", () => {
     controller.abort(new Error("caller left"));
     await expect(analyzeSource({ path: "a.py", text: "x = 1\n", signal: controller.signal })).rejects.toThrow("caller left");
     expect(await codeOf({ path: "huge.js", text: " ".repeat(MAX_SOURCE_CHARS + 1) })).toBe("RESOURCE_EXHAUSTED");
+  });
+});
+
+describe("analyzeSourceWith (one parse for the layer's answers and a caller's own reading)", () => {
+  it("gives the reader the tree and the answers, and returns both", async () => {
+    const text = '__all__ = ["run"]\n\ndef run():\n    pass\n\ndef helper():\n    pass\n';
+    const result = await analyzeSourceWith({ path: "tool.py", text }, (root, analysis) => ({
+      root: root.type,
+      statements: root.namedChildren.length,
+      exports: analysis.exports,
+    }));
+    expect(result.read).toEqual({ root: "module", statements: 3, exports: ["run"] });
+    expect(result.analysis).toEqual(await analyzeSource({ path: "tool.py", text }));
+  });
+
+  it("turns a reader's stack overflow into RESOURCE_EXHAUSTED", async () => {
+    const overflow = (): number => overflow() + 1;
+    const error = await analyzeSourceWith({ path: "a.go", text: "package a\n" }, () => overflow()).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ToolError);
+    expect((error as ToolError).code).toBe("RESOURCE_EXHAUSTED");
   });
 });
