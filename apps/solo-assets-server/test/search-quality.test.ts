@@ -8,7 +8,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SoloServices } from "../src/services.js";
 import { SEARCH_CORPUS, corpusCode } from "./fixtures/search-corpus.js";
 import type { CorpusFunction } from "./fixtures/search-corpus.js";
+import { BLIND_CORPUS } from "./fixtures/search-corpus-blind.js";
 import { HOLDOUT_CORPUS } from "./fixtures/search-corpus-holdout.js";
+import { FunctionLibrary } from "../src/domain/library/function-library.js";
+import type { QualityGate } from "../src/domain/gate/quality-gate.js";
 import { commitUnchecked } from "./helpers/unchecked-save.js";
 import { tempLibrary, testServices } from "./helpers/test-library.js";
 import type { TempLibrary } from "./helpers/test-library.js";
@@ -20,6 +23,12 @@ import type { TempLibrary } from "./helpers/test-library.js";
  */
 const PROJECT_SET_FLOOR = 0.9;
 const SECOND_SET_FLOOR = 0.93;
+/**
+ * The blind set (search-corpus-blind.ts), written after the thesaurus was frozen: 0.500 (12/24)
+ * measured, 0.667 without the minimum relevance — as core's local-hash-v1 gives without it: the
+ * thesaurus did not carry over to these requests. The floor is the measurement, less one miss.
+ */
+const BLIND_SET_FLOOR = 0.45;
 
 interface Measured {
   recall5: number;
@@ -38,13 +47,14 @@ async function libraryOf(functions: readonly CorpusFunction[]): Promise<SoloServ
   return services;
 }
 
-async function measure(services: SoloServices, set: readonly CorpusFunction[]): Promise<Measured> {
+async function measure(services: SoloServices | FunctionLibrary, set: readonly CorpusFunction[]): Promise<Measured> {
+  const library = services instanceof FunctionLibrary ? services : services.library;
   let hitsAt1 = 0;
   let hitsAt5 = 0;
   let reciprocalRanks = 0;
   const misses: string[] = [];
   for (const fn of set) {
-    const outcome = await services.library.search({ query: fn.query, limit: 10 });
+    const outcome = await library.search({ query: fn.query, limit: 10 });
     const rank = outcome.hits.findIndex((hit) => hit.function.name === fn.name) + 1;
     if (rank === 1) hitsAt1++;
     if (rank >= 1 && rank <= 5) hitsAt5++;
@@ -67,10 +77,12 @@ async function measure(services: SoloServices, set: readonly CorpusFunction[]): 
 
 let project: SoloServices;
 let second: SoloServices;
+let blind: SoloServices;
 
 beforeAll(async () => {
   project = await libraryOf(SEARCH_CORPUS);
   second = await libraryOf(HOLDOUT_CORPUS);
+  blind = await libraryOf(BLIND_CORPUS);
 });
 
 afterAll(async () => {
@@ -84,7 +96,7 @@ describe("search quality", () => {
   it("has two labelled sets (≥ 50 and ≥ 40 functions) with distinct names and queries", () => {
     expect(SEARCH_CORPUS.length).toBeGreaterThanOrEqual(50);
     expect(HOLDOUT_CORPUS.length).toBeGreaterThanOrEqual(40);
-    const both = [...SEARCH_CORPUS, ...HOLDOUT_CORPUS];
+    const both = [...SEARCH_CORPUS, ...HOLDOUT_CORPUS, ...BLIND_CORPUS];
     expect(new Set(both.map((f) => f.query)).size).toBe(both.length);
     expect(new Set(both.map((f) => f.name)).size).toBe(both.length);
   });
@@ -99,6 +111,18 @@ describe("search quality", () => {
     const measured = await measure(second, HOLDOUT_CORPUS);
     console.log(`search quality, second set (${second.embedder.model} + keywords, RRF): ${measured.line}`);
     expect(measured.recall5).toBeGreaterThanOrEqual(SECOND_SET_FLOOR);
+  });
+
+  it("on the blind set, above the floor measured there (printed with and without the minimum relevance)", async () => {
+    const measured = await measure(blind, BLIND_CORPUS);
+    const everything = new FunctionLibrary({ db: blind.library.db, gate: {} as QualityGate, embedder: blind.embedder, minSimilarity: 0 });
+    const without = await measure(everything, BLIND_CORPUS);
+    console.log(
+      `search quality, blind set (${blind.embedder.model} + keywords, RRF): ${measured.line}\n` +
+        `  without the minimum relevance: recall@5 = ${without.recall5.toFixed(3)}`,
+    );
+    expect(measured.recall5).toBeGreaterThanOrEqual(BLIND_SET_FLOOR);
+    expect(without.recall5).toBeGreaterThanOrEqual(measured.recall5);
   });
 
   it("returns nothing below the minimum relevance: a date query against a library of rolling_mean alone", async () => {
