@@ -98,4 +98,18 @@ describe("TaskResponse (the response contract)", () => {
     const lower = (error.details as { lowerLevels: Record<string, number> }).lowerLevels;
     expect(lower.minimal).toBeLessThan(200);
   });
+
+  it("says confidence null with the reason when the server gave no token probabilities, and applies no threshold to it", () => {
+    const unknown = "the model server (m @ http://x/v1) returned no token probabilities (logprobs), so the answer's confidence is unknown";
+    const response = new TaskResponse(
+      { ...outcome, model: { ...outcome.model!, confidence: 1, confidenceUnknown: unknown } },
+      { ...settings, confidenceThreshold: 0.99 },
+    );
+    expect(response.toResponse("minimal")).toMatchObject({
+      success: true,
+      error: null,
+      confidence: null,
+      confidence_note: `${unknown}; accepted without one (LOCAL_MODEL_CONFIDENCE=optional)`,
+    });
+  });
 });
