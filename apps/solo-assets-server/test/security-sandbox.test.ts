@@ -250,7 +250,8 @@ describe("without bubblewrap", () => {
 
   it("SOLO_SANDBOX=weak falls back as documented: unshare namespaces, environment still scrubbed, the library's key file hidden", async () => {
     const bin = pathWithoutBwrap();
-    const weak = await startServer({ PATH: bin, SOLO_PYTHON: python, SOLO_SANDBOX: "weak" });
+    // The same probe as 'leaked' under another name: a copy on purpose.
+    const weak = await startServer({ PATH: bin, SOLO_PYTHON: python, SOLO_SANDBOX: "weak", SOLO_DUPLICATES: "warn" });
     try {
       const config = loadSoloAssetsConfig(testEnv(library.dbPath), process.cwd());
       const saved = await save(weak, {
