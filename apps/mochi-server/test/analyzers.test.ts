@@ -256,6 +256,63 @@ describe("Go, Rust and Java (tree-sitter)", () => {
   });
 });
 
+describe("C# (tree-sitter)", () => {
+  it("reads types in a namespace, methods, constants, properties, using targets, throws and catches, with the XML doc as text", async () => {
+    const cs = [
+      "using System;",
+      "using Shop.Models;",
+      "",
+      "namespace Shop.Services;",
+      "",
+      "public class MissingItemException : Exception",
+      "{",
+      "    public MissingItemException(string id) : base(id) { }",
+      "}",
+      "",
+      "/// <summary>Finds items or throws.</summary>",
+      "public class ItemService : IDisposable",
+      "{",
+      "    private const int MaxItems = 10;",
+      "    public string Name { get; set; }",
+      "",
+      "    public Item FindItem(string id)",
+      "    {",
+      "        try { return store.Get(id); }",
+      "        catch (KeyNotFoundException e) { throw new MissingItemException(id); }",
+      "    }",
+      "",
+      "    public static ItemService Create(string name) => new ItemService();",
+      "",
+      "    public void Dispose() { }",
+      "}",
+      "",
+    ].join("\n");
+    const facts = await analyzeFile("src/Services/ItemService.cs", cs, "csharp");
+    expect(facts.declarations.filter((d) => d.kind !== "parameter").map((d) => `${d.kind}:${d.name}${d.exported ? "*" : ""}`)).toEqual([
+      "class:MissingItemException*",
+      "class:ItemService*",
+      "constant:MaxItems",
+      "property:Name*",
+      "method:FindItem*",
+      "method:Create*",
+      "method:Dispose*",
+    ]);
+    expect(facts.chunks.map((c) => [c.symbol, c.startLine, c.endLine, c.doc])).toEqual([
+      ["MissingItemException", 6, 9, undefined],
+      ["ItemService", 12, 26, "Finds items or throws."],
+    ]);
+    expect(facts.imports.map((i) => `${i.style}:${i.specifier}`)).toEqual(["csharp-using:System", "csharp-using:Shop.Models"]);
+    expect(facts.errors.thrown).toEqual(["MissingItemException"]);
+    expect(facts.errors.catches.rethrow).toBe(1);
+    expect(facts.patterns.map((p) => `${p.pattern}:${p.symbol}`)).toEqual([
+      "custom-error-class:MissingItemException",
+      "disposable-resource:ItemService",
+      "error-handling:ItemService.FindItem",
+      "factory-function:Create",
+    ]);
+  });
+});
+
 describe("what the syntax tree gets right (tree-sitter)", () => {
   it("Go: each type of a `type ( … )` group is its own chunk with its own doc comment", async () => {
     const go = [

@@ -1,6 +1,7 @@
 import type { Node } from "web-tree-sitter";
 import { analyzeSourceWith, type SourceAnalysis } from "@local-mcp/core/code-analysis";
 import type { Language } from "../files/languages.js";
+import { csharpFileFacts } from "./csharp-file-facts.js";
 import { goFileFacts } from "./go-file-facts.js";
 import { javaFileFacts } from "./java-file-facts.js";
 import { pythonFileFacts } from "./python-file-facts.js";
@@ -10,7 +11,7 @@ import type { FactsCollector } from "./syntax-tree-facts.js";
 import { frameworkFromImports, isTestPath } from "./test-files.js";
 import { scriptFileFacts } from "./script-file-facts.js";
 
-const READERS = { python: pythonFileFacts, go: goFileFacts, rust: rustFileFacts, java: javaFileFacts } as const;
+const READERS = { python: pythonFileFacts, go: goFileFacts, rust: rustFileFacts, java: javaFileFacts, csharp: csharpFileFacts } as const;
 
 function readFacts(language: Language, root: Node, analysis: SourceAnalysis): { facts: FactsCollector; usesTestGlobals: boolean } {
   if (language === "typescript" || language === "javascript") return scriptFileFacts(root);
@@ -21,7 +22,7 @@ function readFacts(language: Language, root: Node, analysis: SourceAnalysis): { 
  * Facts of one file from core's code-analysis layer: one tree-sitter parse (the grammar from the
  * path: `.tsx` TSX, `.js`/`.jsx` JavaScript) gives core's exports and imports — what is exported
  * in Python, the imports of Go, Rust and Java — and the per-language readers here read the rest of
- * the same tree (script-file-facts.ts, python-file-facts.ts, go-, rust-, java-file-facts.ts).
+ * the same tree (script-file-facts.ts, python-file-facts.ts, go-, rust-, java-, csharp-file-facts.ts).
  */
 export async function analyzeFile(path: string, text: string, language: Language): Promise<FileFacts> {
   const { read: reading } = await analyzeSourceWith({ path, text }, (root, analysis) => readFacts(language, root, analysis));

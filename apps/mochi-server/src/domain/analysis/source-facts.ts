@@ -67,7 +67,8 @@ export type ImportStyle =
   | "python-from"
   | "go-import"
   | "rust-use"
-  | "java-import";
+  | "java-import"
+  | "csharp-using";
 
 export interface ImportFact {
   specifier: string;

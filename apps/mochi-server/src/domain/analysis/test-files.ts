@@ -2,9 +2,9 @@
 export type TestLocation = "test-directory" | "co-located";
 
 const TEST_DIRECTORY = /(?:^|\/)(?:test|tests|__tests__|spec|specs)\//;
-const TEST_NAME = /(?:\.(?:test|spec)\.[cm]?[jt]sx?$)|(?:(?:^|\/)test_[^/]*\.py$)|(?:_test\.(?:py|go)$)|(?:Tests?\.java$)/;
+const TEST_NAME = /(?:\.(?:test|spec)\.[cm]?[jt]sx?$)|(?:(?:^|\/)test_[^/]*\.py$)|(?:_test\.(?:py|go)$)|(?:Tests?\.(?:java|cs)$)/;
 
-/** Test files: under a test directory, or named like a test (`*.test.ts`, `test_*.py`, `*_test.go`, `*Test.java`). */
+/** Test files: under a test directory, or named like a test (`*.test.ts`, `test_*.py`, `*_test.go`, `*Test.java`, `*Tests.cs`). */
 export function isTestPath(path: string): boolean {
   return TEST_DIRECTORY.test(path) || TEST_NAME.test(path);
 }
@@ -22,6 +22,7 @@ export function testNamingScheme(path: string): string | undefined {
   if (/_test\.py$/.test(base)) return "*_test.py";
   if (/_test\.go$/.test(base)) return "*_test.go";
   if (/Tests?\.java$/.test(base)) return base.endsWith("Tests.java") ? "*Tests.java" : "*Test.java";
+  if (/Tests?\.cs$/.test(base)) return base.endsWith("Tests.cs") ? "*Tests.cs" : "*Test.cs";
   return undefined;
 }
 
@@ -37,6 +38,9 @@ const FRAMEWORK_BY_IMPORT: ReadonlyArray<readonly [RegExp, string]> = [
   [/^unittest(?:\.|$)/, "unittest"],
   [/^testing$/, "go testing"],
   [/^org\.junit/, "junit"],
+  [/^Xunit(?:\.|$)/, "xunit"],
+  [/^NUnit\.Framework(?:\.|$)/, "nunit"],
+  [/^Microsoft\.VisualStudio\.TestTools\.UnitTesting(?:\.|$)/, "mstest"],
 ];
 
 export function frameworkFromImports(specifiers: readonly string[]): string | undefined {

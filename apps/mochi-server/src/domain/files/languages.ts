@@ -1,11 +1,11 @@
 /**
  * The languages the indexer reads, and how mochi names them. Which file is which language is core's
- * table (@local-mcp/core/code-analysis, languages.ts: `.tsx` is TypeScript here, `.pyi` Python);
- * C#, which core also reads, has no catalog reader yet.
+ * table (@local-mcp/core/code-analysis, languages.ts: `.tsx` is TypeScript here, `.pyi` Python,
+ * `.cs` C#).
  */
 import { languageOf as codeLanguageOf } from "@local-mcp/core/code-analysis";
 
-export const LANGUAGES = ["typescript", "javascript", "python", "go", "rust", "java"] as const;
+export const LANGUAGES = ["typescript", "javascript", "python", "go", "rust", "java", "csharp"] as const;
 export type Language = (typeof LANGUAGES)[number];
 
 /** The extension of a file name, lower-cased (`.d.ts` files give `.ts`), or "" when it has none. */
@@ -30,6 +30,7 @@ export function languageName(language: Language): string {
     go: "Go",
     rust: "Rust",
     java: "Java",
+    csharp: "C#",
   };
   return names[language];
 }
