@@ -146,7 +146,7 @@ describe("local_git commit_message", () => {
     expect(prompt).toContain("src/store.ts: +3 -1");
     expect(prompt).toContain("docs/guide.md: +3 -0");
     expect(prompt).not.toContain("unstaged");
-    expect(prompt).toContain("+  const reset = () => (items.length = 0);");
+    expect(prompt).toContain("    4 +   const reset = () => (items.length = 0);");
   });
 
   it("retries a header over 72 characters and a message naming a file the commit does not change, then accepts", async () => {
@@ -166,6 +166,19 @@ describe("local_git commit_message", () => {
     );
     const second = JSON.stringify(fake.requests.filter((r) => r.path === "/v1/chat/completions").at(-2)?.body);
     expect(second).toContain("is 99 characters; at most 72: shorten the subject");
+  });
+
+  it("describes only the paths asked for (options.paths): list, counts and diff", async () => {
+    replies.push(commit({ type: "docs", scope: null, subject: "add a usage guide" }));
+    const { body } = await server.call("local_git", {
+      task_type: "commit_message",
+      repo,
+      options: { paths: ["docs"] },
+      response_level: "minimal",
+    });
+    expect(dataOf(body)).toEqual({ message: "docs: add a usage guide", files_changed: 1, insertions: 3, deletions: 0 });
+    expect(lastPrompt()).toContain("docs/guide.md: +3 -0");
+    expect(lastPrompt()).not.toContain("store.ts");
   });
 
   it("refuses when every attempt fails the checks (UPSTREAM_ERROR), and needs something staged, and a model", async () => {

@@ -9,6 +9,7 @@
 import { ToolError, type ToolContext } from "@local-mcp/core";
 import { commitMessageCheck, commitMessagePrompt, COMMIT_SCHEMA, formatCommit, type CommitDraft } from "../domain/git/commit-message.js";
 import type { GitRepo, PathFilter } from "../domain/git/git-repo.js";
+import { numberedDiff } from "../domain/git/unified-diff.js";
 import { REVIEW_BOUNDS, REVIEW_SCHEMA, ReviewAnchors, reviewPrompt, type ReviewDraft } from "../domain/git/review-notes.js";
 import { SHORT_ANSWER_BOUNDS } from "../domain/model/task-schemas.js";
 import type { LocalModelRuntime } from "../runtime.js";
@@ -59,7 +60,7 @@ export async function gitChore(
     const draft = tally.add(
       await runtime.model.json<CommitDraft>(
         {
-          messages: commitMessagePrompt(summary.changes, raw, runtime.config.maxInputChars),
+          messages: commitMessagePrompt(summary.changes, numberedDiff(files), runtime.config.maxInputChars),
           schema: COMMIT_SCHEMA,
           grammarBounds: SHORT_ANSWER_BOUNDS,
           check: commitMessageCheck(summary.changes),

@@ -109,7 +109,7 @@ export function commitMessagePrompt(changes: readonly DiffChange[], patch: strin
     ].join("\n"),
     [
       { label: "FILES CHANGED (from git)", text: list.join("\n") },
-      { label: "STAGED DIFF", text: clip(patch, maxChars) },
+      { label: "STAGED DIFF (new-side line numbers on the left)", text: clip(patch, maxChars) },
     ],
     COMMIT_SCHEMA,
   );
