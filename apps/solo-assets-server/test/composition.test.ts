@@ -19,7 +19,8 @@ import type { SoloAssetsConfig } from "../src/config.js";
 import { createSoloAssetsServer, serverServicesOf } from "../src/server.js";
 import { openSoloServices } from "../src/services.js";
 import { saveView, step } from "./helpers/gate-views.js";
-import { callTool, tempLibrary, testEnv } from "./helpers/test-library.js";
+import { callTool, tempLibrary, testEnv, testServices } from "./helpers/test-library.js";
+import { commitUnchecked } from "./helpers/unchecked-save.js";
 import type { TempLibrary } from "./helpers/test-library.js";
 
 const NORMALIZE_SPACE = `def normalize_space(text: str) -> str:
@@ -206,6 +207,26 @@ describe("export into the project", () => {
     expect(errorOf(theirs.body).code).toBe("CONFLICT");
     expect(readFileSync(join(project, "mine", "solo_lib.py"), "utf8")).toBe("# my own module\n");
     expect(existsSync(join(tmpdir(), "elsewhere", "solo_lib.py"))).toBe(false);
+  });
+});
+
+describe("an older library", () => {
+  it("without the composition tables opens here and gets them", async () => {
+    const older = tempLibrary();
+    try {
+      const before = testServices(older.dbPath);
+      await commitUnchecked(before, { name: "old_one", code: "def old_one() -> int:\n    return 1\n", description: "one" });
+      await before.library.db.write(async (session) => {
+        await session.run("DROP TABLE function_uses");
+        await session.run("DROP TABLE function_fingerprints");
+      });
+      await before.dispose();
+      const after = testServices(older.dbPath);
+      expect(await after.library.delete("old_one")).toMatchObject({ name: "old_one" });
+      await after.dispose();
+    } finally {
+      older.remove();
+    }
   });
 });
 
