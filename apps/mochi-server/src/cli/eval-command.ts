@@ -75,14 +75,16 @@ export async function evaluateRepository(
   }
 
   const quiet = options.quiet ?? false;
+  // Files named with --files are checked before the repository is indexed: a mistyped path is
+  // bad usage, answered at once in one line (indexing can take long enough to print progress).
+  const given = options.files && options.files.length > 0 ? givenFiles(root, options.files) : undefined;
   const { scan, catalog } = await indexRepository(root, quiet, "mochi eval");
-  const heldOut = options.files && options.files.length > 0 ? "files" : "validation";
+  const heldOut = given ? "files" : "validation";
   const paths =
-    heldOut === "files"
-      ? givenFiles(root, options.files ?? [])
-      : validationFiles(root, options.dataset, scan, catalog, (line) => {
-          if (!quiet) process.stderr.write(line);
-        });
+    given ??
+    validationFiles(root, options.dataset, scan, catalog, (line) => {
+      if (!quiet) process.stderr.write(line);
+    });
   const wanted = new Set(paths);
   const files = scan.files.filter((f) => wanted.has(f.path));
   const missing = paths.filter((p) => !files.some((f) => f.path === p));
