@@ -46,11 +46,11 @@ export async function analyzeSource(input: AnalyzeSourceInput): Promise<SourceAn
 /**
  * analyzeSource's answers and, from the same syntax tree, what `read` makes of it: for a server
  * that needs more of a file than the layer answers (mochi's catalog reads declarations, comments,
- * error handling), one parse. The tree is deleted when `read` returns: keep no node.
+ * error handling), one parse; `read` gets the answers too. The tree is deleted when `read` returns: keep no node.
  */
 export async function analyzeSourceWith<T>(
   input: AnalyzeSourceInput,
-  read: (root: Node, language: CodeLanguage) => T,
+  read: (root: Node, analysis: SourceAnalysis) => T,
 ): Promise<{ analysis: SourceAnalysis; read: T }> {
   const language = resolveLanguage(input);
   if (input.text.length > MAX_SOURCE_CHARS)
@@ -76,11 +76,15 @@ export async function analyzeSourceWith<T>(
     throw new ToolError("TIMEOUT", `Parsing the ${language} source did not finish within ${input.timeoutMs ?? DEFAULT_TIMEOUT_MS} ms`);
   }
   try {
-    let facts: LanguageFacts;
+    let analysis: SourceAnalysis;
     let extra: T;
     try {
-      facts = languageFacts(language, tree.rootNode);
-      extra = read(tree.rootNode, language);
+      const facts: LanguageFacts = languageFacts(language, tree.rootNode);
+      // Source order (readers of nested types visit them breadth-first; the sort is stable).
+      facts.functions.sort((a, b) => a.line - b.line);
+      facts.types.sort((a, b) => a.line - b.line);
+      analysis = { language, ...facts, syntaxErrors: syntaxErrorLines(tree.rootNode, MAX_ERROR_LINES) };
+      extra = read(tree.rootNode, analysis);
     } catch (error) {
       // The readers stop at MAX_NESTING; this is the backstop should a shape slip past them.
       if (error instanceof RangeError)
@@ -89,10 +93,6 @@ export async function analyzeSourceWith<T>(
         });
       throw error;
     }
-    // Source order (readers of nested types visit them breadth-first; the sort is stable).
-    facts.functions.sort((a, b) => a.line - b.line);
-    facts.types.sort((a, b) => a.line - b.line);
-    const analysis: SourceAnalysis = { language, ...facts, syntaxErrors: syntaxErrorLines(tree.rootNode, MAX_ERROR_LINES) };
     return { analysis, read: extra };
   } finally {
     tree.delete();
