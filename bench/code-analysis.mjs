@@ -91,7 +91,7 @@ for (const [language, files] of [...byLanguage.entries()].sort()) {
   info(`${language} (${files.length} ${source} files, ${n(kb, 1)} KB avg)`, `${n(filesPerSecond)} files/s, ${n(kbPerSecond)} KB/s`);
 }
 
-// 2. The TypeScript compiler's exports + imports, as src/domain/ts/exports.ts and imports.ts read them.
+// 2. The TypeScript compiler's exports + imports, as apps/local-model-server/src/domain/ts/exports.ts and imports.ts read them.
 function compilerExportsImports(file) {
   const sourceFile = ts.createSourceFile(file.path, file.text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
   const exports = [];
