@@ -80,9 +80,8 @@ let second: SoloServices;
 let blind: SoloServices;
 
 beforeAll(async () => {
-  project = await libraryOf(SEARCH_CORPUS);
-  second = await libraryOf(HOLDOUT_CORPUS);
-  blind = await libraryOf(BLIND_CORPUS);
+  // Three library files, filled at once: each commit mostly waits on its own file.
+  [project, second, blind] = await Promise.all([libraryOf(SEARCH_CORPUS), libraryOf(HOLDOUT_CORPUS), libraryOf(BLIND_CORPUS)]);
 });
 
 afterAll(async () => {
