@@ -30,6 +30,7 @@ export { abortableDelay, withDeadline } from "./guards/deadline.js";
 export { Readiness } from "./guards/readiness.js";
 export { MemoryGuard } from "./guards/memory.js";
 export { defineTool, lazySchema } from "./tool-definition.js";
+export { boundedArray, boundedInt, boundedString } from "./unlisted-bounds.js";
 export { ADDITIVE, DESTRUCTIVE, DESTRUCTIVE_IDEMPOTENT, READ_ONLY, openWorld } from "./tool-definition.js";
 export type { AnyToolDefinition, ToolAnnotations, ToolContext, ToolDefinition } from "./tool-definition.js";
 export { RESOURCE_VERSION_META, contentHash, defineResource, defineResourceTemplate, stableStringify } from "./resource-definition.js";

@@ -4,7 +4,7 @@ import { z } from "zod";
 import { exportFunctions } from "../domain/library/function-export.js";
 import type { SoloServerServices } from "../server.js";
 import { StatusSchema } from "./output-schemas.js";
-import { boundedArray, boundedString } from "./unlisted-bounds.js";
+import { boundedArray, boundedString } from "@local-mcp/core";
 
 export function exportFunctionTool(host: SoloServerServices): ToolDefinition {
   return defineTool({

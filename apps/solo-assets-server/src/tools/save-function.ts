@@ -3,7 +3,7 @@ import type { ToolDefinition } from "@local-mcp/core";
 import { z } from "zod";
 import type { SoloServerServices } from "../server.js";
 import { criticLabel, gateDetails, stepSummaries } from "./function-views.js";
-import { boundedArray, boundedString } from "./unlisted-bounds.js";
+import { boundedArray, boundedString } from "@local-mcp/core";
 import { GateReportSchema, RejectionSchema, StatusSchema, StepSummarySchema, TestCaseSchema, UnverifiedSchema } from "./output-schemas.js";
 
 export function saveFunctionTool(host: SoloServerServices): ToolDefinition {

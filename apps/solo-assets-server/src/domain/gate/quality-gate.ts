@@ -5,7 +5,7 @@
  *   3. test  — the test cases in the pooled environment, sandboxed;
  *   4. critic — a language model's scores, passing at ≥ the threshold (or off).
  * A save that imports library functions (`from solo_lib import a`) is typed and tested with the
- * `solo_lib` package of its dependency closure beside it (tests/library-package.ts).
+ * `solo_lib` package of its dependency closure beside it (src/domain/gate/tests/library-package.ts).
  * The first rejection stops the gate; later steps are reported as skipped. The status:
  * `broken` when a step rejected the code; `unverified` when nothing rejected it but the tests
  * did not run (skipped, none given) or a step could not judge (a tool or the critic failed);
