@@ -159,7 +159,8 @@ describe.skipIf(missing !== undefined)(`mochi train${missing ? ` (skipped: ${mis
   });
 
   it("the GGUF LoRA loads in node-llama-cpp and changes the greedy output", async () => {
-    const config = { modelPath: gguf, gpu: "cpu" as const, threads: 1, contextSize: 2048 };
+    // A generous deadline: a busy machine must not fail a test of what the adapter does.
+    const config = { modelPath: gguf, gpu: "cpu" as const, threads: 1, contextSize: 2048, deadlineMs: 60_000 };
     const prompt: PromptInput = completionPrompt({ prefix: "export function createUser(", suffix: "\n}\n" });
     const plain = new LlamaEngine(config, { logger: silentLogger });
     const adapted = new LlamaEngine(
