@@ -311,7 +311,10 @@ describe("mochi train: question samples", () => {
         .map((line) => JSON.parse(line) as { ids: number[]; prompt_tokens: number; sample: number })
         .map((line) => [line.sample, line]),
     );
-    const server = await connectMochi({ MOCHI_MODEL: gguf, MOCHI_ADAPTER: "none", MOCHI_CONTEXT_SIZE: "2048" }, repo);
+    const server = await connectMochi(
+      { MOCHI_MODEL: gguf, MOCHI_ADAPTER: "none", MOCHI_CONTEXT_SIZE: "2048", MOCHI_DEADLINE_MS: "60000" },
+      repo,
+    );
     const engine = new LlamaEngine({ modelPath: gguf, gpu: "cpu", threads: 1, contextSize: 2048 }, { logger: silentLogger });
     let compared = 0;
     let grounded = 0;
