@@ -1,4 +1,5 @@
 import { Ajv, type ValidateFunction } from "ajv";
+import safeRegex from "safe-regex2";
 import type { JsonSchema } from "./types.js";
 
 /**
@@ -11,16 +12,46 @@ export type JsonCheck = { ok: true; value: unknown } | { ok: false; error: strin
 
 // Built on the first check, not at import (an Ajv instance costs start-up time).
 let ajv: Ajv | undefined;
+/** Compiled schemas, the oldest dropped past MAX_COMPILED: callers may send a new schema each call. */
 const compiled = new Map<string, ValidateFunction>();
+const MAX_COMPILED = 256;
 
 function validatorFor(schema: JsonSchema): ValidateFunction {
   const key = JSON.stringify(schema);
   let validate = compiled.get(key);
   if (!validate) {
     validate = (ajv ??= new Ajv({ strict: false, allErrors: true, strictNumbers: true })).compile(schema);
+    if (compiled.size >= MAX_COMPILED) compiled.delete(compiled.keys().next().value as string);
     compiled.set(key, validate);
   }
   return validate;
+}
+
+/**
+ * The first regular expression of the schema (a `pattern`, a key of `patternProperties`) that
+ * could backtrack catastrophically — `(a+)+$` runs for hours on a short string and would hold the
+ * event loop while Ajv checks an answer — as safe-regex2 judges it (star height above 1, or too
+ * many repetitions).
+ */
+function unsafePattern(schema: unknown, depth = 0): string | undefined {
+  if (depth > 64 || schema === null || typeof schema !== "object") return undefined;
+  if (Array.isArray(schema)) {
+    for (const item of schema) {
+      const found = unsafePattern(item, depth + 1);
+      if (found !== undefined) return found;
+    }
+    return undefined;
+  }
+  for (const [key, value] of Object.entries(schema)) {
+    if (key === "pattern" && typeof value === "string" && !safeRegex(value)) return value;
+    if (key === "patternProperties" && value !== null && typeof value === "object") {
+      const unsafe = Object.keys(value).find((p) => !safeRegex(p));
+      if (unsafe !== undefined) return unsafe;
+    }
+    const found = unsafePattern(value, depth + 1);
+    if (found !== undefined) return found;
+  }
+  return undefined;
 }
 
 function firstNonFinite(value: unknown, path = "$"): string | undefined {
@@ -57,8 +88,12 @@ export function checkJson(text: string, schema: JsonSchema): JsonCheck {
   return { ok: true, value };
 }
 
-/** Checks that a schema compiles (a caller's schema may be wrong). */
+/** Checks that a schema compiles and its patterns cannot backtrack without end (a caller's schema may be wrong or hostile). */
 export function schemaProblem(schema: JsonSchema): string | undefined {
+  const unsafe = unsafePattern(schema);
+  if (unsafe !== undefined) {
+    return `the pattern ${JSON.stringify(unsafe.slice(0, 80))} could take exponential time to match (nested repetition); write it without a repeated group that itself repeats`;
+  }
   try {
     validatorFor(schema);
     return undefined;
