@@ -2,13 +2,13 @@
  * solo-assets-mcp on a fresh library: the built-in local embedder, no critic, short install and
  * test limits. Fuzzed saves carry junk code that the lint step rejects in milliseconds; a rare
  * golden save runs the real quality gate (ruff, mypy, a sandboxed test run in a pooled venv).
- * No save may ask pip for a made-up package: dependencies that could pass solo's requirement
- * check are dropped before sending, and pip and uv run offline.
+ * export_function writes into the served root (hostile `to` paths and a symlink out are fuzzed;
+ * a write outside fails the run). No save may ask pip for a made-up package: dependencies that
+ * could pass solo's requirement check are dropped before sending, and pip and uv run offline.
  */
-import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { Big, cloneValue, defineOwn } from "../wire-value.js";
-import { appEntry } from "./sandbox.js";
+import { appEntry, linkOut, makeSandbox, writesOutside } from "./sandbox.js";
 import { BASE_ENV, CORE_DEFAULT_DEADLINE_MS, type FuzzTarget } from "./target.js";
 
 const INSTALL_TIMEOUT_MS = 20_000;
@@ -59,8 +59,11 @@ export const soloTarget: FuzzTarget = {
   entry: appEntry("solo-assets-server"),
   strict: true,
   prepare: async (dir) => {
-    const cwd = join(dir, "work");
-    await mkdir(cwd, { recursive: true });
+    // The project export_function writes into is the server's working directory: the sandbox's root,
+    // with a symlink out of it and a sentinel outside.
+    const sandbox = await makeSandbox(dir);
+    await linkOut(sandbox, "leak-dir", "dir");
+    const cwd = sandbox.root;
     return {
       env: {
         ...BASE_ENV,
@@ -82,10 +85,13 @@ export const soloTarget: FuzzTarget = {
         code: ["def fuzz_broken(:\n    pass\n", "print('hello'", "def fuzz_median(values):\n    return sorted(values)[len(values) //\n"],
         tags: ["text", "fixture", "urls"],
         text: ["slug", "fuzz"],
+        to: [".", "lib", "leak-dir"],
       },
-      writeFields: new Set(),
-      sandbox: { outside: join(dir, "outside") },
-      symlinkNames: [],
+      writeFields: new Set(["to"]),
+      sandbox: { outside: sandbox.outside },
+      symlinkNames: ["leak-dir", "leak-dir/secret.md"],
+      sentinel: sandbox.sentinel,
+      writesOutside: () => writesOutside(dir, sandbox),
       deadlineMs: (tool) => (tool === "save_function" ? SAVE_DEADLINE_MS : CORE_DEFAULT_DEADLINE_MS),
       golden: [
         { tool: "list_functions", arguments: {} },
