@@ -357,6 +357,41 @@ describe("the gate on whole-call answers", () => {
   });
 });
 
+describe("the gate on local_extract's model answers", () => {
+  it("refuses 'found' with nothing in it after the retry, and an empty summary, never a success", async () => {
+    const reply = (content: string) => ({
+      status: 200,
+      body: { choices: [{ message: { content }, finish_reason: "stop", logprobs: { content: [{ logprob: -0.01 }] } }] },
+    });
+    // The chat answers, in order (the server's other requests, e.g. /v1/models, answer as before).
+    const queue = [
+      reply('{"found":true,"data":[]}'),
+      reply('{"found":true,"data":[" "]}'),
+      reply('{"summary":" "}'),
+      reply('{"summary":"ok"}'),
+    ];
+    const previous = fake.fallback;
+    fake.fallback = (path, body) =>
+      path === "/v1/chat/completions" && queue.length > 0 ? (queue.shift() as ReturnType<typeof previous>) : previous(path, body);
+    try {
+      const found = await required.call("local_extract", { task_type: "exports", files: [FEED], engine: "model", response_level: "full" });
+      expect(JSON.stringify(found.body)).toMatch(/refused after 2 attempts: the answer is empty/);
+      expect(found.body.success).not.toBe(true);
+      const summary = await required.call("local_extract", {
+        task_type: "structure",
+        files: [USER],
+        extract: { summarize: true },
+        response_level: "full",
+      });
+      expect(JSON.stringify(summary.body)).toMatch(/refused after 2 attempts: the summary is empty/);
+      expect(summary.body.success).not.toBe(true);
+      expect(queue).toEqual([]);
+    } finally {
+      fake.fallback = previous;
+    }
+  });
+});
+
 describe("local-model config check against a server without token probabilities", () => {
   it("fails under require naming the setting, and passes under optional saying the confidence is unknown", async () => {
     const noLogprobs = { status: 200, body: { choices: [{ message: { content: '{"ok":true}' }, finish_reason: "stop" }] } };

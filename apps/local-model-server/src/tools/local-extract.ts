@@ -17,6 +17,7 @@ import {
   type ExtractFormat,
   type ExtractItem,
 } from "../domain/extract/extract-file.js";
+import { emptyAnswerProblem, tooShort } from "../domain/model/answer-gate.js";
 import { clip, jsonTaskMessages, numbered } from "../domain/model/prompts.js";
 import {
   extractDataSchema,
@@ -184,7 +185,16 @@ async function extract(runtime: LocalModelRuntime, args: z.infer<typeof input>, 
         SUMMARY_SCHEMA,
       );
       result.summary = tally.add(
-        await runtime.model.json<{ summary: string }>({ messages, schema: SUMMARY_SCHEMA, grammarBounds: SHORT_ANSWER_BOUNDS }, ctx.signal),
+        await runtime.model.json<{ summary: string }>(
+          {
+            messages,
+            schema: SUMMARY_SCHEMA,
+            grammarBounds: SHORT_ANSWER_BOUNDS,
+            // The gate (answer-gate.ts): an empty summary of a file with content is retried, then refused.
+            check: (value) => (tooShort(value.summary, 10) ? "the summary is empty: summarise the file in a sentence" : undefined),
+          },
+          ctx.signal,
+        ),
       ).summary;
     }
     if (result.error) problems.push(`${file.given}: ${result.error}`);
@@ -292,7 +302,11 @@ async function modelItem(
     { label: "FILE CONTENT (line numbers added)", text: numbered(file.text, runtime.config.maxInputChars) },
   ];
   const messages = jsonTaskMessages("data extraction tool", MODEL_TASK[task], parts, schema);
-  const answer = await runtime.model.json<{ found: boolean; data: unknown }>({ messages, schema }, ctx.signal);
+  // The gate (answer-gate.ts): "found" with nothing in it is retried, then refused.
+  const answer = await runtime.model.json<{ found: boolean; data: unknown }>(
+    { messages, schema, check: (item) => (item.found ? emptyAnswerProblem(item.data) : undefined) },
+    ctx.signal,
+  );
   const value = tally.add(answer);
   return { found: value.found, data: value.data };
 }
