@@ -307,6 +307,7 @@ const SURFACE: Record<string, string[]> = {
     "TypeFacts",
     "analyzeSource",
     "analyzeSourceWith",
+    "bindingNodes",
     "descendants",
     "field",
     "hasToken",

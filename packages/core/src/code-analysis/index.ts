@@ -7,4 +7,5 @@ export { loadedGrammars } from "./grammars.js";
 export { languageOf, supportedLanguages } from "./languages.js";
 // The node readers, for a server that reads more of a tree than the layer answers (analyzeSourceWith).
 export { descendants, field, hasToken, lineOf, namedChildren, stringValue } from "./syntax.js";
+export { bindingNodes } from "./script-facts.js";
 export type { CodeLanguage } from "./languages.js";

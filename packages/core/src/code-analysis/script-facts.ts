@@ -53,7 +53,7 @@ export function scriptFacts(root: Node): LanguageFacts {
         const value = field(declarator, "value");
         if (target?.type === "identifier" && value && FUNCTION_VALUES.has(value.type))
           functions.push(functionFacts(value, target.text, undefined, exported, lineOf(target)));
-        if (exported) for (const bound of bindingNames(target)) exports.add(bound);
+        if (exported) for (const bound of bindingNodes(target)) exports.add(bound.text);
       }
     } else if (exported && asDefault) exports.add("default");
   };
@@ -165,22 +165,22 @@ function parameterName(parameter: Node): string[] {
   return [pattern.text.replace(/\s+/g, " ")];
 }
 
-/** Names a declaration target binds: `a`, `{ a, b: c }` → a, c, `[a, ...b]` → a, b. */
-function bindingNames(target: Node | null, depth = 0): string[] {
+/** The identifiers a JS/TS declaration target binds: `a`, `{ a, b: c }` → a, c, `[a, ...b]` → a, b. */
+export function bindingNodes(target: Node | null, depth = 0): Node[] {
   if (!target || depth > MAX_NESTING) return [];
   switch (target.type) {
     case "identifier":
     case "shorthand_property_identifier_pattern":
-      return [target.text];
+      return [target];
     case "pair_pattern":
-      return bindingNames(field(target, "value"), depth + 1);
+      return bindingNodes(field(target, "value"), depth + 1);
     case "assignment_pattern":
     case "object_assignment_pattern":
-      return bindingNames(field(target, "left"), depth + 1);
+      return bindingNodes(field(target, "left"), depth + 1);
     case "rest_pattern":
     case "object_pattern":
     case "array_pattern":
-      return namedChildren(target).flatMap((child) => bindingNames(child, depth + 1));
+      return namedChildren(target).flatMap((child) => bindingNodes(child, depth + 1));
     default:
       return [];
   }

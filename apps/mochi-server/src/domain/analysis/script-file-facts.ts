@@ -6,7 +6,7 @@
  * gave nothing more: the catalog uses no type checker.)
  */
 import type { Node } from "web-tree-sitter";
-import { field, hasToken, lineOf, namedChildren, stringValue } from "@local-mcp/core/code-analysis";
+import { bindingNodes, field, hasToken, lineOf, namedChildren, stringValue } from "@local-mcp/core/code-analysis";
 import { CATCH_QUALITY, FactsCollector, LONG_CONTAINER_LINES, catchStyleOf, endLineOf } from "./syntax-tree-facts.js";
 import { cleanDocComment, type IdentifierKind, type PatternName } from "./source-facts.js";
 
@@ -73,11 +73,11 @@ class ScriptReader {
         break;
       // `catch (error)` and `for (const x of …)` bind variables too.
       case "catch_clause":
-        for (const name of bindingNames(field(node, "parameter"))) this.facts.declare("variable", name.text, lineOf(name));
+        for (const name of bindingNodes(field(node, "parameter"))) this.facts.declare("variable", name.text, lineOf(name));
         break;
       case "for_in_statement":
         if (hasToken(node, "const") || hasToken(node, "let") || hasToken(node, "var"))
-          for (const name of bindingNames(field(node, "left"))) this.facts.declare("variable", name.text, lineOf(name));
+          for (const name of bindingNodes(field(node, "left"))) this.facts.declare("variable", name.text, lineOf(name));
         break;
     }
     if (FUNCTION_DECLARATIONS.has(node.type)) return this.functionDeclaration(node, node, false, depth);
@@ -154,7 +154,7 @@ class ScriptReader {
         field(fn, "name")?.text === "constructor" &&
         namedChildren(parameter).some((c) => c.type === "accessibility_modifier" || c.type === "override_modifier")) ||
       (fn.type === "method_definition" && field(fn, "name")?.text === "constructor" && hasToken(parameter, "readonly"));
-    for (const name of bindingNames(pattern)) {
+    for (const name of bindingNodes(pattern)) {
       if (name.text === "this") continue;
       this.facts.declare(isProperty ? "property" : "parameter", name.text, lineOf(name));
     }
@@ -251,7 +251,7 @@ class ScriptReader {
       const target = field(declarator, "name");
       const init = field(declarator, "value");
       const isFunction = init !== null && FUNCTION_VALUES.has(init.type);
-      for (const name of bindingNames(target)) {
+      for (const name of bindingNodes(target)) {
         const kind: IdentifierKind = isFunction ? "function" : topLevel && isConst ? "constant" : "variable";
         this.facts.declare(kind, name.text, lineOf(name), exported);
       }
@@ -367,26 +367,6 @@ function typeOf(parameter: Node): string | undefined {
 /** A type annotation's type, without the colon. */
 function typeText(annotation: Node): string {
   return annotation.text.replace(/^:\s*/, "").replace(/\s+/g, " ");
-}
-
-function bindingNames(target: Node | null, depth = 0): Node[] {
-  if (!target || depth > 50) return [];
-  switch (target.type) {
-    case "identifier":
-    case "shorthand_property_identifier_pattern":
-      return [target];
-    case "pair_pattern":
-      return bindingNames(field(target, "value"), depth + 1);
-    case "assignment_pattern":
-    case "object_assignment_pattern":
-      return bindingNames(field(target, "left"), depth + 1);
-    case "rest_pattern":
-    case "object_pattern":
-    case "array_pattern":
-      return namedChildren(target).flatMap((child) => bindingNames(child, depth + 1));
-    default:
-      return [];
-  }
 }
 
 function memberName(name: Node | null): string {
