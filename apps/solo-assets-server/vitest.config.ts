@@ -19,6 +19,7 @@ export default defineConfig({
       "bins",
       "clean-library",
       "cli",
+      "composition",
       "concurrency",
       "config",
       "critic",
