@@ -5,8 +5,8 @@
 //      the same tiny generated GGUF with fill-in-the-middle tokens + the tiny LoRA, CPU, 1 thread,
 //      context 2048, the same FIM windows (600 characters before a cursor in one of mochi's own
 //      sources, 200 after). Calls interleaved, the order alternating. Target: mochi's p50 ≤ 1.1×
-//      the naive server's, and the same greedy text for every window (checked: the run fails
-//      otherwise). Also printed: the median of each window's two adjacent calls' ratio (steadier
+//      the naive server's, and the same greedy text for every window (checked: a window that
+//      differs is reported and the target marked MISSED). Also printed: the median of each window's two adjacent calls' ratio (steadier
 //      than the ratio of p50s when other work comes and goes) and complete_code's time outside
 //      generation (round trip less the inference time it reports).
 //   2. The block scope (the default) and a call asking for 3 alternatives, for scale.
@@ -121,12 +121,13 @@ const same = (i) => {
 const cutByMaxCount = prompts.filter((_, i) => warm.mochi[i].tokens >= LINE_TOKENS).length;
 const exactCount = prompts.filter((_, i) => warm.mochi[i].text === warm.naive[i].text).length;
 const differing = prompts.map((_, i) => i).filter((i) => !same(i));
-if (differing.length > 0) {
-  throw new Error(
-    `complete_code and the naive server wrote different lines for ${differing.length} of ${prompts.length} windows, ` +
-      `first #${differing[0]}: ${JSON.stringify(warm.mochi[differing[0]])} vs ${JSON.stringify(warm.naive[differing[0]])}`,
-  );
-}
+// A window whose lines differ is reported (the same-text target MISSED) and still timed: on the
+// random tiny model near-ties are common, and a different batch split can tip one.
+const differingNote =
+  differing.length === 0
+    ? ""
+    : `; DIFFERENT text for ${differing.length}, first #${differing[0]}: ` +
+      `${JSON.stringify(warm.mochi[differing[0]].text)} vs ${JSON.stringify(warm.naive[differing[0]].text)}`;
 const times = { mochi: [], naive: [] };
 /** Each window's two calls of a round, one right after the other: their ratio is less moved by load that comes and goes. */
 const pairedRatios = [];
@@ -219,8 +220,9 @@ console.log(
 );
 console.log(
   `single line through the same MCP client (tiny GGUF with FIM tokens + tiny LoRA, context ${CONTEXT_SIZE}; ${PROMPTS} windows of 600 + 200 ` +
-    `characters, ≤ ${LINE_TOKENS} tokens, greedy, ${ROUNDS} rounds interleaved, the order alternating; same text for every window: checked — ` +
-    `${exactCount} of ${PROMPTS} byte for byte, ${cutByMaxCount} cut by max_tokens)`,
+    `characters, ≤ ${LINE_TOKENS} tokens, greedy, ${ROUNDS} rounds interleaved, the order alternating; same text for every window (target): ` +
+    `${exactCount} of ${PROMPTS} byte for byte, ${cutByMaxCount} cut by max_tokens${differingNote})` +
+    (differing.length === 0 ? "" : " — same-text target MISSED"),
 );
 const tokensA = warm.mochi.reduce((n, r) => n + r.tokens, 0) / PROMPTS;
 line(
