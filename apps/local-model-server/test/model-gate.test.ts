@@ -375,7 +375,7 @@ describe("the gate on local_extract's model answers", () => {
       path === "/v1/chat/completions" && queue.length > 0 ? (queue.shift() as ReturnType<typeof previous>) : previous(path, body);
     try {
       const found = await required.call("local_extract", { task_type: "exports", files: [FEED], engine: "model", response_level: "full" });
-      expect(JSON.stringify(found.body)).toMatch(/refused after 2 attempts: the answer is empty/);
+      expect(JSON.stringify(found.body)).toMatch(/refused after 2 attempts: the answer says found but holds nothing/);
       expect(found.body.success).not.toBe(true);
       const summary = await required.call("local_extract", {
         task_type: "structure",

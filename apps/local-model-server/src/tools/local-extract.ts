@@ -17,7 +17,7 @@ import {
   type ExtractFormat,
   type ExtractItem,
 } from "../domain/extract/extract-file.js";
-import { emptyAnswerProblem, tooShort } from "../domain/model/answer-gate.js";
+import { substance, tooShort } from "../domain/model/answer-gate.js";
 import { clip, jsonTaskMessages, numbered } from "../domain/model/prompts.js";
 import {
   extractDataSchema,
@@ -302,9 +302,17 @@ async function modelItem(
     { label: "FILE CONTENT (line numbers added)", text: numbered(file.text, runtime.config.maxInputChars) },
   ];
   const messages = jsonTaskMessages("data extraction tool", MODEL_TASK[task], parts, schema);
-  // The gate (answer-gate.ts): "found" with nothing in it is retried, then refused.
+  // The gate (answer-gate.ts): "found" with nothing in it ("", [], {}, nulls) is retried, then
+  // refused; a lone boolean or number is an answer (a flag: false).
   const answer = await runtime.model.json<{ found: boolean; data: unknown }>(
-    { messages, schema, check: (item) => (item.found ? emptyAnswerProblem(item.data) : undefined) },
+    {
+      messages,
+      schema,
+      check: (item) =>
+        item.found && substance(item.data) === 0
+          ? "the answer says found but holds nothing: give what the file has, or found false"
+          : undefined,
+    },
     ctx.signal,
   );
   const value = tally.add(answer);
