@@ -34,6 +34,7 @@ export function createCatDocServer(config: CatDocConfig, options: CatDocServerOp
     title: APP_INFO.title,
     instructions: INSTRUCTIONS,
     responseLevel: config.responseLevel,
+    resourcePollMs: config.resourcePollMs,
     logger,
     tools: catDocTools(project),
     ...catdocResources(project),

@@ -90,6 +90,8 @@ export interface LocalModelConfig {
   templatesConfinedTo: string[] | undefined;
   logLevel: LogLevel;
   responseLevel: ResponseLevel;
+  /** How often watched resources (local-model://stats) are compared for change notifications. */
+  resourcePollMs: number;
   /** Record calls, tokens and latency in the stats file. */
   tokenTracking: boolean;
   /** Where `stats.json` lives. */
@@ -248,6 +250,7 @@ export function loadLocalModelConfig(env: Env, cwd: string): LocalModelConfig {
       configSource === "project" && overrides.templatesDir === undefined && templatesDir !== undefined ? roots : undefined,
     logLevel: overrides.logLevel ?? file.logging?.level ?? common.logLevel,
     responseLevel: common.responseLevel,
+    resourcePollMs: common.resourcePollMs,
     tokenTracking: overrides.tokenTracking ?? file.logging?.token_tracking ?? true,
     stateDir,
     regexTimeoutMs: overrides.regexTimeoutMs ?? file.regex_timeout_ms ?? 1_000,

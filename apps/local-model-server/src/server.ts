@@ -47,6 +47,7 @@ export function createLocalModelServer(config: LocalModelConfig, options: LocalM
     resources: [statsResource(runtime)],
     responseLevel: config.responseLevel,
     defaultTimeoutMs: config.timeoutMs,
+    resourcePollMs: config.resourcePollMs,
     logger,
     onClose: () => (owned ? runtime.dispose() : runtime.stats.flush()),
   });

@@ -33,6 +33,7 @@ export function createMochiServer(config: MochiConfig, options: MochiServerOptio
     instructions: INSTRUCTIONS,
     responseLevel: config.responseLevel,
     defaultTimeoutMs: config.deadlineMs,
+    resourcePollMs: config.resourcePollMs,
     logger: runtime.logger,
     tools: mochiTools(runtime),
     resources: [statsResource(runtime)],

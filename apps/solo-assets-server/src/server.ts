@@ -97,6 +97,7 @@ export function createSoloAssetsServer(config: SoloAssetsConfig, options: SoloAs
     tools: soloAssetsTools(host),
     resourceTemplates: [functionResource(host)],
     responseLevel: config.responseLevel,
+    resourcePollMs: config.resourcePollMs,
     logger: host.logger,
     onClose: dispose ? () => host.dispose() : undefined,
   });

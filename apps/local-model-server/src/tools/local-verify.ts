@@ -137,9 +137,13 @@ async function verify(runtime: LocalModelRuntime, args: z.infer<typeof input>, c
   /** Once the model is found unusable in this call, the other model checks are not sent. */
   let unusable: ToolError | undefined = runtime.model.configured
     ? undefined
-    : new ToolError("NOT_READY", "No model is configured, and natural-language checks (or exports/imports of a file in no supported language) need one.", {
-        suggestion: NO_MODEL_SUGGESTION,
-      });
+    : new ToolError(
+        "NOT_READY",
+        "No model is configured, and natural-language checks (or exports/imports of a file in no supported language) need one.",
+        {
+          suggestion: NO_MODEL_SUGGESTION,
+        },
+      );
   for (const p of planned) {
     if (ctx.signal.aborted) throw ctx.signal.reason;
     const file = await cache.file(p.check.file);

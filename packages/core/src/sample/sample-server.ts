@@ -61,6 +61,7 @@ export function createSampleServer(env: Env): CreatedServer {
     title: SAMPLE_APP_INFO.title,
     instructions: "A sample server of the local-mcp core: echo text, wait with progress.",
     responseLevel: common.responseLevel,
+    resourcePollMs: common.resourcePollMs,
     logger,
     tools: [echoTool, waitTool],
     resources: [

@@ -10,7 +10,6 @@ import {
   type Tool,
 } from "@modelcontextprotocol/server";
 import { z } from "zod";
-import { parseCommonConfig } from "../config.js";
 import { ToolError, toToolError } from "../errors.js";
 import { withDeadline } from "../guards/deadline.js";
 import { ProgressReporter } from "../guards/progress.js";
@@ -49,8 +48,8 @@ export interface ServerDefinition {
   /** Most entries on one page of resources/list and resources/templates/list; 200 if unset. */
   resourcePageSize?: number;
   /**
-   * How often watched resources are compared for change notifications; `LOCAL_MCP_RESOURCE_POLL_MS`
-   * (2 s by default) if unset (resource-watch.ts).
+   * How often watched resources are compared for change notifications: each app passes its parsed
+   * `LOCAL_MCP_RESOURCE_POLL_MS` (config.ts); 2 s if unset (resource-watch.ts).
    */
   resourcePollMs?: number;
   /** Heartbeat period for progress notifications; 1 s if unset. */
@@ -299,7 +298,7 @@ export function createServer(definition: ServerDefinition): CreatedServer {
   const resourceWatch = new ResourceWatch({
     versionOf: resourceHandlers.version,
     listVersion: resourceHandlers.listVersion,
-    pollMs: definition.resourcePollMs ?? parseCommonConfig(process.env).resourcePollMs,
+    pollMs: definition.resourcePollMs,
     logger,
   });
 
