@@ -210,6 +210,40 @@ describe("the dashboard in Chromium", () => {
     expect(existsSync(keyPath)).toBe(false);
   });
 
+  it("chooses an OpenAI-compatible or GGUF embedding backend, and refuses a relative model path", async () => {
+    await page.click("#tab-settings");
+    await page.selectOption("#setting-embedder", "openai");
+    await page.fill("#setting-embedding-model", "nomic-embed-text");
+    await page.fill("#setting-embedding-url", "http://127.0.0.1:11434/v1");
+    await page.click("#settings-save");
+    await expect.poll(() => page.textContent("#embedding-effective")).toContain("openai:nomic-embed-text");
+    const settingsPath = services.config.paths.settingsPath;
+    expect(JSON.parse(readFileSync(settingsPath, "utf8"))).toMatchObject({
+      embedder: "openai",
+      embeddingModel: "nomic-embed-text",
+      embeddingUrl: "http://127.0.0.1:11434/v1",
+    });
+
+    await page.fill("#setting-embedding-model-path", "models/embed.gguf");
+    await page.click("#settings-save");
+    await expect.poll(() => page.textContent("#message")).toContain("absolute path");
+    expect(JSON.parse(readFileSync(settingsPath, "utf8")).embeddingModelPath).toBeUndefined();
+
+    await page.selectOption("#setting-embedder", "gguf");
+    await page.fill("#setting-embedding-model-path", "/models/embeddinggemma.gguf");
+    await page.click("#settings-save");
+    await expect.poll(() => page.textContent("#embedding-effective")).toContain("gguf:embeddinggemma.gguf");
+    await page.reload();
+    await page.click("#tab-settings");
+    await expect.poll(() => page.inputValue("#setting-embedding-model-path")).toBe("/models/embeddinggemma.gguf");
+    expect(await page.inputValue("#setting-embedding-url")).toBe("http://127.0.0.1:11434/v1");
+
+    // Back to the built-in embedder for the tests that follow.
+    await page.selectOption("#setting-embedder", "auto");
+    await page.click("#settings-save");
+    await expect.poll(() => page.textContent("#embedding-effective")).not.toContain("gguf");
+  });
+
   it("is read-only without the token", async () => {
     const other = await browser.newPage();
     try {

@@ -4,6 +4,7 @@
  * and stored but never returned: the settings view says only whether one is set and where from.
  */
 import type { IncomingMessage } from "node:http";
+import { isAbsolute } from "node:path";
 import { HttpError, readJsonObject } from "@local-mcp/core";
 import { z } from "zod";
 import type { FunctionStatus } from "../domain/gate/gate-report.js";
@@ -34,6 +35,15 @@ const SettingsPatchSchema = z
   .object({
     embedder: nullable(StoredSettingsSchema.shape.embedder.unwrap()),
     embedding_model: nullable(z.string().trim().min(1).max(200)),
+    embedding_url: nullable(StoredSettingsSchema.shape.embeddingUrl.unwrap()),
+    embedding_model_path: nullable(
+      z
+        .string()
+        .trim()
+        .min(1)
+        .max(4096)
+        .refine((p) => isAbsolute(p), "must be an absolute path (the dashboard has no working directory of its own)"),
+    ),
     embedding_dimension: nullable(z.number().int().min(16).max(3072)),
     critic: nullable(StoredSettingsSchema.shape.critic.unwrap()),
     critic_model: nullable(z.string().trim().min(1).max(200)),
@@ -207,6 +217,8 @@ const ROUTES: Route[] = [
       const mapped: { [K in keyof StoredSettings]?: StoredSettings[K] | null } = {
         embedder: patch.embedder,
         embeddingModel: patch.embedding_model,
+        embeddingUrl: patch.embedding_url,
+        embeddingModelPath: patch.embedding_model_path,
         embeddingDimension: patch.embedding_dimension,
         critic: patch.critic,
         criticModel: patch.critic_model,

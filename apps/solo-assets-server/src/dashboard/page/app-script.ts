@@ -169,6 +169,8 @@ export const APP_SCRIPT = String.raw`
   function renderSettings(s) {
     $("setting-embedder").value = s.stored.embedder || "auto";
     $("setting-embedding-model").value = s.stored.embeddingModel || "";
+    $("setting-embedding-url").value = s.stored.embeddingUrl || "";
+    $("setting-embedding-model-path").value = s.stored.embeddingModelPath || "";
     $("setting-critic").value = s.stored.critic || "auto";
     $("setting-critic-model").value = s.stored.criticModel || "";
     $("setting-critic-model-path").value = s.stored.criticModelPath || "";
@@ -189,10 +191,12 @@ export const APP_SCRIPT = String.raw`
     api("PUT", "/api/settings", {
       embedder: $("setting-embedder").value,
       embedding_model: orNull($("setting-embedding-model").value),
+      embedding_url: orNull($("setting-embedding-url").value),
+      embedding_model_path: orNull($("setting-embedding-model-path").value),
       critic: $("setting-critic").value,
       critic_model: orNull($("setting-critic-model").value),
       critic_model_path: orNull($("setting-critic-model-path").value),
-    }).then(function (s) { renderSettings(s); say("Settings saved. MCP servers started from now on use them; run re-embedding after changing the embedder."); })
+    }).then(function (s) { renderSettings(s); say("Settings saved. MCP servers started from now on use them; after changing the embedder, re-embed (the button below, or 'solo-assets reindex')."); })
       .catch(function (e) { say(e.message, true); });
   }
 

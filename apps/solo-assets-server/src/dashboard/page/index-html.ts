@@ -77,8 +77,10 @@ export const INDEX_HTML = `<!doctype html>
     <form id="settings-form">
       <fieldset>
         <legend>Embeddings</legend>
-        <label>Backend <select id="setting-embedder"><option value="auto">auto</option><option value="local">local (built-in)</option><option value="gemini">gemini</option></select></label>
-        <label>Gemini model <input id="setting-embedding-model" placeholder="gemini-embedding-001"></label>
+        <label>Backend <select id="setting-embedder"><option value="auto">auto</option><option value="local">local (built-in)</option><option value="gguf">gguf (local embedding model)</option><option value="openai">openai (OpenAI-compatible server)</option><option value="gemini">gemini</option></select></label>
+        <label>Model (gemini, openai) <input id="setting-embedding-model" placeholder="gemini-embedding-001 or nomic-embed-text"></label>
+        <label>Server URL (openai) <input id="setting-embedding-url" placeholder="http://127.0.0.1:11434/v1"></label>
+        <label>GGUF model path (gguf) <input id="setting-embedding-model-path" placeholder="/path/to/embeddinggemma.gguf"></label>
         <p class="muted" id="embedding-effective"></p>
       </fieldset>
       <fieldset>
