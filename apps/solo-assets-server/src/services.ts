@@ -30,6 +30,7 @@ import { IndexPersistence } from "./domain/search/index-persistence.js";
 import { GgufEmbedder, OpenAiCompatibleEmbedder } from "./domain/search/model-embedders.js";
 import { FunctionLibrary } from "./domain/library/function-library.js";
 import { createSaveChecker } from "./domain/library/save-checks.js";
+import { analyzeSources } from "./domain/python/source-analysis.js";
 import type { EffectiveSettings } from "./domain/settings/effective-settings.js";
 import { LibraryDatabase } from "./domain/storage/library-database.js";
 import { migrateLibrarySchema } from "./domain/storage/schema.js";
@@ -148,6 +149,8 @@ export function servicesFor(context: SoloContext): SoloServices {
     persistence,
     logger: logger.child("library"),
     checks,
+    fingerprints: async (sources, signal) =>
+      (await analyzeSources(config.python, env, sources, signal)).map((a) => (a.ok ? a.fingerprint : undefined)),
   });
   return {
     ...context,

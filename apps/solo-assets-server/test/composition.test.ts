@@ -211,7 +211,7 @@ describe("export into the project", () => {
 });
 
 describe("an older library", () => {
-  it("without the composition tables opens here and gets them", async () => {
+  it("without the composition tables opens here, gets them, and reindex fingerprints its functions", async () => {
     const older = tempLibrary();
     try {
       const before = testServices(older.dbPath);
@@ -222,6 +222,15 @@ describe("an older library", () => {
       });
       await before.dispose();
       const after = testServices(older.dbPath);
+      // Saved before the duplicate check: reindex gives it the fingerprint, and a copy is then refused.
+      expect(await after.library.reindex()).toMatchObject({ fingerprinted: 1 });
+      expect(await after.library.reindex()).toMatchObject({ fingerprinted: 0 });
+      const copy = { name: "also_one", code: "def also_one() -> int:\n    return 1\n", description: "one" };
+      const request = { ...copy, tags: [], dependencies: [], testCases: [], skipTests: true };
+      await expect(after.library.save(request, { signal: new AbortController().signal })).rejects.toMatchObject({
+        code: "CONFLICT",
+        message: expect.stringContaining("'old_one'"),
+      });
       expect(await after.library.delete("old_one")).toMatchObject({ name: "old_one" });
       await after.dispose();
     } finally {

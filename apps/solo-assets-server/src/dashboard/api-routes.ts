@@ -263,7 +263,13 @@ const ROUTES: Route[] = [
     mutates: true,
     handle: async (_m, _req, _url, ctx) => {
       const outcome = await ctx.services().library.reindex();
-      return { model: outcome.model, dimension: outcome.dimension, embedded: outcome.embedded, up_to_date: outcome.upToDate };
+      return {
+        model: outcome.model,
+        dimension: outcome.dimension,
+        embedded: outcome.embedded,
+        up_to_date: outcome.upToDate,
+        fingerprinted: outcome.fingerprinted,
+      };
     },
   },
 ];

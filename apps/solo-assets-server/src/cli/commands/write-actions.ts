@@ -141,7 +141,9 @@ export function reindex(setup: CliSetup, options: ReindexOptions): Promise<void>
       progress.clear();
     }
     setup.io.stdout.write(
-      `${outcome.model} (${outcome.dimension}): embedded ${outcome.embedded}, ${outcome.upToDate} already up to date\n`,
+      `${outcome.model} (${outcome.dimension}): embedded ${outcome.embedded}, ${outcome.upToDate} already up to date` +
+        (outcome.fingerprinted > 0 ? `; fingerprinted ${outcome.fingerprinted} older function(s) for the duplicate check` : "") +
+        "\n",
     );
   });
 }

@@ -47,6 +47,30 @@ export async function usersOf(session: DbSession, name: string): Promise<string[
   return rows.map((row) => String(row.name));
 }
 
+/**
+ * Active or unverified functions with no fingerprint: saved before the duplicate check existed
+ * (or while Python was missing). `reindex` fingerprints them (FunctionLibrary.reindex).
+ */
+export async function unfingerprinted(session: DbSession): Promise<{ name: string; code: string }[]> {
+  const rows = await session.all(
+    `SELECT f.name, f.code FROM functions f LEFT JOIN function_fingerprints p ON p.name = f.name
+     WHERE p.name IS NULL AND f.status IN ('active', 'unverified') ORDER BY f.name`,
+  );
+  return rows.map((row) => ({ name: String(row.name), code: String(row.code) }));
+}
+
+/** Records `fingerprint` for `name` only if its current code is still `code` and it has none yet. */
+export async function backfillFingerprint(session: DbSession, name: string, code: string, fingerprint: string): Promise<boolean> {
+  const current = await session.all(
+    `SELECT 1 FROM functions f WHERE f.name = $name AND f.code = $code
+     AND NOT EXISTS (SELECT 1 FROM function_fingerprints p WHERE p.name = $name)`,
+    { name, code },
+  );
+  if (current.length === 0) return false;
+  await session.run(`INSERT INTO function_fingerprints VALUES ($name, $fingerprint)`, { name, fingerprint });
+  return true;
+}
+
 /** Active or unverified functions (not `exclude`) whose fingerprint is `fingerprint`. */
 export async function sameFingerprint(session: DbSession, fingerprint: string, exclude: string): Promise<string[]> {
   const rows = await session.all(

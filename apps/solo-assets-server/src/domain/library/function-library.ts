@@ -23,7 +23,7 @@ import { reciprocalRankFusion } from "../search/rank-fusion.js";
 import type { IndexPersistence } from "../search/index-persistence.js";
 import { SearchIndex, type SyncProgress } from "../search/search-index.js";
 import type { LibraryDatabase } from "../storage/library-database.js";
-import { recordLinks, removeLinks, resolveClosure, usersOf } from "./dependency-graph.js";
+import { backfillFingerprint, recordLinks, removeLinks, resolveClosure, unfingerprinted, usersOf } from "./dependency-graph.js";
 import type { FunctionMetadata, FunctionRecord, FunctionSummaryRecord, TestCase, VersionRecord } from "./function-record.js";
 import {
   deleteFunction,
@@ -91,6 +91,8 @@ export interface ReindexOutcome {
   dimension: number;
   embedded: number;
   upToDate: number;
+  /** Functions given the fingerprint the duplicate check compares (those saved before it existed). */
+  fingerprinted: number;
 }
 
 export interface FunctionLibraryOptions {
@@ -107,11 +109,18 @@ export interface FunctionLibraryOptions {
   logger?: Logger;
   /** The pre-gate checks: secrets, composition, duplicates (save-checks.ts); none when absent. */
   checks?: SaveChecker;
+  /**
+   * The normalised fingerprints of sources (undefined where one does not parse), for `reindex` to
+   * give the duplicate check the functions saved before it existed; none when absent.
+   */
+  fingerprints?: (sources: readonly string[], signal?: AbortSignal) => Promise<(string | undefined)[]>;
 }
 
 /** Candidates taken from each ranking before fusion. */
 const CANDIDATES = 50;
 const REINDEX_BATCH = 32;
+/** Sources per Python process when reindex fingerprints (one process start each, ~70 ms). */
+const FINGERPRINT_BATCH = 256;
 
 function notFound(name: string, version?: number): ToolError {
   return new ToolError(
@@ -147,6 +156,7 @@ export class FunctionLibrary {
   private readonly minSimilarity: number;
   private readonly persistence: IndexPersistence | undefined;
   private readonly checks: SaveChecker | undefined;
+  private readonly fingerprints: FunctionLibraryOptions["fingerprints"];
   /** The in-memory ranking, for the embedder's model; built by the first search. */
   private index: SearchIndex | undefined;
 
@@ -158,6 +168,7 @@ export class FunctionLibrary {
     this.minSimilarity = options.minSimilarity ?? 0;
     this.persistence = options.persistence;
     this.checks = options.checks;
+    this.fingerprints = options.fingerprints;
   }
 
   async save(request: SaveRequest, context: GateContext): Promise<SaveOutcome> {
@@ -462,6 +473,8 @@ export class FunctionLibrary {
     const todo = states
       .map((state) => ({ state, text: embeddingText(state) }))
       .filter(({ state, text }) => options.all === true || state.storedHash !== textHash(text));
+    const unprinted = this.fingerprints ? await this.db.read((session) => unfingerprinted(session), options.signal) : [];
+    const total = todo.length + unprinted.length;
     let done = 0;
     for (let start = 0; start < todo.length; start += REINDEX_BATCH) {
       const batch = todo.slice(start, start + REINDEX_BATCH);
@@ -480,8 +493,34 @@ export class FunctionLibrary {
         }
       }, options.signal);
       done += batch.length;
-      options.progress?.(done, todo.length);
+      options.progress?.(done, total);
     }
-    return { model, dimension, embedded: todo.length, upToDate: states.length - todo.length };
+    let fingerprinted = 0;
+    for (let start = 0; start < unprinted.length && this.fingerprints; start += FINGERPRINT_BATCH) {
+      const batch = unprinted.slice(start, start + FINGERPRINT_BATCH);
+      let prints: (string | undefined)[];
+      try {
+        prints = await this.fingerprints(
+          batch.map((item) => item.code),
+          options.signal,
+        );
+      } catch (error) {
+        // The vectors are written; without Python the duplicate check simply has less to compare.
+        if (options.signal?.aborted) throw error;
+        this.logger.warn(`reindex: could not fingerprint older functions: ${(error as Error).message}`);
+        break;
+      }
+      fingerprinted += await this.db.write(async (session) => {
+        let stored = 0;
+        for (const [i, item] of batch.entries()) {
+          const print = prints[i];
+          if (print && (await backfillFingerprint(session, item.name, item.code, print))) stored += 1;
+        }
+        return stored;
+      }, options.signal);
+      done += batch.length;
+      options.progress?.(done, total);
+    }
+    return { model, dimension, embedded: todo.length, upToDate: states.length - todo.length, fingerprinted };
   }
 }
