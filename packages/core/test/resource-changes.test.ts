@@ -71,11 +71,13 @@ describe("2025 era: resources/subscribe", () => {
     expect(conn.client.getServerCapabilities()?.resources).toMatchObject({ subscribe: true, listChanged: false });
     await conn.client.subscribeResource({ uri: "test://note" });
     // Right after the answer: the subscription already compares against the content before it.
-    await writeFile(join(dir, "note.md"), "second");
+    // (Written by rename: an in-place write truncates first, and a poll between the truncation and
+    // the write sees — and announces — the empty file, a second update on a loaded machine.)
+    await writeFile(join(dir, "note.md.tmp"), "second");
+    await rename(join(dir, "note.md.tmp"), join(dir, "note.md"));
     await until(() => updated.length === 1);
     expect(updated).toEqual(["test://note"]);
-    // Touched, same bytes: no change. (Written by rename: an in-place write truncates first, and a
-    // poll between the truncation and the write sees — and announces — the empty file.)
+    // Touched, same bytes: no change.
     await utimes(join(dir, "note.md"), new Date(), new Date(Date.now() + 5_000));
     await writeFile(join(dir, "note.md.tmp"), "second");
     await rename(join(dir, "note.md.tmp"), join(dir, "note.md"));

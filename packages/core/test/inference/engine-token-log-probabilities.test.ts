@@ -41,6 +41,8 @@ function engine(options: { reusePrefix?: boolean; lora?: boolean } = {}): LlamaE
       contextSize: 256,
       kvCacheType: "f32",
       reusePrefix: options.reusePrefix ?? false,
+      // The first call loads the model too: generous, for a busy 2-core machine (5 s was missed in CI).
+      deadlineMs: 60_000,
     },
     { logger: silentLogger },
   );
