@@ -77,14 +77,17 @@ export async function evaluateRepository(
   const quiet = options.quiet ?? false;
   // Files named with --files are checked before the repository is indexed: a mistyped path is
   // bad usage, answered at once in one line (indexing can take long enough to print progress).
+  // So is a missing or unreadable dataset.
   const given = options.files && options.files.length > 0 ? givenFiles(root, options.files) : undefined;
+  const split = given ? undefined : datasetSplit(root, options.dataset);
   const { scan, catalog } = await indexRepository(root, quiet, "mochi eval");
   const heldOut = given ? "files" : "validation";
   const paths =
-    given ??
-    validationFiles(root, options.dataset, scan, catalog, (line) => {
-      if (!quiet) process.stderr.write(line);
-    });
+    split === undefined
+      ? (given ?? [])
+      : validationFiles(split, scan, catalog, (line) => {
+          if (!quiet) process.stderr.write(line);
+        });
   const wanted = new Set(paths);
   const files = scan.files.filter((f) => wanted.has(f.path));
   const missing = paths.filter((p) => !files.some((f) => f.path === p));
@@ -200,18 +203,16 @@ function givenFiles(root: string, files: readonly string[]): string[] {
   ].sort();
 }
 
-/**
- * The validation split of the dataset `mochi dataset` wrote: its dataset.json gives the seed and
- * the share, and the split is made again on the same repository (the groups of code samples are
- * file paths), so the held-out files are exactly those whose samples went to valid.jsonl.
- */
-function validationFiles(
-  root: string,
-  datasetDir: string | undefined,
-  scan: Parameters<typeof buildDataset>[0],
-  catalog: Parameters<typeof buildDataset>[1],
-  note: (line: string) => void,
-): string[] {
+/** How the dataset `mochi dataset` wrote was split (its dataset.json). */
+interface DatasetSplit {
+  metadataPath: string;
+  seed: number;
+  validRatio: number;
+  catalogVersion: unknown;
+}
+
+/** The dataset's dataset.json, read and checked before any work (bad usage answered at once). */
+function datasetSplit(root: string, datasetDir: string | undefined): DatasetSplit {
   const dir = resolve(datasetDir ?? join(root, ".mochi", "dataset"));
   const metadataPath = join(dir, "dataset.json");
   if (!existsSync(metadataPath)) {
@@ -229,6 +230,20 @@ function validationFiles(
   if (typeof metadata.seed !== "number" || typeof metadata.validRatio !== "number") {
     throw new CliUsageError(`${metadataPath} has no seed and validRatio: write it again with \`mochi dataset\``, "INVALID_INPUT");
   }
+  return { metadataPath, seed: metadata.seed, validRatio: metadata.validRatio, catalogVersion: metadata.catalogVersion };
+}
+
+/**
+ * The validation split of the dataset `mochi dataset` wrote: its dataset.json gives the seed and
+ * the share, and the split is made again on the same repository (the groups of code samples are
+ * file paths), so the held-out files are exactly those whose samples went to valid.jsonl.
+ */
+function validationFiles(
+  metadata: DatasetSplit,
+  scan: Parameters<typeof buildDataset>[0],
+  catalog: Parameters<typeof buildDataset>[1],
+  note: (line: string) => void,
+): string[] {
   if (typeof metadata.catalogVersion === "string" && metadata.catalogVersion !== catalog.version) {
     // The split is made on the files as they are now: a file added since may be held out, one the adapter trained on may have changed.
     note(
