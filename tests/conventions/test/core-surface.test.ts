@@ -302,6 +302,7 @@ const SURFACE: Record<string, string[]> = {
     "AnalyzeSourceInput",
     "CodeLanguage",
     "FunctionFacts",
+    "ImportFacts",
     "MAX_SOURCE_CHARS",
     "SourceAnalysis",
     "TypeFacts",

@@ -12,6 +12,8 @@ export interface FunctionFacts {
   exported: boolean;
   /** 1-based line of the declaration (of its first decorator or attribute, none counted). */
   line: number;
+  /** 1-based line of the declaration's last character (the end of its body). */
+  endLine?: number;
 }
 
 export interface TypeFacts {
@@ -21,6 +23,28 @@ export interface TypeFacts {
   container?: string;
   exported: boolean;
   line: number;
+  /** 1-based line of the declaration's last character (the end of its body). */
+  endLine?: number;
+}
+
+/** One import of a module and the names it takes from it (docs/local-model.md, "What the answers mean"). */
+export interface ImportFacts {
+  /**
+   * The module the names come from: Python's module (`a.b`, `.rates`), Go's import path, Rust's path
+   * before its last segment (`std::collections`), Java's package or type (`java.util`), C#'s namespace or type.
+   */
+  module: string;
+  /**
+   * The names taken from it, as written: `c`, an alias after the original (`d as e`), `*` for all,
+   * Rust's `self`. Empty when the module itself is imported (Python `import os`, Go, C# `using`).
+   */
+  names: string[];
+  /** The name the module itself is bound to: Python `import numpy as np`, Go `f "fmt"` and `_`, C# `using A = B.C;`, Rust `extern crate a as b`. */
+  alias?: string;
+  /** Java's `import static`, C#'s `using static`. */
+  static?: true;
+  /** 1-based line of the statement. */
+  line: number;
 }
 
 export interface SourceAnalysis {
@@ -29,6 +53,11 @@ export interface SourceAnalysis {
   exports: string[];
   /** The modules the file imports, each once, in source order. */
   imports: string[];
+  /**
+   * Every import with the names it takes, in source order, one entry per module a statement names
+   * (Python, Go, Rust, Java, C#; absent for JS/TS, whose imported names local-model reads with the TypeScript compiler).
+   */
+  importedNames?: ImportFacts[];
   functions: FunctionFacts[];
   types: TypeFacts[];
   /** Every module the file needs: its imports, then (JS/TS) the modules it re-exports from. */

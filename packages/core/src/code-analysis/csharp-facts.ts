@@ -4,8 +4,8 @@
  * alias's target; `using static`'s type).
  */
 import type { Node } from "web-tree-sitter";
-import type { FunctionFacts, LanguageFacts, TypeFacts } from "./analysis-types.js";
-import { OrderedSet, field, lineOf, namedChildren } from "./syntax.js";
+import type { FunctionFacts, ImportFacts, LanguageFacts, TypeFacts } from "./analysis-types.js";
+import { OrderedSet, endLineOf, field, hasToken, lineOf, namedChildren } from "./syntax.js";
 
 const TYPE_KINDS: Readonly<Record<string, string>> = {
   class_declaration: "class",
@@ -19,6 +19,7 @@ const TYPE_KINDS: Readonly<Record<string, string>> = {
 export function csharpFacts(root: Node): LanguageFacts {
   const exports = new OrderedSet();
   const imports = new OrderedSet();
+  const importedNames: ImportFacts[] = [];
   const functions: FunctionFacts[] = [];
   const types: TypeFacts[] = [];
 
@@ -34,7 +35,17 @@ export function csharpFacts(root: Node): LanguageFacts {
         const target = namedChildren(node).find(
           (child) => child.type === "qualified_name" || (child.type === "identifier" && child.startIndex !== alias?.startIndex),
         );
-        if (target) imports.add(target.text.replace(/\s+/g, ""));
+        if (!target) continue;
+        const module = target.text.replace(/\s+/g, "");
+        imports.add(module);
+        // A using directive takes no names: it opens a namespace or type, or binds it to an alias.
+        importedNames.push({
+          module,
+          names: [],
+          ...(alias ? { alias: alias.text } : {}),
+          ...(hasToken(node, "static") ? { static: true as const } : {}),
+          line: lineOf(node),
+        });
       } else topLevel.push(node);
     }
   }
@@ -47,7 +58,14 @@ export function csharpFacts(root: Node): LanguageFacts {
     const name = field(node, "name");
     if (!kind || !name) continue;
     const exported = container === undefined && hasModifier(node, "public");
-    types.push({ name: name.text, kind, ...(container === undefined ? {} : { container }), exported, line: lineOf(name) });
+    types.push({
+      name: name.text,
+      kind,
+      ...(container === undefined ? {} : { container }),
+      exported,
+      line: lineOf(name),
+      endLine: endLineOf(node),
+    });
     if (exported) exports.add(name.text);
     const owner = container === undefined ? name.text : `${container}.${name.text}`;
     for (const member of namedChildren(field(node, "body"))) {
@@ -61,11 +79,12 @@ export function csharpFacts(root: Node): LanguageFacts {
             async: hasModifier(member, "async"),
             exported: false,
             line: lineOf(method),
+            endLine: endLineOf(member),
           });
       } else if (TYPE_KINDS[member.type]) queue.push({ node: member, container: owner });
     }
   }
-  return { exports: exports.values, imports: imports.values, functions, types, dependencies: imports.values };
+  return { exports: exports.values, imports: imports.values, importedNames, functions, types, dependencies: imports.values };
 }
 
 /** Names of a parameter list; a `params` array's type and name sit in the list itself. */

@@ -3,8 +3,8 @@
  * or fields); imports are the import paths.
  */
 import type { Node } from "web-tree-sitter";
-import type { FunctionFacts, LanguageFacts, TypeFacts } from "./analysis-types.js";
-import { OrderedSet, field, lineOf, namedChildren, stringValue } from "./syntax.js";
+import type { FunctionFacts, ImportFacts, LanguageFacts, TypeFacts } from "./analysis-types.js";
+import { OrderedSet, endLineOf, field, lineOf, namedChildren, stringValue } from "./syntax.js";
 
 /** Go's rule: an identifier is exported when its first character is an upper-case letter. */
 const isExported = (name: string) => /^\p{Lu}/u.test(name);
@@ -12,6 +12,7 @@ const isExported = (name: string) => /^\p{Lu}/u.test(name);
 export function goFacts(root: Node): LanguageFacts {
   const exports = new OrderedSet();
   const imports = new OrderedSet();
+  const importedNames: ImportFacts[] = [];
   const functions: FunctionFacts[] = [];
   const types: TypeFacts[] = [];
   const add = (name: string | undefined) => {
@@ -23,7 +24,16 @@ export function goFacts(root: Node): LanguageFacts {
       case "import_declaration":
         for (const spec of specs(declaration, "import_spec")) {
           const path = field(spec, "path");
-          if (path) imports.add(stringValue(path));
+          if (!path) continue;
+          imports.add(stringValue(path));
+          // A package import takes no names: `f "fmt"` binds the package to f, `_` to nothing; `. "fmt"` takes all its names.
+          const name = field(spec, "name");
+          importedNames.push({
+            module: stringValue(path),
+            names: name?.type === "dot" ? ["*"] : [],
+            ...(name && name.type !== "dot" ? { alias: name.text } : {}),
+            line: lineOf(spec),
+          });
         }
         break;
       case "type_declaration":
@@ -33,7 +43,7 @@ export function goFacts(root: Node): LanguageFacts {
           const type = field(spec, "type")?.type;
           const kind =
             spec.type === "type_alias" ? "alias" : type === "struct_type" ? "struct" : type === "interface_type" ? "interface" : "type";
-          types.push({ name: name.text, kind, exported: isExported(name.text), line: lineOf(name) });
+          types.push({ name: name.text, kind, exported: isExported(name.text), line: lineOf(name), endLine: endLineOf(spec) });
           add(name.text);
         }
         break;
@@ -56,13 +66,14 @@ export function goFacts(root: Node): LanguageFacts {
           async: false,
           exported: receiver === undefined && isExported(name.text),
           line: lineOf(name),
+          endLine: endLineOf(declaration),
         });
         if (receiver === undefined) add(name.text);
         break;
       }
     }
   }
-  return { exports: exports.values, imports: imports.values, functions, types, dependencies: imports.values };
+  return { exports: exports.values, imports: imports.values, importedNames, functions, types, dependencies: imports.values };
 }
 
 /** The specs of a declaration, whether written alone or in a parenthesised list. */

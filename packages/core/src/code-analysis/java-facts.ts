@@ -3,8 +3,8 @@
  * (`java.util.List`, `java.util.*`, a static import's member `org.junit.Assert.assertEquals`).
  */
 import type { Node } from "web-tree-sitter";
-import type { FunctionFacts, LanguageFacts, TypeFacts } from "./analysis-types.js";
-import { OrderedSet, children, field, lineOf, namedChildren } from "./syntax.js";
+import type { FunctionFacts, ImportFacts, LanguageFacts, TypeFacts } from "./analysis-types.js";
+import { OrderedSet, children, endLineOf, field, hasToken, lineOf, namedChildren } from "./syntax.js";
 
 const TYPE_KINDS: Readonly<Record<string, string>> = {
   class_declaration: "class",
@@ -17,6 +17,7 @@ const TYPE_KINDS: Readonly<Record<string, string>> = {
 export function javaFacts(root: Node): LanguageFacts {
   const exports = new OrderedSet();
   const imports = new OrderedSet();
+  const importedNames: ImportFacts[] = [];
   const functions: FunctionFacts[] = [];
   const types: TypeFacts[] = [];
 
@@ -24,7 +25,19 @@ export function javaFacts(root: Node): LanguageFacts {
     if (declaration.type === "import_declaration") {
       const parts = namedChildren(declaration);
       const name = parts.find((part) => part.type === "scoped_identifier" || part.type === "identifier");
-      if (name) imports.add(name.text.replace(/\s+/g, "") + (parts.some((part) => part.type === "asterisk") ? ".*" : ""));
+      if (!name) continue;
+      const path = name.text.replace(/\s+/g, "");
+      const all = parts.some((part) => part.type === "asterisk");
+      imports.add(path + (all ? ".*" : ""));
+      // `java.util.List` takes List from java.util; `java.util.*` takes all of java.util.
+      const dot = path.lastIndexOf(".");
+      const [module, names] = all ? [path, ["*"]] : dot < 0 ? [path, []] : [path.slice(0, dot), [path.slice(dot + 1)]];
+      importedNames.push({
+        module,
+        names,
+        ...(hasToken(declaration, "static") ? { static: true as const } : {}),
+        line: lineOf(declaration),
+      });
     }
   }
 
@@ -37,7 +50,14 @@ export function javaFacts(root: Node): LanguageFacts {
     const name = field(node, "name");
     if (!name) continue;
     const exported = container === undefined && hasModifier(node, "public");
-    types.push({ name: name.text, kind, ...(container === undefined ? {} : { container }), exported, line: lineOf(name) });
+    types.push({
+      name: name.text,
+      kind,
+      ...(container === undefined ? {} : { container }),
+      exported,
+      line: lineOf(name),
+      endLine: endLineOf(node),
+    });
     if (exported) exports.add(name.text);
     const owner = container === undefined ? name.text : `${container}.${name.text}`;
     const body = field(node, "body");
@@ -60,11 +80,12 @@ export function javaFacts(root: Node): LanguageFacts {
           async: false,
           exported: false,
           line: lineOf(method),
+          endLine: endLineOf(member),
         });
       } else if (TYPE_KINDS[member.type]) queue.push({ node: member, container: owner });
     }
   }
-  return { exports: exports.values, imports: imports.values, functions, types, dependencies: imports.values };
+  return { exports: exports.values, imports: imports.values, importedNames, functions, types, dependencies: imports.values };
 }
 
 function hasModifier(node: Node, modifier: string): boolean {

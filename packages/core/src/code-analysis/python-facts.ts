@@ -4,8 +4,8 @@
  * blocks; not the names it imports); imports are every imported module anywhere in the file.
  */
 import type { Node } from "web-tree-sitter";
-import type { FunctionFacts, LanguageFacts, TypeFacts } from "./analysis-types.js";
-import { MAX_NESTING, OrderedSet, descendants, field, hasToken, lineOf, namedChildren, stringValue } from "./syntax.js";
+import type { FunctionFacts, ImportFacts, LanguageFacts, TypeFacts } from "./analysis-types.js";
+import { MAX_NESTING, OrderedSet, descendants, endLineOf, field, hasToken, lineOf, namedChildren, stringValue } from "./syntax.js";
 
 /** Blocks whose statements still run at module level. */
 const MODULE_LEVEL_BLOCKS = new Set([
@@ -40,7 +40,7 @@ export function pythonFacts(root: Node): LanguageFacts {
     } else if (definition?.type === "class_definition") {
       const name = field(definition, "name");
       if (!name) continue;
-      const facts: TypeFacts = { name: name.text, kind: "class", exported: false, line: lineOf(name) };
+      const facts: TypeFacts = { name: name.text, kind: "class", exported: false, line: lineOf(name), endLine: endLineOf(definition) };
       types.push(facts);
       topLevel.push({ facts });
       defined.add(name.text);
@@ -74,16 +74,32 @@ export function pythonFacts(root: Node): LanguageFacts {
   for (const { facts } of topLevel) facts.exported = exported.has(facts.name);
 
   const imports = new OrderedSet();
+  const importedNames: ImportFacts[] = [];
+  const compact = (node: Node | null | undefined) => node?.text.replace(/\s+/g, "");
   for (const node of descendants(root, ["import_statement", "import_from_statement", "future_import_statement"])) {
-    if (node.type === "future_import_statement") imports.add("__future__");
-    else if (node.type === "import_from_statement") imports.add(field(node, "module_name")?.text.replace(/\s+/g, ""));
-    else
+    const line = lineOf(node);
+    if (node.type === "import_statement") {
+      // `import a.b as c`: the module itself, bound to a name (no names taken from it).
       for (const name of node.childrenForFieldName("name")) {
-        const module = name?.type === "aliased_import" ? field(name, "name") : name;
-        imports.add(module?.text.replace(/\s+/g, ""));
+        const module = compact(name?.type === "aliased_import" ? field(name, "name") : name);
+        if (!module) continue;
+        imports.add(module);
+        const alias = name?.type === "aliased_import" ? field(name, "alias")?.text : undefined;
+        importedNames.push({ module, names: [], ...(alias === undefined ? {} : { alias }), line });
       }
+      continue;
+    }
+    const module = node.type === "future_import_statement" ? "__future__" : compact(field(node, "module_name"));
+    if (!module) continue;
+    imports.add(module);
+    const names = node.childrenForFieldName("name").flatMap((name) => {
+      if (name?.type !== "aliased_import") return name ? [compact(name) ?? ""] : [];
+      return [`${compact(field(name, "name"))} as ${field(name, "alias")?.text}`];
+    });
+    if (namedChildren(node).some((child) => child.type === "wildcard_import")) names.push("*");
+    importedNames.push({ module, names, line });
   }
-  return { exports, imports: imports.values, functions, types, dependencies: imports.values };
+  return { exports, imports: imports.values, importedNames, functions, types, dependencies: imports.values };
 }
 
 /** The statements that run at module level, in order (module-level if/try/with blocks opened). */
@@ -113,7 +129,7 @@ function classMembers(definition: Node, container: string, functions: FunctionFa
       } else if (inner?.type === "class_definition") {
         const name = field(inner, "name");
         if (!name) continue;
-        types.push({ name: name.text, kind: "class", container: owner, exported: false, line: lineOf(name) });
+        types.push({ name: name.text, kind: "class", container: owner, exported: false, line: lineOf(name), endLine: endLineOf(inner) });
         stack.push({ node: inner, container: `${owner}.${name.text}` });
       }
     }
@@ -130,6 +146,7 @@ function functionFacts(definition: Node, container: string | undefined): Functio
     async: hasToken(definition, "async"),
     exported: false,
     line: lineOf(name),
+    endLine: endLineOf(definition),
   };
 }
 

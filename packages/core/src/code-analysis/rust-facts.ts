@@ -5,8 +5,8 @@
  * name of a `{…}` list) and the crates of `extern crate`.
  */
 import type { Node } from "web-tree-sitter";
-import type { FunctionFacts, LanguageFacts, TypeFacts } from "./analysis-types.js";
-import { MAX_NESTING, OrderedSet, descendants, field, hasToken, lineOf, namedChildren } from "./syntax.js";
+import type { FunctionFacts, ImportFacts, LanguageFacts, TypeFacts } from "./analysis-types.js";
+import { MAX_NESTING, OrderedSet, descendants, endLineOf, field, hasToken, lineOf, namedChildren } from "./syntax.js";
 
 const TYPE_KINDS: Readonly<Record<string, string>> = {
   struct_item: "struct",
@@ -40,7 +40,7 @@ export function rustFacts(root: Node): LanguageFacts {
     if (isPub) exports.add(name.text);
     if (item.type === "function_item") functions.push(functionFacts(item, undefined, isPub));
     const kind = TYPE_KINDS[item.type];
-    if (kind) types.push({ name: name.text, kind, exported: isPub, line: lineOf(name) });
+    if (kind) types.push({ name: name.text, kind, exported: isPub, line: lineOf(name), endLine: endLineOf(item) });
     if (item.type === "trait_item")
       for (const member of namedChildren(field(item, "body")))
         if (member.type === "function_item" || member.type === "function_signature_item")
@@ -48,37 +48,81 @@ export function rustFacts(root: Node): LanguageFacts {
   }
 
   const imports = new OrderedSet();
+  const importedNames: ImportFacts[] = [];
   for (const node of descendants(root, ["use_declaration", "extern_crate_declaration"])) {
-    if (node.type === "extern_crate_declaration") imports.add(field(node, "name")?.text);
-    else for (const { path } of usePaths(field(node, "argument"), "")) imports.add(path);
+    const line = lineOf(node);
+    if (node.type === "extern_crate_declaration") {
+      const crate = field(node, "name")?.text;
+      if (!crate) continue;
+      imports.add(crate);
+      const alias = field(node, "alias")?.text;
+      importedNames.push({ module: crate, names: [], ...(alias === undefined ? {} : { alias }), line });
+      continue;
+    }
+    // One entry per module the declaration takes names from, in order (`use a::{b, c::D}` → a: b; a::c: D).
+    const byModule = new Map<string, ImportFacts>();
+    for (const used of usePaths(field(node, "argument"), "")) {
+      imports.add(used.path);
+      let facts = byModule.get(used.module);
+      if (!facts) {
+        facts = { module: used.module, names: [], ...(used.alias === undefined ? {} : { alias: used.alias }), line };
+        byModule.set(used.module, facts);
+        importedNames.push(facts);
+      }
+      if (used.item !== undefined && !facts.names.includes(used.item)) facts.names.push(used.item);
+    }
   }
-  return { exports: exports.values, imports: imports.values, functions, types, dependencies: imports.values };
+  return { exports: exports.values, imports: imports.values, importedNames, functions, types, dependencies: imports.values };
 }
 
-/** The full paths a use tree names, each with the name it binds (none for a glob). */
-function usePaths(tree: Node | null, prefix: string, depth = 0): { path: string; name?: string }[] {
+interface UsedPath {
+  /** The full path (`std::fmt::Display`, `crate::errors::*`). */
+  path: string;
+  /** The name it binds (none for a glob). */
+  name?: string;
+  /** The module it is taken from and the item as written (`Display`, `Rate as ExchangeRate`, `self`, `*`). */
+  module: string;
+  item?: string;
+  /** A lone path bound to another name (`use serde as s;`). */
+  alias?: string;
+}
+
+/** The full paths a use tree names, each with the name it binds and the module it comes from. */
+function usePaths(tree: Node | null, prefix: string, depth = 0): UsedPath[] {
   if (!tree || depth > MAX_NESTING) return [];
   const join = (tail: string) => (prefix ? `${prefix}::${tail}` : tail);
   const compact = (node: Node) => node.text.replace(/\s+/g, "");
+  /** `a::b::C` → module a::b, item C; a lone segment (`use serde;`) is the module itself. */
+  const split = (path: string, alias?: string): UsedPath => {
+    const cut = path.lastIndexOf("::");
+    const name = lastSegment(path);
+    if (cut <= 0) return { path, name: alias ?? name, module: path, ...(alias === undefined ? {} : { alias }) };
+    return { path, name: alias ?? name, module: path.slice(0, cut), item: alias === undefined ? name : `${name} as ${alias}` };
+  };
   switch (tree.type) {
     case "use_as_clause": {
       const path = field(tree, "path");
-      return path ? [{ path: join(compact(path)), name: field(tree, "alias")?.text ?? lastSegment(compact(path)) }] : [];
+      const alias = field(tree, "alias")?.text;
+      if (!path) return [];
+      // `{self as x}` renames the list's own module.
+      if (path.type === "self" && prefix)
+        return [{ path: prefix, name: alias ?? lastSegment(prefix), module: prefix, item: `self as ${alias}` }];
+      return [split(join(compact(path)), alias)];
     }
-    case "use_wildcard":
-      return [{ path: join(compact(tree)) }];
+    case "use_wildcard": {
+      const path = join(compact(tree));
+      return [{ path, module: path.slice(0, Math.max(0, path.length - 3)), item: "*" }];
+    }
     case "scoped_use_list": {
       const path = field(tree, "path");
       return usePaths(field(tree, "list"), path ? join(compact(path)) : prefix, depth + 1);
     }
     case "use_list":
       return namedChildren(tree).flatMap((item) =>
-        item.type === "self" ? [{ path: prefix, name: lastSegment(prefix) }] : usePaths(item, prefix, depth),
+        item.type === "self" ? [{ path: prefix, name: lastSegment(prefix), module: prefix, item: "self" }] : usePaths(item, prefix, depth),
       );
-    default: {
-      const path = join(compact(tree));
-      return [{ path, name: lastSegment(path) }];
-    }
+    default:
+      return [split(join(compact(tree)))];
   }
 }
 
@@ -109,5 +153,6 @@ function functionFacts(node: Node, container: string | undefined, exported: bool
     async: modifiers ? hasToken(modifiers, "async") : false,
     exported,
     line: lineOf(name ?? node),
+    endLine: endLineOf(node),
   };
 }

@@ -7,7 +7,7 @@
  */
 import type { Node } from "web-tree-sitter";
 import type { FunctionFacts, LanguageFacts, TypeFacts } from "./analysis-types.js";
-import { MAX_NESTING, OrderedSet, descendants, field, hasToken, lineOf, namedChildren, stringValue } from "./syntax.js";
+import { MAX_NESTING, OrderedSet, descendants, endLineOf, field, hasToken, lineOf, namedChildren, stringValue } from "./syntax.js";
 
 const TYPE_KINDS: Readonly<Record<string, string>> = {
   class_declaration: "class",
@@ -43,7 +43,7 @@ export function scriptFacts(root: Node): LanguageFacts {
       functions.push(functionFacts(node, name?.text ?? "default", undefined, exported));
       if (exported) exports.add(asDefault ? "default" : name?.text);
     } else if (TYPE_KINDS[node.type]) {
-      if (name) types.push({ name: name.text, kind: TYPE_KINDS[node.type]!, exported, line: lineOf(name) });
+      if (name) types.push({ name: name.text, kind: TYPE_KINDS[node.type]!, exported, line: lineOf(name), endLine: endLineOf(node) });
       if (exported) exports.add(asDefault ? "default" : name?.text);
       if (name && (node.type === "class_declaration" || node.type === "abstract_class_declaration")) methods(node, name.text, functions);
     } else if (node.type === "lexical_declaration" || node.type === "variable_declaration") {
@@ -78,7 +78,7 @@ export function scriptFacts(root: Node): LanguageFacts {
         if (FUNCTION_VALUES.has(value.type) || value.type === "class") {
           const name = field(value, "name")?.text ?? "default";
           if (value.type === "class") {
-            types.push({ name, kind: "class", exported: true, line: lineOf(value) });
+            types.push({ name, kind: "class", exported: true, line: lineOf(value), endLine: endLineOf(value) });
             methods(value, name, functions);
           } else functions.push(functionFacts(value, name, undefined, true));
         }
@@ -154,6 +154,7 @@ function functionFacts(node: Node, name: string, container: string | undefined, 
     async: hasToken(node, "async"),
     exported,
     line: line ?? lineOf(field(node, "name") ?? node),
+    endLine: endLineOf(node),
   };
 }
 

@@ -9,6 +9,12 @@ export function lineOf(node: Node): number {
   return node.startPosition.row + 1;
 }
 
+/** 1-based line of a node's last character (a node that ends after a line break ends on the line before). */
+export function endLineOf(node: Node): number {
+  const end = node.endPosition;
+  return end.column === 0 && end.row > node.startPosition.row ? end.row : end.row + 1;
+}
+
 export function namedChildren(node: Node | null | undefined): Node[] {
   return node ? node.namedChildren.filter((child): child is Node => child !== null) : [];
 }

@@ -96,15 +96,15 @@ describe("the definitions' edge cases", () => {
     const result = await analyzeSource({ path: "legacy.cts", text });
     expect(result.exports).toEqual(["default"]);
     expect(result.imports).toEqual(["node:fs"]);
-    expect(result.functions).toEqual([{ name: "main", params: ["path"], async: false, exported: true, line: 2 }]);
+    expect(result.functions).toEqual([{ name: "main", params: ["path"], async: false, exported: true, line: 2, endLine: 2 }]);
   });
 
   it("reads names and lines right past non-ASCII text and CRLF line ends", async () => {
     const text = ['# Größe 🚀 "漢字"', "名前 = 1", "def grüßen(wer='🌍'):", "    pass", "class Ünit: pass", ""].join("\r\n");
     const result = await analyzeSource({ path: "unicode.py", text });
     expect(result.exports).toEqual(["名前", "grüßen", "Ünit"]);
-    expect(result.functions).toEqual([{ name: "grüßen", params: ["wer"], async: false, exported: true, line: 3 }]);
-    expect(result.types).toEqual([{ name: "Ünit", kind: "class", exported: true, line: 5 }]);
+    expect(result.functions).toEqual([{ name: "grüßen", params: ["wer"], async: false, exported: true, line: 3, endLine: 4 }]);
+    expect(result.types).toEqual([{ name: "Ünit", kind: "class", exported: true, line: 5, endLine: 5 }]);
     const go = await analyzeSource({ path: "u.go", text: "package u\r\n// ü\r\nfunc Ärger() {}\r\nfunc ärger() {}\r\n" });
     expect(go.exports).toEqual(["Ärger"]);
   });
@@ -144,6 +144,8 @@ describe("hostile input", () => {
       container: Array.from({ length: depth - 1 }, (_, i) => `C${i}`).join("."),
       exported: false,
       line: depth,
+      // The innermost class closes on the first `}` line, after its method's line.
+      endLine: depth + 2,
     } satisfies TypeFacts);
     expect(nested.functions.map((f) => f.name)).toEqual(["deepest"]);
 
@@ -190,10 +192,10 @@ describe("hostile input", () => {
     const result = await analyzeSource({ path: "broken.py", text });
     expect(result.imports).toEqual(["os", "pathlib"]);
     expect(result.functions.filter((f) => f.name !== "broken")).toEqual([
-      { name: "before", params: ["a"], async: false, exported: true, line: 3 },
-      { name: "method", container: "After", params: ["self", "b"], async: false, exported: false, line: 10 },
+      { name: "before", params: ["a"], async: false, exported: true, line: 3, endLine: 4 },
+      { name: "method", container: "After", params: ["self", "b"], async: false, exported: false, line: 10, endLine: 11 },
     ] satisfies FunctionFacts[]);
-    expect(result.types).toEqual([{ name: "After", kind: "class", exported: true, line: 9 }]);
+    expect(result.types).toEqual([{ name: "After", kind: "class", exported: true, line: 9, endLine: 11 }]);
     expect(result.syntaxErrors).toEqual([6]);
 
     const garbage = await analyzeSource({ path: "noise.ts", text: "}}}{{{ export ))) function ((( import from from ;;; <<<>>>" });
@@ -205,7 +207,7 @@ describe("hostile input", () => {
     const text = "def f(x):\n    return [x, {'k': (x, x)}]\n".repeat(50_000);
     expect(await codeOf({ path: "slow.py", text, timeoutMs: 0 })).toBe("TIMEOUT");
     const result = await analyzeSource({ path: "small.py", text: "def g(y):\n    return y\n" });
-    expect(result.functions).toEqual([{ name: "g", params: ["y"], async: false, exported: true, line: 1 }]);
+    expect(result.functions).toEqual([{ name: "g", params: ["y"], async: false, exported: true, line: 1, endLine: 2 }]);
     expect(result.syntaxErrors).toEqual([]);
   });
 
