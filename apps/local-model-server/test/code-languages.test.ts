@@ -217,9 +217,51 @@ describe("local_extract answers every tree-sitter language exactly, without a mo
       extract: { format: "list" },
     });
     expect(dataOf<Extracted>(imports.body).results).toEqual({
-      "rs/ledger.rs": { found: true, data: ["std::fmt::Display", "crate::money::Amount", "crate::money::Currency"] },
-      "java/InventoryService.java": { found: true, data: ["java.util.List", "java.util.Objects.requireNonNull"] },
-      "cs/Catalog.cs": { found: true, data: ["System.Collections.Generic"] },
+      "rs/ledger.rs": {
+        found: true,
+        data: ["std::fmt::Display", "crate::money::Amount", "crate::money::Currency"],
+        line_numbers: [1, 2, 2],
+      },
+      "java/InventoryService.java": { found: true, data: ["java.util.List", "java.util.Objects.requireNonNull"], line_numbers: [3, 4] },
+      "cs/Catalog.cs": { found: true, data: ["System.Collections.Generic"], line_numbers: [1] },
+    });
+  });
+
+  it("imports in format json: each module with the names taken from it, and each import's line in details", async () => {
+    const { body } = await server.call("local_extract", {
+      task_type: "imports",
+      files: ["py/billing.py", "rs/ledger.rs", "java/InventoryService.java", "go/shapes.go", "cs/Catalog.cs"],
+      response_level: "full",
+    });
+    const results = dataOf<Extracted>(body).results;
+    const answer = (file: string) => ({ data: results[file]?.data, line_numbers: results[file]?.line_numbers });
+    expect(answer("py/billing.py")).toEqual({
+      data: { __future__: ["annotations"], "os.path": [], ".rates": ["RATE"], smtplib: [] },
+      line_numbers: [1, 2, 3, 12],
+    });
+    expect(answer("rs/ledger.rs")).toEqual({
+      data: { "std::fmt": ["Display"], "crate::money": ["Amount", "Currency"] },
+      line_numbers: [1, 2],
+    });
+    expect(answer("java/InventoryService.java")).toEqual({
+      data: { "java.util": ["List"], "java.util.Objects": ["requireNonNull"] },
+      line_numbers: [3, 4],
+    });
+    // A Go package import takes no names: m "math" binds the package to m.
+    expect(answer("go/shapes.go")).toEqual({ data: { fmt: [], math: [] }, line_numbers: [4, 5] });
+    expect(answer("cs/Catalog.cs")).toEqual({ data: { "System.Collections.Generic": [] }, line_numbers: [1] });
+    expect(results["go/shapes.go"]?.details).toMatchObject({
+      analyzer: "tree-sitter",
+      imports: [
+        { from: "fmt", items: [], line: 4 },
+        { from: "math", items: [], alias: "m", line: 5 },
+      ],
+    });
+    expect(results["java/InventoryService.java"]?.details).toMatchObject({
+      imports: [
+        { from: "java.util", items: ["List"], line: 3 },
+        { from: "java.util.Objects", items: ["requireNonNull"], static: true, line: 4 },
+      ],
     });
   });
 
@@ -230,6 +272,29 @@ describe("local_extract answers every tree-sitter language exactly, without a mo
       data: ["class Invoice", "  class Line", "  method send", "function total", "function helper"],
       line_numbers: [7, 8, 11, 14, 17],
     });
+  });
+
+  it("structure in full: each section's end line, the line of its last character", async () => {
+    const { body } = await server.call("local_extract", {
+      task_type: "structure",
+      files: ["py/billing.py", "rs/ledger.rs"],
+      response_level: "full",
+    });
+    const sections = (file: string) => (dataOf<Extracted>(body).results[file]?.details as { sections: unknown[] }).sections;
+    expect(sections("py/billing.py")).toEqual([
+      { name: "Invoice", kind: "class", level: 1, line: 7, end_line: 12 },
+      { name: "Invoice.Line", kind: "class", level: 2, line: 8, end_line: 9 },
+      { name: "Invoice.send", kind: "method", level: 2, line: 11, end_line: 12 },
+      { name: "total", kind: "function", level: 1, line: 14, end_line: 15 },
+      { name: "helper", kind: "function", level: 1, line: 17, end_line: 18 },
+    ]);
+    expect(sections("rs/ledger.rs")).toEqual([
+      { name: "Ledger", kind: "struct", level: 1, line: 4, end_line: 4 },
+      { name: "Hidden", kind: "struct", level: 1, line: 5, end_line: 5 },
+      { name: "Ledger.post", kind: "method", level: 2, line: 8, end_line: 8 },
+      { name: "open", kind: "function", level: 1, line: 11, end_line: 11 },
+      { name: "private", kind: "function", level: 1, line: 12, end_line: 12 },
+    ]);
   });
 
   it("refuses exports of an unsupported language without engine model", async () => {
