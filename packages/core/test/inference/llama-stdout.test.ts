@@ -18,12 +18,12 @@ it("llama.cpp's log goes to the stderr logger, never stdout", async () => {
   const script = `
     const { LlamaEngine } = await import(${JSON.stringify(engineUrl)});
     const { createLogger } = await import(${JSON.stringify(loggerUrl)});
-    const engine = new LlamaEngine({ modelPath: ${JSON.stringify(model)}, threads: 1, contextSize: 256, gpu: "cpu", llamaLogLevel: "debug" },
+    const engine = new LlamaEngine({ modelPath: ${JSON.stringify(model)}, threads: 1, contextSize: 256, gpu: "cpu", llamaLogLevel: "debug", deadlineMs: 60000 },
       { logger: createLogger({ name: "child", level: "debug" }) });
     const r = await engine.complete("hi", { maxTokens: 8 });
     process.stderr.write("generated " + r.tokensOut + "\\n");
     // a second engine in the same process (e.g. generation + embeddings) must not reroute the log
-    const second = new LlamaEngine({ modelPath: ${JSON.stringify(model)}, threads: 1, contextSize: 256, gpu: "cpu" },
+    const second = new LlamaEngine({ modelPath: ${JSON.stringify(model)}, threads: 1, contextSize: 256, gpu: "cpu", deadlineMs: 60000 },
       { logger: createLogger({ name: "second", level: "debug" }) });
     await second.embed(["one text", "another text"]);
     await second.complete("hi", { maxTokens: 4 });
@@ -31,6 +31,7 @@ it("llama.cpp's log goes to the stderr logger, never stdout", async () => {
     await second.dispose();
     await engine.dispose();
   `;
+  // (60 s deadlines: a first call loads the model too, and 5 s was missed on a busy CI machine)
   // a file, not `-e`: node-llama-cpp forks a binding test with this process's execArgv
   const scriptPath = join(dir, "run.mjs");
   await writeFile(scriptPath, script);
