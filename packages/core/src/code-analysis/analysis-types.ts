@@ -31,12 +31,14 @@ export interface TypeFacts {
 export interface ImportFacts {
   /**
    * The module the names come from: Python's module (`a.b`, `.rates`), Go's import path, Rust's path
-   * before its last segment (`std::collections`), Java's package or type (`java.util`), C#'s namespace or type.
+   * before its last segment (`std::collections`), Java's package or type (`java.util`), C#'s namespace
+   * or type, JS/TS's specifier.
    */
   module: string;
   /**
    * The names taken from it, as written: `c`, an alias after the original (`d as e`), `*` for all,
-   * Rust's `self`. Empty when the module itself is imported (Python `import os`, Go, C# `using`).
+   * Rust's `self`, JS/TS `X` for a default and `* as ns`. Empty when the module itself is imported
+   * (Python `import os`, Go, C# `using`, JS/TS `import "m"` and `import()`).
    */
   names: string[];
   /** The name the module itself is bound to: Python `import numpy as np`, Go `f "fmt"` and `_`, C# `using A = B.C;`, Rust `extern crate a as b`. */
@@ -53,10 +55,7 @@ export interface SourceAnalysis {
   exports: string[];
   /** The modules the file imports, each once, in source order. */
   imports: string[];
-  /**
-   * Every import with the names it takes, in source order, one entry per module a statement names
-   * (Python, Go, Rust, Java, C#; absent for JS/TS, whose imported names local-model reads with the TypeScript compiler).
-   */
+  /** Every import with the names it takes, in source order, one entry per module a statement names (analyzeSource always gives it). */
   importedNames?: ImportFacts[];
   functions: FunctionFacts[];
   types: TypeFacts[];

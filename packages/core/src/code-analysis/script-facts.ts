@@ -6,7 +6,7 @@
  * with a literal; `export … from` is a re-export (a dependency, not an import).
  */
 import type { Node } from "web-tree-sitter";
-import type { FunctionFacts, LanguageFacts, TypeFacts } from "./analysis-types.js";
+import type { FunctionFacts, ImportFacts, LanguageFacts, TypeFacts } from "./analysis-types.js";
 import { MAX_NESTING, OrderedSet, descendants, endLineOf, field, hasToken, lineOf, namedChildren, stringValue } from "./syntax.js";
 
 const TYPE_KINDS: Readonly<Record<string, string>> = {
@@ -111,10 +111,14 @@ export function scriptFacts(root: Node): LanguageFacts {
   }
 
   const imports = new OrderedSet();
+  const importedNames: ImportFacts[] = [];
   for (const node of descendants(root, ["import_statement", "call_expression"])) {
     if (node.type === "import_statement") {
-      const source = field(node, "source") ?? field(namedChildren(node).find((c) => c.type === "import_require_clause") ?? node, "source");
-      if (source) imports.add(stringValue(source));
+      const requireClause = namedChildren(node).find((c) => c.type === "import_require_clause");
+      const source = field(node, "source") ?? field(requireClause ?? node, "source");
+      if (!source) continue;
+      imports.add(stringValue(source));
+      importedNames.push({ module: stringValue(source), names: importClauseNames(node, requireClause), line: lineOf(node) });
       continue;
     }
     const callee = field(node, "function");
@@ -125,14 +129,52 @@ export function scriptFacts(root: Node): LanguageFacts {
     const literal =
       first?.type === "string" ||
       (first?.type === "template_string" && !namedChildren(first).some((c) => c.type === "template_substitution"));
-    if (args.length === 1 && first && literal) imports.add(stringValue(first));
+    if (args.length !== 1 || !first || !literal) continue;
+    imports.add(stringValue(first));
+    importedNames.push({ module: stringValue(first), names: isRequire ? requireNames(node) : [], line: lineOf(node) });
   }
 
   for (const facts of [...functions, ...types]) if (facts.container === undefined && exportedLocals.has(facts.name)) facts.exported = true;
 
   const dependencies = new OrderedSet();
   for (const module of [...imports.values, ...reexportSources.values]) dependencies.add(module);
-  return { exports: exports.values, imports: imports.values, functions, types, dependencies: dependencies.values };
+  return { exports: exports.values, imports: imports.values, importedNames, functions, types, dependencies: dependencies.values };
+}
+
+/** As local-model's TypeScript path writes them: `X` (a default), `* as ns`, `a`, `a as b`; `import x = require()` → x. */
+function importClauseNames(statement: Node, requireClause: Node | undefined): string[] {
+  if (requireClause) return namedChildren(requireClause).flatMap((c) => (c.type === "identifier" ? [c.text] : []));
+  const clause = namedChildren(statement).find((c) => c.type === "import_clause");
+  return namedChildren(clause).flatMap((part) => {
+    if (part.type === "identifier") return [part.text];
+    if (part.type === "namespace_import") return [`* as ${namedChildren(part)[0]?.text ?? ""}`];
+    if (part.type !== "named_imports") return [];
+    return namedChildren(part).flatMap((specifier) => {
+      if (specifier.type !== "import_specifier") return [];
+      const name = field(specifier, "name");
+      const alias = field(specifier, "alias");
+      if (!name) return [];
+      const imported = name.type === "string" ? stringValue(name) : name.text;
+      return [alias ? `${imported} as ${alias.text}` : imported];
+    });
+  });
+}
+
+/** `const x = require("m")` → x; `const { a, b: c } = require("m")` → a, `b as c`; a bare `require("m")` takes none. */
+function requireNames(call: Node): string[] {
+  const declarator = call.parent;
+  if (declarator?.type !== "variable_declarator" || field(declarator, "value")?.startIndex !== call.startIndex) return [];
+  const target = field(declarator, "name");
+  if (target?.type === "identifier") return [target.text];
+  if (target?.type !== "object_pattern") return [];
+  return namedChildren(target).flatMap((element) => {
+    if (element.type !== "pair_pattern") return bindingNodes(element).map((local) => local.text);
+    const key = field(element, "key");
+    const imported = key?.type === "string" ? stringValue(key) : key?.text;
+    return bindingNodes(field(element, "value")).map((local) =>
+      imported === undefined || imported === local.text ? local.text : `${imported} as ${local.text}`,
+    );
+  });
 }
 
 function methods(classNode: Node, container: string, functions: FunctionFacts[]): void {

@@ -106,6 +106,14 @@ const EXPECTED: Record<string, SourceAnalysis> = {
       "default",
     ],
     imports: ["node:events", "./money.js", "./clock.js", "./legacy-orders", "./reports.js", "node:util"],
+    importedNames: [
+      { module: "node:events", names: ["EventEmitter"], line: 2 },
+      { module: "./money.js", names: ["Money", "Currency"], line: 3 },
+      { module: "./clock.js", names: ["defaultClock", "* as clocks"], line: 4 },
+      { module: "./legacy-orders", names: ["legacy"], line: 5 },
+      { module: "./reports.js", names: [], line: 61 },
+      { module: "node:util", names: ["deprecate"], line: 62 },
+    ],
     functions: [
       { name: "loadPolicy", params: [], async: false, exported: false, line: 29, endLine: 31 },
       { name: "totalOf", params: ["order", "currency"], async: false, exported: true, line: 34, endLine: 36 },
@@ -141,6 +149,10 @@ const EXPECTED: Record<string, SourceAnalysis> = {
     language: "tsx",
     exports: ["CartLine", "Cart", "default"],
     imports: ["react", "./orders"],
+    importedNames: [
+      { module: "react", names: ["React", "useState"], line: 2 },
+      { module: "./orders", names: ["formatOrder"], line: 3 },
+    ],
     functions: [
       { name: "CartLine", params: ["{ label }"], async: false, exported: true, line: 10, endLine: 12 },
       { name: "Cart", params: ["{ items, onCheckout }"], async: false, exported: true, line: 14, endLine: 24 },
@@ -155,6 +167,12 @@ const EXPECTED: Record<string, SourceAnalysis> = {
     language: "javascript",
     exports: ["default", "start", "Server", "version", "chunks", "root"],
     imports: ["node:http", "fs/promises", "path", "./routes.js"],
+    importedNames: [
+      { module: "node:http", names: ["http"], line: 4 },
+      { module: "fs/promises", names: ["readFile"], line: 5 },
+      { module: "path", names: ["path"], line: 6 },
+      { module: "./routes.js", names: [], line: 9 },
+    ],
     functions: [
       { name: "start", params: ["port", "{ host }"], async: true, exported: true, line: 8, endLine: 11 },
       { name: "chunks", params: ["text", "size"], async: false, exported: true, line: 13, endLine: 15 },

@@ -1,9 +1,9 @@
 /**
  * The names each import takes from its module (SourceAnalysis.importedNames) and the end lines of
- * functions and types, for Python, Go, Rust, Java and C#: one small source per language with the
- * forms docs/local-model.md ("What the answers mean") defines — aliases after the original,
- * globs as `*`, Rust's `self` and nested groups, static imports, a module bound to an alias (no
- * names) — and `imports` left as it was (full paths, each once).
+ * functions and types: one small source per language with the forms docs/local-model.md ("What
+ * the answers mean") defines — aliases after the original, globs as `*`, Rust's `self` and nested
+ * groups, static imports, a module bound to an alias (no names), JS/TS as local-model's TypeScript
+ * path writes them — and `imports` left as it was (full paths, each once).
  */
 import { describe, expect, it } from "vitest";
 import { analyzeSource } from "../../src/code-analysis/index.js";
@@ -184,10 +184,31 @@ describe("imported names", () => {
     ]);
   });
 
-  it("JS/TS leave importedNames out (local-model reads their imports with the TypeScript compiler)", async () => {
-    const analysis = await analyzeSource({ language: "typescript", text: 'import { a } from "m";\n' });
-    expect(analysis.imports).toEqual(["m"]);
-    expect(analysis.importedNames).toBeUndefined();
+  it("JS/TS: the names as local-model's TypeScript path writes them (default, * as ns, a as b; require's bindings)", async () => {
+    const text = [
+      'import X, { a, b as c, type T } from "m";',
+      'import * as ns from "n";',
+      'import "side";',
+      'import fs = require("node:fs");',
+      'const { p, q: r, ...rest } = require("cj");',
+      "const whole = require(`w`);",
+      'require("bare");',
+      'const lazy = await import("dyn");',
+      'export { z } from "re";',
+      "",
+    ].join("\n");
+    const analysis = await analyzeSource({ language: "typescript", text });
+    expect(analysis.imports).toEqual(["m", "n", "side", "node:fs", "cj", "w", "bare", "dyn"]);
+    expect(analysis.importedNames).toEqual([
+      { module: "m", names: ["X", "a", "b as c", "T"], line: 1 },
+      { module: "n", names: ["* as ns"], line: 2 },
+      { module: "side", names: [], line: 3 },
+      { module: "node:fs", names: ["fs"], line: 4 },
+      { module: "cj", names: ["p", "q as r", "rest"], line: 5 },
+      { module: "w", names: ["whole"], line: 6 },
+      { module: "bare", names: [], line: 7 },
+      { module: "dyn", names: [], line: 8 },
+    ]);
   });
 });
 
