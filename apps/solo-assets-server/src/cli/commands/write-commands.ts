@@ -44,7 +44,9 @@ export function registerWriteCommands(program: Command, setup: CliSetup, state: 
 
   program
     .command("reindex")
-    .description("give every function a vector of the current embedding model (after changing the embedder)")
+    .description(
+      "give every function a vector of the current embedding model (after changing the embedder), and a fingerprint for the duplicate check where an older library has none",
+    )
     .option("--all", "re-embed every function, not only missing or outdated vectors")
     .action(async (options: ReindexOptions) => (await actions()).reindex(setup, options));
 }
