@@ -29,8 +29,9 @@ export async function recordLinks(
 ): Promise<void> {
   await session.run(`DELETE FROM function_uses WHERE name = $name`, { name });
   for (const used of new Set(uses)) await session.run(`INSERT INTO function_uses VALUES ($name, $used)`, { name, used });
-  await session.run(`DELETE FROM function_fingerprints WHERE name = $name`, { name });
-  if (fingerprint) await session.run(`INSERT INTO function_fingerprints VALUES ($name, $fingerprint)`, { name, fingerprint });
+  // One statement each way: every statement in the save's transaction costs time on every save.
+  if (fingerprint) await session.run(`INSERT OR REPLACE INTO function_fingerprints VALUES ($name, $fingerprint)`, { name, fingerprint });
+  else await session.run(`DELETE FROM function_fingerprints WHERE name = $name`, { name });
 }
 
 export async function removeLinks(session: DbSession, name: string): Promise<void> {

@@ -66,6 +66,11 @@ export function createSaveChecker(deps: SaveCheckDeps): SaveChecker {
       });
     }
 
+    // The similarity lookup needs nothing from the parse: it runs while Python parses.
+    const nearby =
+      deps.policy.similar !== "off" && deps.nearest ? deps.nearest(request.embeddingText, 1, { signal, exclude: request.name }) : undefined;
+    // Settled here so that a refusal below leaves no rejected promise behind; awaited where it is used.
+    nearby?.catch(() => undefined);
     let analysis;
     try {
       analysis = await analyzeSource(deps.python, deps.env, request.code, signal);
@@ -104,10 +109,8 @@ export function createSaveChecker(deps: SaveCheckDeps): SaveChecker {
       }
       warnings.push(message);
     }
-    if (deps.policy.similar !== "off" && deps.nearest) {
-      const near = (await deps.nearest(request.embeddingText, 1, { signal, exclude: request.name })).find(
-        (n) => n.similarity >= deps.policy.similarThreshold && !duplicates.includes(n.name),
-      );
+    if (nearby) {
+      const near = (await nearby).find((n) => n.similarity >= deps.policy.similarThreshold && !duplicates.includes(n.name));
       if (near) {
         const message = `'${request.name}' is described much like '${near.name}' (similarity ${near.similarity.toFixed(2)}, threshold ${deps.policy.similarThreshold}).`;
         if (deps.policy.similar === "refuse") {
