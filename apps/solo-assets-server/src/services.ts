@@ -164,6 +164,7 @@ export function servicesFor(context: SoloContext): SoloServices {
       await critic?.dispose?.();
       await embedder.dispose?.();
       await persistence.settled();
+      await db.settled();
     },
   };
 }
