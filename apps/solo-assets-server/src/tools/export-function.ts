@@ -11,7 +11,7 @@ export function exportFunctionTool(host: SoloServerServices): ToolDefinition {
     name: "export_function",
     title: "Export functions into the project",
     description:
-      "Writes library functions and those they import as one Python module (+ requirements.txt) into a project folder; a re-export updates it.",
+      "Writes library functions and those they import as one Python module (+ requirements.txt, undeclared imports included and warned about) into a project folder; a re-export updates it.",
     input: z.object({
       names: boundedArray(boundedString(100), 50, 1),
       to: boundedString(4096).describe("project folder"),
@@ -22,9 +22,22 @@ export function exportFunctionTool(host: SoloServerServices): ToolDefinition {
       module: z.string().describe("path from the project root"),
       status: z.enum(["created", "updated", "unchanged"]),
       changes: z.array(z.string()),
+      warnings: z
+        .array(z.string())
+        .optional()
+        .describe("imports no function declares a package for: listed in requirements.txt all the same"),
       requirements: z.string().optional(),
       exported: z.array(z.string()).optional(),
       functions: z.array(z.object({ name: z.string(), version: z.number().int(), status: StatusSchema })).optional(),
+      undeclared: z
+        .array(
+          z.object({
+            distribution: z.string(),
+            modules: z.array(z.string()),
+            functions: z.array(z.object({ name: z.string(), line: z.number().int() })),
+          }),
+        )
+        .optional(),
     }),
     annotations: ADDITIVE,
     handler: async (input, { signal }) => {
@@ -36,11 +49,17 @@ export function exportFunctionTool(host: SoloServerServices): ToolDefinition {
         signal,
       );
       return new LeveledResponse({
-        minimal: { module: outcome.module, status: outcome.status, changes: outcome.changes },
+        minimal: {
+          module: outcome.module,
+          status: outcome.status,
+          changes: outcome.changes,
+          ...(outcome.warnings.length > 0 ? { warnings: outcome.warnings } : {}),
+        },
         standard: {
           ...(outcome.requirements ? { requirements: outcome.requirements } : {}),
           exported: outcome.exported,
           functions: outcome.functions.map((f) => ({ name: f.name, version: f.version, status: StatusSchema.parse(f.status) })),
+          ...(outcome.undeclared.length > 0 ? { undeclared: outcome.undeclared } : {}),
         },
       });
     },

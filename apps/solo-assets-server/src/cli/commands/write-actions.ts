@@ -121,6 +121,7 @@ export function exportTo(setup: CliSetup, names: string[], options: ExportOption
     setup.io.stdout.write(`${outcome.module}: ${outcome.status} (${functions})\n`);
     for (const change of outcome.changes) setup.io.stdout.write(`  ${change}\n`);
     if (outcome.requirements) setup.io.stdout.write(`requirements: ${outcome.requirements}\n`);
+    for (const warning of outcome.warnings) setup.io.stdout.write(`warning: ${warning}\n`);
   });
 }
 

@@ -17,6 +17,8 @@ import { join } from "node:path";
 import { isToolError, silentLogger, toToolError } from "@local-mcp/core";
 import type { Logger } from "@local-mcp/core";
 import type { TestCase } from "../library/function-record.js";
+import { missingModuleReason } from "../python/import-requirements.js";
+import type { UndeclaredImport } from "../python/import-requirements.js";
 import { meanScore } from "./critic/critic.js";
 import type { Critic } from "./critic/critic.js";
 import { formatDiagnostics } from "./gate-report.js";
@@ -57,6 +59,8 @@ export interface GateChecks {
   dangerous: readonly { line: number; call: string }[];
   fingerprint?: string;
   warnings: string[];
+  /** Third-party imports no declared dependency provides (domain/python/import-requirements.ts). */
+  undeclared?: readonly UndeclaredImport[];
 }
 
 export interface GateContext {
@@ -124,6 +128,9 @@ export class QualityGate {
       say("tests");
       test = await this.test({ ...input, code }, context);
       rejection = testRejection(test);
+      // An undeclared package the tests could not import: say so, with what to declare.
+      const reason = rejection && missingModuleReason(`${rejection.message}\n${rejection.details ?? ""}`, checks?.undeclared ?? []);
+      if (rejection && reason) rejection = { ...rejection, message: `${rejection.message} ${reason}` };
     }
 
     let critic: CriticReport;

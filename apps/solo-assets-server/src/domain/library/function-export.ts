@@ -4,11 +4,14 @@
  * `requirements.txt` into the user's project. The module is bundled from the stored code
  * (module-bundle.ts); the export refuses a folder outside the project (core's path guard) and
  * updates its own module in place: a re-export keeps the functions exported before, brings each
- * to its current version and says what changed.
+ * to its current version and says what changed. A third-party import that no requirement of the
+ * module provides goes into requirements.txt too, by its best-known distribution and marked as
+ * not declared (domain/python/import-requirements.ts), and the outcome warns about it.
  */
 import { mkdir, readFile, realpath } from "node:fs/promises";
 import { join, relative } from "node:path";
 import { ToolError, confinePath, writeFileAtomic } from "@local-mcp/core";
+import { undeclaredImports } from "../python/import-requirements.js";
 import { analyzeSources } from "../python/source-analysis.js";
 import type { LibraryDatabase } from "../storage/library-database.js";
 import { resolveClosure } from "./dependency-graph.js";
@@ -107,6 +110,43 @@ export interface ExportOutcome {
   functions: { name: string; version: number; status: string }[];
   /** What changed, one line each ("added slugify v1", "updated chunked v2 → v3", "requirements.txt: added numpy"). */
   changes: string[];
+  /** Packages the module imports that no function declares: listed in requirements.txt all the same. */
+  undeclared: UndeclaredPackage[];
+  /** One line per undeclared package, saying what to declare. */
+  warnings: string[];
+}
+
+export interface UndeclaredPackage {
+  /** The distribution written into requirements.txt for it. */
+  distribution: string;
+  /** The import names it stands for (`yaml`). */
+  modules: string[];
+  /** The functions importing it, with the line of their first import of it. */
+  functions: { name: string; line: number }[];
+}
+
+/** The module's third-party imports that none of its requirements provides, one entry per distribution. */
+function undeclaredPackages(parts: readonly BundlePart[], requirements: readonly string[]): UndeclaredPackage[] {
+  const byDistribution = new Map<string, UndeclaredPackage>();
+  for (const part of parts) {
+    for (const found of undeclaredImports(part.analysis.third_party_imports, requirements)) {
+      const key = requirementName(found.distribution);
+      const entry = byDistribution.get(key) ?? { distribution: found.distribution, modules: [], functions: [] };
+      if (!entry.modules.includes(found.module)) entry.modules.push(found.module);
+      if (!entry.functions.some((f) => f.name === part.name)) entry.functions.push({ name: part.name, line: found.line });
+      byDistribution.set(key, entry);
+    }
+  }
+  return [...byDistribution.values()].sort((a, b) => requirementName(a.distribution).localeCompare(requirementName(b.distribution)));
+}
+
+function undeclaredWarning(p: UndeclaredPackage): string {
+  const users = p.functions.map((f) => `${f.name} (line ${f.line})`).join(", ");
+  return (
+    `${users} import${p.functions.length === 1 ? "s" : ""} ${p.modules.join(", ")} without declaring a package for it: ` +
+    `requirements.txt lists ${p.distribution}, the usual package for that import (check it); ` +
+    `declare it in the library too (save again with dependencies ["${p.distribution}"]).`
+  );
 }
 
 function headerField(text: string, field: string): string[] {
@@ -184,7 +224,9 @@ export async function exportFunctions(
     `# exported: ${exported.join(", ")}`,
     `# functions: ${closure.map((m) => `${m.name} v${m.version}`).join(", ")}`,
   ];
-  const bundle = bundleOf(closure, await partsOf(deps, closure, signal), header);
+  const parts = await partsOf(deps, closure, signal);
+  const bundle = bundleOf(closure, parts, header);
+  const undeclared = undeclaredPackages(parts, bundle.requirements);
 
   const changes: string[] = [];
   for (const m of closure) {
@@ -198,15 +240,21 @@ export async function exportFunctions(
   if (status !== "unchanged") await writeFileAtomic(modulePath, bundle.text);
 
   let requirementsPath: string | undefined;
-  if (bundle.requirements.length > 0) {
+  if (bundle.requirements.length > 0 || undeclared.length > 0) {
     requirementsPath = await confinePath(roots, join(dir, "requirements.txt"), context);
     const existing = (await readIfPresent(requirementsPath)) ?? "";
     const present = new Set(existing.split("\n").map(requirementName));
     const missing = bundle.requirements.filter((r) => !present.has(requirementName(r)));
-    if (missing.length > 0) {
+    const missingUndeclared = undeclared.filter((p) => !present.has(requirementName(p.distribution)));
+    const lines = [
+      ...missing,
+      ...missingUndeclared.map((p) => `${p.distribution}  # imported as ${p.modules.join(", ")}; not declared in the library`),
+    ];
+    if (lines.length > 0) {
       const base = existing.length === 0 || existing.endsWith("\n") ? existing : `${existing}\n`;
-      await writeFileAtomic(requirementsPath, `${base}${missing.join("\n")}\n`);
-      changes.push(`requirements.txt: added ${missing.join(", ")}`);
+      await writeFileAtomic(requirementsPath, `${base}${lines.join("\n")}\n`);
+      const added = [...missing, ...missingUndeclared.map((p) => `${p.distribution} (imported as ${p.modules.join(", ")}; not declared)`)];
+      changes.push(`requirements.txt: added ${added.join(", ")}`);
     }
   }
   return {
@@ -216,5 +264,7 @@ export async function exportFunctions(
     exported,
     functions: bundle.functions,
     changes,
+    undeclared,
+    warnings: undeclared.map(undeclaredWarning),
   };
 }

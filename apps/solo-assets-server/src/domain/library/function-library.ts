@@ -179,6 +179,7 @@ export class FunctionLibrary {
       {
         name: checked.name,
         code: request.code,
+        dependencies: checked.dependencies,
         embeddingText: embeddingText({ ...checked, signature: source?.signature ?? "", docstring: source?.docstring ?? "" }),
       },
       context.signal,

@@ -4,7 +4,9 @@
  * 1. the secret scan (domain/gate/secret-scan.ts): a key or a high-entropy literal refuses the
  *    save, naming the lines — nothing is stored, since every version is kept;
  * 2. Python's parser (domain/python/analyzer-source.ts): the `from solo_lib import …` lines, the
- *    normalised fingerprint and the dangerous calls;
+ *    normalised fingerprint, the dangerous calls and the third-party imports — one that no
+ *    declared dependency provides is said with its line and what to declare
+ *    (domain/python/import-requirements.ts), and explains a test run that fails on it;
  * 3. composition: each imported name must be an active library function; the dependency
  *    closure is what the gate types and tests the code with (dependency-graph.ts);
  * 4. duplicates: the same fingerprint as an active or unverified function (refused by default,
@@ -14,6 +16,7 @@
 import { ToolError, isToolError } from "@local-mcp/core";
 import type { GateChecks } from "../gate/quality-gate.js";
 import { scanSecrets } from "../gate/secret-scan.js";
+import { undeclaredImportWarning, undeclaredImports } from "../python/import-requirements.js";
 import { analyzeSource } from "../python/source-analysis.js";
 import type { LibraryDatabase } from "../storage/library-database.js";
 import { resolveClosure, sameFingerprint } from "./dependency-graph.js";
@@ -44,6 +47,8 @@ export interface SaveCheckDeps {
 export interface SaveCheckRequest {
   name: string;
   code: string;
+  /** The declared dependencies, normalised (PEP 508). */
+  dependencies: readonly string[];
   /** The text the function is embedded from (for the similarity check). */
   embeddingText: string;
 }
@@ -97,6 +102,10 @@ export function createSaveChecker(deps: SaveCheckDeps): SaveChecker {
       signal,
     );
 
+    const undeclared = undeclaredImports(analysis.third_party_imports, [
+      ...request.dependencies,
+      ...closure.flatMap((m) => m.dependencies),
+    ]);
     const warnings: string[] = [];
     if (duplicates.length > 0) {
       const names = duplicates.map((n) => `'${n}'`).join(", ");
@@ -127,7 +136,8 @@ export function createSaveChecker(deps: SaveCheckDeps): SaveChecker {
       closure: closure.map((m) => ({ name: m.name, version: m.version, code: m.code, dependencies: m.dependencies })),
       dangerous: analysis.dangerous,
       fingerprint: analysis.fingerprint,
-      warnings,
+      warnings: [...warnings, ...undeclared.map(undeclaredImportWarning)],
+      ...(undeclared.length > 0 ? { undeclared } : {}),
     };
   };
 }

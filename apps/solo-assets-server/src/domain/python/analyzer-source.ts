@@ -13,7 +13,11 @@
  * - `dangerous`: calls of eval, exec, os.system, os.popen and subprocess with shell=True (through
  *   import aliases too), with their lines;
  * - `statements`: the top-level statements (first line with decorators, last line, kind — import,
- *   future, solo_lib or code — and the names each binds), which composition's bundling uses.
+ *   future, solo_lib or code — and the names each binds), which composition's bundling uses;
+ * - `third_party_imports`: each top-level package the code imports that is neither the standard
+ *   library (`sys.stdlib_module_names`, Python 3.10+; older Pythons list none) nor `solo_lib` nor
+ *   `__future__`, with its first line; imports under a `try` that catches ImportError (optional
+ *   ones) and under `if TYPE_CHECKING:` are left out (domain/python/import-requirements.ts).
  *
  * A source that does not parse answers `{"ok": false}`: the gate's lint step reports why.
  */
@@ -23,6 +27,9 @@ import hashlib
 import json
 import sys
 
+STDLIB = getattr(sys, "stdlib_module_names", None)
+NOT_THIRD_PARTY = {"__future__", "solo_lib"}
+IMPORT_ERRORS = {"ImportError", "ModuleNotFoundError", "Exception", "BaseException"}
 SUBPROCESS = {"run", "call", "check_call", "check_output", "Popen", "getoutput", "getstatusoutput"}
 
 
@@ -175,6 +182,51 @@ def library_imports(tree):
     return good, bad
 
 
+def catches_import_error(handler):
+    if handler.type is None:
+        return True
+    types = handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type]
+    return any(isinstance(t, (ast.Name, ast.Attribute)) and getattr(t, "id", getattr(t, "attr", "")) in IMPORT_ERRORS for t in types)
+
+
+def type_checking(test):
+    return getattr(test, "id", getattr(test, "attr", None)) == "TYPE_CHECKING"
+
+
+def third_party_imports(tree):
+    if STDLIB is None:
+        return []
+    found = {}
+    tries = (ast.Try, getattr(ast, "TryStar", ast.Try))
+
+    def visit(node, optional):
+        if isinstance(node, tries):
+            guarded = optional or any(catches_import_error(h) for h in node.handlers)
+            for child in node.body:
+                visit(child, guarded)
+            for child in node.handlers + node.orelse + node.finalbody:
+                visit(child, optional)
+            return
+        if isinstance(node, ast.If) and type_checking(node.test):
+            for child in node.orelse:
+                visit(child, optional)
+            return
+        modules = []
+        if isinstance(node, ast.Import):
+            modules = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            modules = [node.module]
+        for module in modules:
+            top = module.split(".")[0]
+            if not optional and top not in STDLIB and top not in NOT_THIRD_PARTY:
+                found[top] = min(found.get(top, node.lineno), node.lineno)
+        for child in ast.iter_child_nodes(node):
+            visit(child, optional)
+
+    visit(tree, False)
+    return sorted(({"module": m, "line": n} for m, n in found.items()), key=lambda i: (i["line"], i["module"]))
+
+
 def analyze(source):
     try:
         tree = ast.parse(source)
@@ -188,6 +240,7 @@ def analyze(source):
         "fingerprint": fingerprint(source),
         "dangerous": dangerous_calls(tree),
         "statements": statements(tree),
+        "third_party_imports": third_party_imports(tree),
     }
 
 

@@ -1,6 +1,7 @@
 /**
  * What Python's own parser says about saved code (analyzer-source.ts): the library functions it
- * imports, its normalised fingerprint, its dangerous calls and its top-level statements. Run with
+ * imports, its normalised fingerprint, its dangerous calls, its top-level statements and the
+ * third-party packages it imports. Run with
  * the configured interpreter, isolated (`-I -S`) and with a minimal environment; nothing of the
  * code is executed.
  */
@@ -24,6 +25,7 @@ const AnalysisSchema = z.union([
     fingerprint: z.string(),
     dangerous: z.array(z.object({ line: z.number().int(), call: z.string() })),
     statements: z.array(StatementSchema),
+    third_party_imports: z.array(z.object({ module: z.string(), line: z.number().int() })),
   }),
   z.object({ ok: z.literal(false) }),
 ]);
