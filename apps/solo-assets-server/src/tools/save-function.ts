@@ -29,7 +29,7 @@ export function saveFunctionTool(host: SoloServerServices): ToolDefinition {
       critic: z.string().describe("which critic ran: 'gemini <model>', 'local <model>', 'off' or 'not run'"),
       rejection: RejectionSchema.optional(),
       unverified: UnverifiedSchema.optional(),
-      warnings: z.array(z.string()).optional().describe("stored, but look: a near-duplicate, a dangerous call"),
+      warnings: z.array(z.string()).optional().describe("stored, but look: a near-duplicate, a dangerous call, an undeclared import"),
       gate: z.array(StepSummarySchema).optional(),
       code_changed: z.boolean().optional().describe("true when W/I fixes or ruff format changed the stored code"),
       signature: z.string().optional(),
