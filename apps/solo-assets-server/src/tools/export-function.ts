@@ -11,7 +11,7 @@ export function exportFunctionTool(host: SoloServerServices): ToolDefinition {
     name: "export_function",
     title: "Export functions into the project",
     description:
-      "Writes library functions and those they import as one Python module (+ requirements.txt, undeclared imports included and warned about) into a project folder; a re-export updates it.",
+      "Writes library functions and those they import as one Python module (+ requirements.txt, also listing undeclared imports) into a project folder; a re-export updates it.",
     input: z.object({
       names: boundedArray(boundedString(100), 50, 1),
       to: boundedString(4096).describe("project folder"),
