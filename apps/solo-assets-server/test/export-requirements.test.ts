@@ -160,15 +160,18 @@ describe("which imports are third-party, and which a dependency provides", () =>
   });
 
   it("takes an import as provided by the same name, the table or a usual affix, else names what to declare", () => {
-    const imports = ["yaml", "sentence_transformers", "slugify", "google", "cv2", "PIL", "requests"].map((module, i) => ({
-      module,
-      line: i + 1,
-    }));
+    const imports = ["yaml", "_yaml", "sentence_transformers", "slugify", "google", "cv2", "PIL", "requests", "_pytest"].map(
+      (module, i) => ({
+        module,
+        line: i + 1,
+      }),
+    );
     expect(
       undeclaredImports(imports, ["PyYAML", "sentence-transformers", "python-slugify", "google-cloud-storage", "opencv-python-headless"]),
     ).toEqual([
-      { module: "PIL", line: 6, distribution: "Pillow" },
-      { module: "requests", line: 7, distribution: "requests" },
+      { module: "PIL", line: 7, distribution: "Pillow" },
+      { module: "requests", line: 8, distribution: "requests" },
+      { module: "_pytest", line: 9, distribution: "pytest" },
     ]);
   });
 });

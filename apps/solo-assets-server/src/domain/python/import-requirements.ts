@@ -104,16 +104,22 @@ function requirementName(requirement: string): string {
   return canonical(/^\s*([A-Za-z0-9][A-Za-z0-9._-]*)/.exec(requirement)?.[1] ?? "");
 }
 
+/** A private top-level module (`_yaml`, `_pytest`) belongs to the package of its public name. */
+function publicName(module: string): string {
+  return module.replace(/^_+/, "") || module;
+}
+
 /** The distribution to install for an import. */
 export function distributionFor(module: string): string {
-  return IMPORT_DISTRIBUTIONS[module]?.[0] ?? module;
+  const name = publicName(module);
+  return IMPORT_DISTRIBUTIONS[module]?.[0] ?? IMPORT_DISTRIBUTIONS[name]?.[0] ?? name;
 }
 
 function provides(requirement: string, module: string): boolean {
   const dist = requirementName(requirement);
-  const name = canonical(module);
+  const name = canonical(publicName(module));
   if (dist === name) return true;
-  if ((IMPORT_DISTRIBUTIONS[module] ?? []).some((d) => canonical(d) === dist)) return true;
+  if ((IMPORT_DISTRIBUTIONS[publicName(module)] ?? []).some((d) => canonical(d) === dist)) return true;
   const affixed = [`python-${name}`, `py${name}`, `${name}-python`, `${name}-py`];
   return affixed.includes(dist) || dist.startsWith(`${name}-`);
 }
