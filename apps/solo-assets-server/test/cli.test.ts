@@ -8,6 +8,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
+import { seedTypeCache } from "./helpers/gate-tools.js";
 import { tempLibrary, testEnv } from "./helpers/test-library.js";
 
 const CLI = fileURLToPath(new URL("../dist/cli.js", import.meta.url));
@@ -116,7 +117,7 @@ describe("solo-assets save", () => {
   it("prints each gate step once (output to a pipe), in a fresh environment pool", async () => {
     const py = file("add.py", ADD);
     const tests = file("add-tests.json", JSON.stringify([{ input: { a: 1, b: 2 }, expected: 3 }]));
-    const env = testEnv(library.dbPath, { SOLO_ENVS_DIR: join(library.dir, "envs"), LOCAL_MCP_LOG_LEVEL: undefined });
+    const env = testEnv(library.dbPath, { SOLO_ENVS_DIR: seedTypeCache(join(library.dir, "envs")), LOCAL_MCP_LOG_LEVEL: undefined });
     const saved = await run(["save", py, "--name", "add", "--description", "Add two numbers", "--tests", tests], env);
     expect(saved.code, saved.stderr).toBe(0);
     expect(saved.stdout).toContain("add v1: active");

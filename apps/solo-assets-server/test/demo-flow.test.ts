@@ -10,6 +10,7 @@ import { fileURLToPath } from "node:url";
 import { spawnStdioServer } from "@local-mcp/core/testing";
 import type { SpawnStdioOptions } from "@local-mcp/core/testing";
 import { afterAll, describe, expect, it } from "vitest";
+import { linkLintAndTypeTools, seedTypeCache } from "./helpers/gate-tools.js";
 
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 const BIN = join(ROOT, "apps/solo-assets-server/dist/mcp.js");
@@ -31,6 +32,10 @@ describe("the demo's solo-assets flow", () => {
     const bin = join(scratch, "bin");
     mkdirSync(bin);
     symlinkSync(process.execPath, join(bin, "node"));
+    // The real ruff and mypy, not their npm fallbacks (the lint and type steps are not what this
+    // is about), in a pool whose mypy cache starts warm.
+    linkLintAndTypeTools(bin);
+    const envs = seedTypeCache(join(scratch, "envs"));
     const flow = (await import(join(ROOT, "scripts/demo/solo-assets.mjs"))) as Flow;
     const lines: string[] = [];
     const warnings: string[] = [];
@@ -42,7 +47,7 @@ describe("the demo's solo-assets flow", () => {
           command: process.execPath,
           args: [BIN],
           ...options,
-          env: { ...options.env, PATH: bin, SOLO_PYTHON: "python3" },
+          env: { ...options.env, PATH: bin, SOLO_PYTHON: "python3", SOLO_ENVS_DIR: envs },
         }),
       log: (line) => lines.push(line),
       warn: (line) => warnings.push(line),

@@ -13,6 +13,7 @@ import { silentLogger } from "@local-mcp/core";
 import { spawnStdioServer } from "@local-mcp/core/testing";
 import { afterAll, describe, expect, it } from "vitest";
 import { startDashboard } from "../src/dashboard/dashboard-server.js";
+import { linkLintAndTypeTools, seedTypeCache } from "./helpers/gate-tools.js";
 import { tempLibrary, testEnv, testServices } from "./helpers/test-library.js";
 
 const DIST = fileURLToPath(new URL("../dist/", import.meta.url));
@@ -21,12 +22,18 @@ afterAll(() => library.remove());
 
 const REAL_PYTHON = "/usr/bin/python3";
 
-/** A folder for PATH with node (and bubblewrap when installed) but no python3. */
+/**
+ * A folder for PATH with node (and bubblewrap when installed) but no python3. The real ruff and
+ * mypy are there too (each starts its own interpreter by its absolute path, as a pipx install
+ * does): the lint and type steps are not what these tests are about, and without them the gate
+ * would take its npm fallbacks, a Node.js process per check.
+ */
 function binWithoutPython(name: string): string {
   const dir = join(library.dir, name);
   mkdirSync(dir, { recursive: true });
   symlinkSync(process.execPath, join(dir, "node"));
   symlinkSync("/usr/bin/bwrap", join(dir, "bwrap"));
+  linkLintAndTypeTools(dir);
   return dir;
 }
 
@@ -75,7 +82,8 @@ const CASES = [
 
 describe.each(CASES)("the gate on a machine with $label", ({ code, suggestion, bin }) => {
   const path = bin();
-  const env = (db: string) => testEnv(db, { PATH: path, SOLO_ENVS_DIR: join(path, "envs"), SOLO_PYTHON: undefined });
+  // Fresh pools (no environment can be made here), their mypy cache started warm.
+  const env = (db: string) => testEnv(db, { PATH: path, SOLO_ENVS_DIR: seedTypeCache(join(path, "envs")), SOLO_PYTHON: undefined });
 
   it("the tool answer says why the tests did not run, already at the minimal level", async () => {
     const server = await spawnStdioServer({
@@ -122,7 +130,7 @@ describe.each(CASES)("the gate on a machine with $label", ({ code, suggestion, b
 
   it("the dashboard's API gives the reason with the function's gate report", async () => {
     const db = join(path, "dashboard.duckdb");
-    const services = testServices(db, { PATH: path, SOLO_ENVS_DIR: join(path, "envs-dashboard"), SOLO_PYTHON: undefined });
+    const services = testServices(db, { PATH: path, SOLO_ENVS_DIR: seedTypeCache(join(path, "envs-dashboard")), SOLO_PYTHON: undefined });
     try {
       await services.library.save(
         {
