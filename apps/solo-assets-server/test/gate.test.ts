@@ -50,7 +50,9 @@ const save = async (args: Record<string, unknown>) =>
 
 beforeAll(async () => {
   library = tempLibrary();
-  solo = await connectSolo(library.dbPath, { SOLO_TEST_TIMEOUT_MS: "2500" });
+  // The default test time limit (30 s): a passing test run is never cut short on a busy machine.
+  // The endless loop below gets its own server with a short limit.
+  solo = await connectSolo(library.dbPath);
 });
 
 afterAll(async () => {
@@ -164,10 +166,23 @@ describe("the quality gate", () => {
       "        pass",
       "",
     ].join("\n");
+    const limited = tempLibrary();
+    const short = await connectSolo(limited.dbPath, { SOLO_TEST_TIMEOUT_MS: "2500" });
     const started = Date.now();
     let seen = 0;
     const watch = setInterval(() => (seen = Math.max(seen, processesWith(marker).length)), 50);
-    const saved = await save({ name: "spin", code, test_cases: [{ input: { marker }, expected: 0 }] }).finally(() => clearInterval(watch));
+    const saved = await callTool(short.client, "save_function", {
+      name: "spin",
+      code,
+      description: "test function",
+      test_cases: [{ input: { marker }, expected: 0 }],
+      response_level: "full",
+    })
+      .then(saveView)
+      .finally(() => {
+        clearInterval(watch);
+        return short.close().finally(() => limited.remove());
+      });
     const elapsed = Date.now() - started;
     expect(saved.status).toBe("broken");
     expect(saved.rejection?.kind).toBe("timeout");

@@ -6,7 +6,7 @@
  * (signature, status, version, source). A new version saved through save_function is announced;
  * a save refused before the gate is not; a new active function changes the list (announced in
  * the 2026-07-28 era). Core compares content hashes every POLL_MS here (2 s by default): each wait below
- * allows ~10 s. The saves run the real quality gate (tests in the sandbox). Build first:
+ * allows 30 s. The saves run the real quality gate (tests in the sandbox). Build first:
  * `pnpm --filter @local-mcp/solo-assets-server build`.
  */
 import { fileURLToPath } from "node:url";
@@ -18,8 +18,8 @@ import { callTool, tempLibrary, testEnv, type TempLibrary } from "./helpers/test
 const MCP = fileURLToPath(new URL("../dist/mcp.js", import.meta.url));
 const ADD_ONE = "solo://functions/add_one";
 const ADD_TWO = "solo://functions/add_two";
-/** Longest wait for a notification: many polls on a loaded machine. */
-const WAIT = { timeout: 10_000, interval: 50 };
+/** Longest wait for a notification: many polls on a loaded machine (this file runs beside another). */
+const WAIT = { timeout: 30_000, interval: 50 };
 /** The server compares watched resources this often here (LOCAL_MCP_RESOURCE_POLL_MS; 2 s by default). */
 const POLL_MS = 200;
 /** Several polls, so the watch has compared what changed (or did not) before. */
