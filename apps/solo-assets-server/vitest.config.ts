@@ -27,6 +27,7 @@ export default defineConfig({
       "embedding-backends",
       "embeddings",
       "eras",
+      "export-requirements",
       "gate",
       "gate-unavailable",
       "index-persistence",
