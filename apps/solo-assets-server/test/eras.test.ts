@@ -1,9 +1,10 @@
 /**
  * Both protocol eras through the built bin (`dist/mcp.js`): a 2025-11-25 handshake client
  * ("legacy") and a 2026-07-28 client ("modern", pinned: no fallback) each list and call every tool
- * and read every listed resource, over stdio and over `--http`. Saves skip the tests (the gate's
- * own tests cover the sandbox): a call here proves the protocol path, not the gate — and, the
- * saved functions being unverified, resources/list (active functions only) stays empty; the
+ * and read every listed resource, over stdio and over `--http`. The library starts with one
+ * function stored without the gate, and save_function skips the tests (the gate's own tests
+ * cover the sandbox): a call here proves the protocol path, not the gate — and, the saved
+ * functions being unverified, resources/list (active functions only) stays empty; the
  * resources are tested in resource-changes.test.ts. Build first:
  * `pnpm --filter @local-mcp/solo-assets-server build`.
  */
@@ -11,7 +12,8 @@ import { fileURLToPath } from "node:url";
 import { callEveryTool, readEveryResource, type ToolCase, withServerInEra } from "@local-mcp/core/testing";
 import type { Client } from "@modelcontextprotocol/client";
 import { afterEach, describe, expect, it } from "vitest";
-import { tempLibrary, testEnv, type TempLibrary } from "./helpers/test-library.js";
+import { tempLibrary, testEnv, testServices, type TempLibrary } from "./helpers/test-library.js";
+import { commitUnchecked } from "./helpers/unchecked-save.js";
 
 const MCP = fileURLToPath(new URL("../dist/mcp.js", import.meta.url));
 const ERAS = ["legacy", "modern"] as const;
@@ -28,7 +30,7 @@ function library(): TempLibrary {
 
 const code = (name: string, k: number) => `def ${name}(x: int) -> int:\n    """Add ${k} to x."""\n    return x + ${k}\n`;
 
-/** In tools/list order: `add_one` is saved before these run (see exercise), `add_two` by save_function. */
+/** In tools/list order: `add_one` is in the library before these run (libraryWithAddOne), `add_two` by save_function. */
 const CASES: Record<string, ToolCase> = {
   search_functions: { args: { query: "add a number", limit: 5 } },
   get_function: { args: { name: "add_one" } },
@@ -40,15 +42,19 @@ const CASES: Record<string, ToolCase> = {
   export_function: { args: { names: ["add_two"], to: "../.." }, expectError: "FORBIDDEN" },
 };
 
+/** A library holding `add_one`, stored without the gate (the bin's own save is save_function's case below). */
+async function libraryWithAddOne(): Promise<TempLibrary> {
+  const made = library();
+  const services = testServices(made.dbPath);
+  try {
+    await commitUnchecked(services, { name: "add_one", code: code("add_one", 1), description: "Add one to a number" });
+  } finally {
+    await services.dispose();
+  }
+  return made;
+}
+
 async function exercise(client: Client): Promise<void> {
-  const saved = await client.callTool(
-    {
-      name: "save_function",
-      arguments: { name: "add_one", code: code("add_one", 1), description: "Add one to a number", skip_tests: true },
-    },
-    { timeout: 120_000 },
-  );
-  expect(saved.isError).toBeFalsy();
   const outcomes = await callEveryTool(client, CASES, { timeout: 120_000 });
   expect(outcomes.map((o) => o.name)).toEqual([
     "search_functions",
@@ -72,7 +78,7 @@ describe.each(ERAS)("solo-assets-mcp in the %s era", (era) => {
         {
           command: process.execPath,
           args: [MCP],
-          env: testEnv(library().dbPath),
+          env: testEnv((await libraryWithAddOne()).dbPath),
           readyTimeoutMs: 60_000,
           closeTimeoutMs: 15_000,
           era,
