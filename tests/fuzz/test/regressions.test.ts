@@ -9,7 +9,7 @@ import type { Era } from "../src/era.js";
 import { disposeRuns, runCase, startRuns, type StartedRun } from "../src/fuzz-server.js";
 import { harnessOptions } from "../src/options.js";
 import { loadRegressions } from "../src/regressions.js";
-import { TARGETS, failsOnInternal } from "../src/targets/index.js";
+import { TARGETS, failsOnInternal, type FuzzTarget } from "../src/targets/index.js";
 
 const saved = await loadRegressions();
 const { failOnInternal, eras } = harnessOptions();
@@ -18,34 +18,40 @@ it("the saved cases name known servers", () => {
   expect(saved.filter(({ entry }) => !TARGETS.some((t) => t.name === entry.server)).map(({ file }) => file)).toEqual([]);
 });
 
-for (const target of TARGETS) {
+// Every server with saved cases, both eras, starts (and warms up) when the file does, as in a run:
+// the later servers' starts happen while the first ones replay. Each era's cases go to its own
+// server, one after another; the two eras of a server replay at the same time.
+const withCases = TARGETS.filter((target) => saved.some(({ entry }) => entry.server === target.name));
+const runs = new Map<FuzzTarget, Map<Era, Promise<StartedRun>>>();
+beforeAll(() => {
+  for (const target of withCases) runs.set(target, startRuns(target, eras));
+});
+afterAll(() => Promise.all([...runs.values()].map((started) => disposeRuns(started))));
+
+for (const target of withCases) {
   const cases = saved.filter(({ entry }) => entry.server === target.name);
-  if (cases.length === 0) continue;
   describe(`${target.name}: saved fuzz failures`, () => {
-    // Both eras' servers start together (and warm up) as in a run; each era's cases go to its own.
-    let runs: Map<Era, Promise<StartedRun>> = new Map();
-    beforeAll(() => {
-      runs = startRuns(target, eras);
-    });
-    afterAll(() => disposeRuns(runs));
     for (const era of eras) {
-      describe(`${era} era`, () => {
+      describe(`${era} era`, { concurrent: true }, () => {
         let run: StartedRun;
         beforeAll(async () => {
-          const started = runs.get(era);
+          const started = runs.get(target)?.get(era);
           if (!started) throw new Error(`no ${era} run was started`);
           run = await started;
         }, 180_000);
         for (const { file, entry } of cases) {
-          it(`${file} (was: ${entry.failures.map((f) => f.kind).join(", ")}${entry.era ? ` in the ${entry.era} era` : ""})`, async () => {
-            const { report } = await runCase(run.connection, entry, {
-              prepared: run.prepared,
-              slackMs: 5_000,
-              failOnInternal: failsOnInternal(target, failOnInternal),
-            });
-            expect(report.failures).toEqual([]);
-            expect(run.connection.exited).toBeUndefined();
-          });
+          it.sequential(
+            `${file} (was: ${entry.failures.map((f) => f.kind).join(", ")}${entry.era ? ` in the ${entry.era} era` : ""})`,
+            async ({ expect }) => {
+              const { report } = await runCase(run.connection, entry, {
+                prepared: run.prepared,
+                slackMs: 5_000,
+                failOnInternal: failsOnInternal(target, failOnInternal),
+              });
+              expect(report.failures).toEqual([]);
+              expect(run.connection.exited).toBeUndefined();
+            },
+          );
         }
       });
     }
