@@ -20,6 +20,7 @@ import { fileURLToPath } from "node:url";
 import { spawnHttpServer, spawnStdioServer } from "@local-mcp/core/testing";
 import type { Client } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { seedTypeCache } from "./helpers/gate-tools.js";
 import { tempLibrary, testEnv, type TempLibrary } from "./helpers/test-library.js";
 
 const MCP = fileURLToPath(new URL("../dist/mcp.js", import.meta.url));
@@ -176,7 +177,7 @@ describe.runIf(process.platform === "linux")("cancelling one of two saves that s
   beforeAll(async () => {
     library = tempLibrary();
     // A fresh pool, so the environment is built while both saves wait for it (one build, shared).
-    envs = await mkdtemp(join(tmpdir(), "solo-cancel-envs-"));
+    envs = seedTypeCache(await mkdtemp(join(tmpdir(), "solo-cancel-envs-")));
   });
 
   afterAll(async () => {
