@@ -12,9 +12,9 @@ export default defineConfig({
     },
     // These wait mostly on ruff, mypy, the sandboxed Python runs or a spawned bin, with no short
     // limit (gate's 2.5 s test limit is only its endless loop's; resource-changes waits up to 30 s
-    // for a notification; security-secrets' tests get 180 s). Alone afterwards: gate-cancel (timed
-    // cancels, a build that must outlast a second save's checks), security-sandbox (a 3 s limit),
-    // kill-during-save (timed kills), storage (lock timeouts) and dashboard.
+    // for a notification; security-secrets' tests get 180 s; security-sandbox's 3 s limit is only its
+    // spinning probe's). Alone afterwards: gate-cancel (timed cancels, a build that must outlast a
+    // second save's checks), kill-during-save (timed kills), storage (lock timeouts) and dashboard.
     [
       "bins",
       "clean-library",
@@ -40,6 +40,7 @@ export default defineConfig({
       "search-index",
       "search-quality",
       "security-paths",
+      "security-sandbox",
       "security-secrets",
       "server",
       "settings-store",

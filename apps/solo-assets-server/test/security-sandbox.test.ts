@@ -25,6 +25,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadSoloAssetsConfig } from "../src/config.js";
 import { openSoloServices } from "../src/services.js";
 import type { GateTools } from "../src/services.js";
+import { linkLintAndTypeTools } from "./helpers/gate-tools.js";
 import { saveView, step } from "./helpers/gate-views.js";
 import { tempLibrary, testEnv } from "./helpers/test-library.js";
 import type { TempLibrary } from "./helpers/test-library.js";
@@ -130,7 +131,7 @@ async function startServer(overrides: Record<string, string> = {}): Promise<Spaw
   return spawnStdioServer({
     command: process.execPath,
     args: [MCP],
-    env: testEnv(library.dbPath, { ...SECRETS, SOLO_EMBEDDER: "local", SOLO_CRITIC: "off", SOLO_TEST_TIMEOUT_MS: "3000", ...overrides }),
+    env: testEnv(library.dbPath, { ...SECRETS, SOLO_EMBEDDER: "local", SOLO_CRITIC: "off", ...overrides }),
     readyTimeoutMs: 30_000,
   });
 }
@@ -214,7 +215,7 @@ describe("saved code cannot reach the network", () => {
 });
 
 describe("without bubblewrap", () => {
-  /** A PATH with the tools of the weak fallback, but no bwrap. */
+  /** A PATH with the tools of the weak fallback and the real ruff and mypy (not their npm fallbacks), but no bwrap. */
   function pathWithoutBwrap(): string {
     const bin = mkdtempSync(join(tmpdir(), "solo-no-bwrap-"));
     for (const tool of ["sh", "unshare", "mount", "prlimit", "setpriv", "env"]) {
@@ -224,6 +225,7 @@ describe("without bubblewrap", () => {
         // Not installed: the fallback does without it.
       }
     }
+    linkLintAndTypeTools(bin);
     return bin;
   }
   const python = execFileSync("python3", ["-c", "import sys; print(sys.executable)"], { encoding: "utf8" }).trim();
@@ -283,9 +285,12 @@ describe("saved code dies at its time limit", () => {
         }
       }
     }, 50);
-    const saved = await save(server, { name: "spin", code: SPIN_PROBE, test_cases: [{ input: { marker }, expected: 0 }] }).finally(() =>
-      clearInterval(watch),
-    );
+    // Its own server with a short test limit (the others keep the default: never cut short on a busy machine).
+    const short = await startServer({ SOLO_TEST_TIMEOUT_MS: "3000" });
+    const saved = await save(short, { name: "spin", code: SPIN_PROBE, test_cases: [{ input: { marker }, expected: 0 }] }).finally(() => {
+      clearInterval(watch);
+      return short.close();
+    });
     expect(saved.status).toBe("broken");
     expect(saved.rejection?.kind, JSON.stringify(saved.rejection)).toBe("timeout");
     // Both children ran…
