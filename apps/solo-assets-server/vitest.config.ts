@@ -27,6 +27,7 @@ export default defineConfig({
       "embedding-backends",
       "embeddings",
       "eras",
+      "find-executable",
       "export-requirements",
       "gate",
       "gate-unavailable",
@@ -49,6 +50,7 @@ export default defineConfig({
       "term-postings",
       "test-verdict",
       "tools",
+      "write-checkpoint",
     ],
   ),
 });

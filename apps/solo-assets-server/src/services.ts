@@ -99,7 +99,7 @@ export function servicesFor(context: SoloContext): SoloServices {
     logger: logger.child("db"),
   });
   const env = config.toolEnv;
-  const linter = new Lazy<Linter>(() => selectLinter(config.linter, env, config.lineLength));
+  const linter = new Lazy<Linter>(() => selectLinter(config.linter, env, config.lineLength, config.python));
   const typer = new Lazy<Typer>(() => selectTyper(config.typer, { python: config.python, cacheDir: config.paths.typeCacheDir, env }));
   const sandbox = new Sandbox({
     mode: config.sandbox,

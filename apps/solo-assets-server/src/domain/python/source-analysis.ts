@@ -7,6 +7,7 @@
  */
 import { ToolError } from "@local-mcp/core";
 import { z } from "zod";
+import { pythonPaths } from "../process/find-executable.js";
 import { runProcess, tail } from "../process/run-process.js";
 import { ANALYZER_SOURCE } from "./analyzer-source.js";
 
@@ -38,25 +39,6 @@ export interface DangerousCall {
   call: string;
 }
 
-/**
- * The interpreter `python` names, as a path (`sys.executable`), found once per process: a
- * version manager's shim (pyenv's `python3` is a shell script) costs more to start than the
- * analysis itself. Falls back to `python` when it cannot tell.
- */
-const interpreters = new Map<string, Promise<string>>();
-function interpreterOf(python: string, env: Readonly<Record<string, string>>): Promise<string> {
-  const key = `${python}\0${env.PATH ?? ""}`;
-  let found = interpreters.get(key);
-  if (!found) {
-    found = runProcess(python, ["-I", "-S", "-c", "import sys; print(sys.executable)"], { env, timeoutMs: 30_000 }).then((r) => {
-      const path = r.stdout.trim();
-      return r.code === 0 && path.startsWith("/") ? path : python;
-    });
-    interpreters.set(key, found);
-  }
-  return found;
-}
-
 /** Analyses each source with `python` (one process for all, `env` the gate tools' environment); NOT_READY when it cannot run. */
 export async function analyzeSources(
   python: string,
@@ -65,7 +47,7 @@ export async function analyzeSources(
   signal?: AbortSignal,
 ): Promise<SourceAnalysis[]> {
   if (sources.length === 0) return [];
-  const result = await runProcess(await interpreterOf(python, env), ["-I", "-S", "-c", ANALYZER_SOURCE], {
+  const result = await runProcess((await pythonPaths(python, env))?.executable ?? python, ["-I", "-S", "-c", ANALYZER_SOURCE], {
     env: { ...env, PYTHONIOENCODING: "utf-8" },
     input: JSON.stringify(sources),
     timeoutMs: 30_000,

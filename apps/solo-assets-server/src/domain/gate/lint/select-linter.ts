@@ -1,6 +1,6 @@
 /** SOLO_LINTER: `auto` takes the ruff binary when it answers `--version`, else the WebAssembly build. */
 import { ToolError } from "@local-mcp/core";
-import { findOnPath, probeTool } from "../../process/find-executable.js";
+import { findOnPath, pastShim, probeTool } from "../../process/find-executable.js";
 import { DEFAULT_LINE_LENGTH } from "./linter.js";
 import type { Linter } from "./linter.js";
 import { RuffBinaryLinter } from "./ruff-binary-linter.js";
@@ -10,9 +10,11 @@ export async function selectLinter(
   choice: "auto" | "ruff" | "ruff-wasm",
   env: Readonly<Record<string, string>>,
   lineLength: number = DEFAULT_LINE_LENGTH,
+  python = "python3",
 ): Promise<Linter> {
   if (choice !== "ruff-wasm") {
-    const path = findOnPath("ruff", env.PATH);
+    const found = findOnPath("ruff", env.PATH);
+    const path = found ? await pastShim(found, python, env) : undefined;
     const ruff = path ? await probeTool(path, [], ["--version"], env) : undefined;
     if (ruff) return new RuffBinaryLinter(ruff, env, lineLength);
     if (choice === "ruff") {

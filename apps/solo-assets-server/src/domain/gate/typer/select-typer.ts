@@ -3,7 +3,7 @@
  * and otherwise pyright from npm.
  */
 import { ToolError } from "@local-mcp/core";
-import { findOnPath, probeTool } from "../../process/find-executable.js";
+import { findOnPath, pastShim, probeTool, pythonPaths } from "../../process/find-executable.js";
 import { MypyTyper } from "./mypy-typer.js";
 import { PyrightTyper } from "./pyright-typer.js";
 import type { Typer } from "./typer.js";
@@ -13,10 +13,16 @@ export async function selectTyper(
   options: { python: string; cacheDir: string; env: Readonly<Record<string, string>> },
 ): Promise<Typer> {
   if (choice !== "pyright") {
-    const path = findOnPath("mypy", options.env.PATH);
+    const found = findOnPath("mypy", options.env.PATH);
+    const path = found ? await pastShim(found, options.python, options.env) : undefined;
     const mypy =
       (path ? await probeTool(path, [], ["--version"], options.env) : undefined) ??
-      (await probeTool(options.python, ["-m", "mypy"], ["--version"], options.env));
+      (await probeTool(
+        (await pythonPaths(options.python, options.env))?.executable ?? options.python,
+        ["-m", "mypy"],
+        ["--version"],
+        options.env,
+      ));
     if (mypy) return new MypyTyper(mypy, options.cacheDir, options.env);
     if (choice === "mypy") {
       throw new ToolError("NOT_READY", "SOLO_TYPER=mypy but mypy is not installed.", {
