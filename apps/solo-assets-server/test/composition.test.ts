@@ -13,13 +13,12 @@ import type { Env } from "@local-mcp/core";
 import { connectInProcess } from "@local-mcp/core/testing";
 import type { Client } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runCli } from "../src/cli/program.js";
 import { loadSoloAssetsConfig } from "../src/config.js";
 import type { SoloAssetsConfig } from "../src/config.js";
 import { createSoloAssetsServer, serverServicesOf } from "../src/server.js";
 import { openSoloServices } from "../src/services.js";
 import { saveView, step } from "./helpers/gate-views.js";
-import { callTool, tempLibrary, testEnv, testServices } from "./helpers/test-library.js";
+import { callTool, runSoloCli, tempLibrary, testEnv, testServices } from "./helpers/test-library.js";
 import { commitUnchecked } from "./helpers/unchecked-save.js";
 import type { TempLibrary } from "./helpers/test-library.js";
 
@@ -240,17 +239,7 @@ describe("an older library", () => {
 });
 
 describe("the command line", () => {
-  async function cli(...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-    let stdout = "";
-    let stderr = "";
-    const code = await runCli(argv, {
-      io: { stdout: { write: (t: string) => (stdout += t) }, stderr: { write: (t: string) => (stderr += t) } },
-      config: () => config,
-      version: "test",
-      waitForStop: () => new Promise(() => undefined),
-    });
-    return { code, stdout, stderr };
-  }
+  const cli = (...argv: string[]) => runSoloCli(() => config, ...argv);
 
   it("solo-assets export writes the module and get --inline prints one; outside the project is one FORBIDDEN line", async () => {
     const exported = await cli("export", "slug_words", "--to", "cli-out", "--module", "text_tools");

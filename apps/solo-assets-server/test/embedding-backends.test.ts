@@ -9,9 +9,8 @@ import { LocalEmbedder } from "@local-mcp/core/embeddings";
 import { FakeOpenAi, writeTinyLlamaGguf } from "@local-mcp/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadSoloAssetsConfig } from "../src/config.js";
-import { runCli } from "../src/cli/program.js";
 import { commitUnchecked } from "./helpers/unchecked-save.js";
-import { callTool, connectSolo, tempLibrary, testEnv, testServices } from "./helpers/test-library.js";
+import { callTool, connectSolo, runSoloCli, tempLibrary, testEnv, testServices } from "./helpers/test-library.js";
 import type { TempLibrary } from "./helpers/test-library.js";
 
 const FUNCTIONS = [
@@ -89,14 +88,10 @@ describe("OpenAI-compatible embedding server", () => {
     } finally {
       await connection.close();
     }
-    let out = "";
-    let err = "";
-    const code = await runCli(["reindex"], {
-      io: { stdout: { write: (t: string) => (out += t) }, stderr: { write: (t: string) => (err += t) } },
-      config: () => loadSoloAssetsConfig(testEnv(library.dbPath, openAiEnv("fake-embed-2")), process.cwd()),
-      version: "test",
-      waitForStop: () => new Promise(() => undefined),
-    });
+    const { code, stdout: out } = await runSoloCli(
+      () => loadSoloAssetsConfig(testEnv(library.dbPath, openAiEnv("fake-embed-2")), process.cwd()),
+      "reindex",
+    );
     expect(code).toBe(0);
     expect(out).toContain("openai:fake-embed-2 (64): embedded 2, 0 already up to date");
     const after = await connectSolo(library.dbPath, openAiEnv("fake-embed-2"));

@@ -7,9 +7,8 @@ import { startFakeGemini } from "@local-mcp/core/testing";
 import type { FakeGemini } from "@local-mcp/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadSoloAssetsConfig } from "../src/config.js";
-import { runCli } from "../src/cli/program.js";
 import { commitUnchecked } from "./helpers/unchecked-save.js";
-import { tempLibrary, testEnv, testServices } from "./helpers/test-library.js";
+import { runSoloCli, tempLibrary, testEnv, testServices } from "./helpers/test-library.js";
 import type { TempLibrary } from "./helpers/test-library.js";
 
 const KEY = "test-key-embeddings-42";
@@ -68,13 +67,10 @@ describe("embeddings", () => {
   });
 
   it("`solo-assets reindex` re-embeds with the new model and keeps the old vectors", async () => {
-    let out = "";
-    const code = await runCli(["reindex"], {
-      io: { stdout: { write: (t: string) => (out += t) }, stderr: { write: () => true } },
-      config: () => loadSoloAssetsConfig(testEnv(library.dbPath, geminiEnv()), process.cwd()),
-      version: "test",
-      waitForStop: () => new Promise(() => undefined),
-    });
+    const { code, stdout: out } = await runSoloCli(
+      () => loadSoloAssetsConfig(testEnv(library.dbPath, geminiEnv()), process.cwd()),
+      "reindex",
+    );
     expect(code).toBe(0);
     expect(out).toContain("gemini-embedding-001 (768): embedded 2, 0 already up to date");
     expect(fake.requests.at(-1)?.taskTypes).toEqual(["RETRIEVAL_DOCUMENT", "RETRIEVAL_DOCUMENT"]);

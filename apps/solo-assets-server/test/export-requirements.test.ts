@@ -13,7 +13,6 @@ import type { Env } from "@local-mcp/core";
 import { connectInProcess } from "@local-mcp/core/testing";
 import type { Client } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runCli } from "../src/cli/program.js";
 import { loadSoloAssetsConfig } from "../src/config.js";
 import type { SoloAssetsConfig } from "../src/config.js";
 import { createSaveChecker } from "../src/domain/library/save-checks.js";
@@ -22,7 +21,7 @@ import { analyzeSource } from "../src/domain/python/source-analysis.js";
 import { createSoloAssetsServer, serverServicesOf } from "../src/server.js";
 import { openSoloServices } from "../src/services.js";
 import type { SoloServices } from "../src/services.js";
-import { callTool, tempLibrary, testEnv } from "./helpers/test-library.js";
+import { callTool, runSoloCli, tempLibrary, testEnv } from "./helpers/test-library.js";
 import { notRunReport } from "./helpers/unchecked-save.js";
 import type { TempLibrary } from "./helpers/test-library.js";
 
@@ -99,17 +98,7 @@ async function store(name: string, code: string, dependencies: string[], options
   );
 }
 
-async function cli(...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = "";
-  let stderr = "";
-  const code = await runCli(argv, {
-    io: { stdout: { write: (t: string) => (stdout += t) }, stderr: { write: (t: string) => (stderr += t) } },
-    config: () => config,
-    version: "test",
-    waitForStop: () => new Promise(() => undefined),
-  });
-  return { code, stdout, stderr };
-}
+const cli = (...argv: string[]) => runSoloCli(() => config, ...argv);
 
 beforeAll(async () => {
   library = tempLibrary();

@@ -11,7 +11,9 @@ import { join } from "node:path";
 import type { Env } from "@local-mcp/core";
 import { connectInProcess } from "@local-mcp/core/testing";
 import type { Client } from "@modelcontextprotocol/client";
+import { runCli } from "../../src/cli/program.js";
 import { loadSoloAssetsConfig } from "../../src/config.js";
+import type { SoloAssetsConfig } from "../../src/config.js";
 import { createSoloAssetsServer, serverServicesOf } from "../../src/server.js";
 import { openSoloServices } from "../../src/services.js";
 import type { SoloServices } from "../../src/services.js";
@@ -78,4 +80,23 @@ export async function callTool(
 ): Promise<ToolAnswer> {
   const result = await client.callTool({ name, arguments: args }, { timeout: options.timeout ?? 120_000 });
   return { isError: result.isError === true, body: (result.structuredContent ?? {}) as Record<string, unknown> };
+}
+
+export interface CliRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the `solo-assets` command line in process with `config`, capturing what it writes. */
+export async function runSoloCli(config: () => SoloAssetsConfig, ...argv: string[]): Promise<CliRun> {
+  let stdout = "";
+  let stderr = "";
+  const code = await runCli(argv, {
+    io: { stdout: { write: (t: string) => (stdout += t) }, stderr: { write: (t: string) => (stderr += t) } },
+    config,
+    version: "test",
+    waitForStop: () => new Promise(() => undefined),
+  });
+  return { code, stdout, stderr };
 }
