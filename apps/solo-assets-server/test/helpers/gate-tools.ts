@@ -17,6 +17,7 @@ import { execFileSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { MYPY_OPTIONS } from "../../src/domain/gate/typer/mypy-typer.js";
 
 /** mypy's cache warmed by global-setup.ts, copied into fresh pools. */
 export const TYPE_CACHE_SEED = join(tmpdir(), "solo-assets-test-mypy-seed");
@@ -43,16 +44,8 @@ export function warmTypeCacheSeed(): boolean {
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, "function.py"), SEED_SOURCE);
   try {
-    // The gate's own options (src/domain/gate/typer/mypy-typer.ts), so the cache entries match.
-    const options = [
-      "--ignore-missing-imports",
-      "--no-error-summary",
-      "--show-error-codes",
-      "--show-column-numbers",
-      "--no-color-output",
-      "--no-pretty",
-    ];
-    execFileSync("mypy", [...options, "--cache-dir", join(TYPE_CACHE_SEED, ".mypy-cache"), "function.py"], {
+    // The gate's own options, so the cache entries match.
+    execFileSync("mypy", [...MYPY_OPTIONS, "--cache-dir", join(TYPE_CACHE_SEED, ".mypy-cache"), "function.py"], {
       cwd: dir,
       stdio: "ignore",
       timeout: 120_000,
